@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import XCTest
+
+/// Whether the calling code runs inside a Swift Testing test (rather than an XCTest case).
+var isRunningSwiftTesting: Bool { Test.current != nil }
+
+/// Reports a failure to the test framework that is running: a Swift Testing `Issue` at the given
+/// source location, or an XCTest failure at the given file and line.
+///
+/// Libraries that wrap the assertions use it to report their own failures the same way.
+@_spi(Internals)
+public func recordIssue(
+  _ message: @autoclosure () -> String,
+  fileID: StaticString,
+  filePath: StaticString,
+  line: UInt,
+  column: UInt
+) {
+  if isRunningSwiftTesting {
+    Issue.record(
+      Comment(rawValue: message()),
+      sourceLocation: SourceLocation(
+        fileID: String(describing: fileID),
+        filePath: String(describing: filePath),
+        line: Int(line),
+        column: Int(column)
+      )
+    )
+  } else {
+    XCTFail(message(), file: filePath, line: line)
+  }
+}
+
+/// Files that go with a failure: the failed snapshot and the diff's attachments.
+struct FailureAttachment {
+  var name: String
+  var data: Data
+}
+
+/// Attaches files to the running Swift Testing test, where `swift test --attachments-path DIR`
+/// collects them. XCTest on Linux has no attachments; there the files written to the artifacts
+/// folder are the record.
+func recordAttachments(_ attachments: [FailureAttachment], sourceLocation: SourceLocation) {
+  guard isRunningSwiftTesting else { return }
+  for attachment in attachments {
+    Attachment.record(
+      [UInt8](attachment.data),
+      named: attachment.name,
+      sourceLocation: sourceLocation
+    )
+  }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// Makes a test or snapshot name safe as one path component, as upstream does: every run of
+/// characters that are not letters, digits, marks or `_` becomes `-`, and a `-` at either end is
+/// dropped. `"testUser()"` → `"testUser"`, `"dark mode/large"` → `"dark-mode-large"`.
+func sanitizePathComponent(_ name: String) -> String {
+  var result = ""
+  var inSeparatorRun = false
+  for scalar in name.unicodeScalars {
+    if isWordScalar(scalar) {
+      result.unicodeScalars.append(scalar)
+      inSeparatorRun = false
+    } else if !inSeparatorRun {
+      result.append("-")
+      inSeparatorRun = true
+    }
+  }
+  if result.hasPrefix("-") { result.removeFirst() }
+  if result.hasSuffix("-") { result.removeLast() }
+  return result
+}
+
+/// Whether a scalar is a "word" character in the sense of a regular expression's `\w`.
+private func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+  let properties = scalar.properties
+  if properties.isAlphabetic || properties.isJoinControl { return true }
+  switch properties.generalCategory {
+  case .decimalNumber, .connectorPunctuation, .nonspacingMark, .spacingMark, .enclosingMark:
+    return true
+  default:
+    return false
+  }
+}
+
+/// Where an assertion's reference lives on disk.
+///
+/// `<test file's folder>/__Snapshots__/<test file name>/<test name>.<identifier>.<extension>`, or
+/// `<snapshotDirectory>/<test name>.<identifier>.<extension>` when the caller names a directory.
+struct ReferenceLocation: Equatable {
+  /// The folder holding this test file's references.
+  var directory: URL
+  /// The test file's name without `.swift`; also the artifacts subfolder.
+  var testFileName: String
+  /// `<test name>.<identifier>[.<extension>]`.
+  var fileName: String
+
+  var referenceURL: URL { directory.appendingPathComponent(fileName, isDirectory: false) }
+
+  /// The file's name without the strategy's extension, used to name diff attachments.
+  var baseName: String
+}
+
+/// A problem with the name the caller gave a snapshot.
+struct SnapshotNameError: Error, CustomStringConvertible {
+  var name: String
+  var description: String {
+    """
+    The snapshot name "\(name)" has no letters or digits, so it cannot name a reference file. \
+    Names are made file-safe by turning other characters into "-"; choose a name with at least \
+    one letter or digit.
+    """
+  }
+}
+
+/// Resolves where a reference is stored; a pure function of its inputs.
+///
+/// - Parameters:
+///   - filePath: The test file's path (`#filePath`).
+///   - testName: The test function's name (`#function`), sanitized for the file name.
+///   - identifier: The `named:` argument, or `nil` to use `counter`.
+///   - counter: The 1-based number of this unnamed snapshot within the test.
+///   - pathExtension: The strategy's extension, if any.
+///   - snapshotDirectory: A directory that replaces the default one, if given.
+///   - referenceRoot: `SNAPSHOT_TESTING_REFERENCE_DIR`, if set: it replaces the package
+///     folder that holds the `Tests/…/__Snapshots__` trees, keeping the layout under it.
+func locateReference(
+  filePath: String,
+  testName: String,
+  identifier: String?,
+  counter: () -> Int,
+  pathExtension: String?,
+  snapshotDirectory: String?,
+  referenceRoot: String?
+) throws(SnapshotNameError) -> ReferenceLocation {
+  let fileURL = URL(fileURLWithPath: filePath, isDirectory: false)
+  let testFileName = fileURL.deletingPathExtension().lastPathComponent
+
+  let directory: URL
+  if let snapshotDirectory {
+    directory = URL(fileURLWithPath: snapshotDirectory, isDirectory: true)
+  } else {
+    let testFolder = fileURL.deletingLastPathComponent()
+    let base: URL
+    if let referenceRoot, !referenceRoot.isEmpty {
+      base = relocate(testFolder, under: URL(fileURLWithPath: referenceRoot, isDirectory: true))
+    } else {
+      base = testFolder
+    }
+    directory = base.appendingPathComponent("__Snapshots__", isDirectory: true)
+      .appendingPathComponent(testFileName, isDirectory: true)
+  }
+
+  let suffix: String
+  if let identifier {
+    suffix = sanitizePathComponent(identifier)
+    guard !suffix.isEmpty else { throw SnapshotNameError(name: identifier) }
+  } else {
+    suffix = String(counter())
+  }
+  let baseName = "\(sanitizePathComponent(testName)).\(suffix)"
+  let fileName = pathExtension.map { "\(baseName).\($0)" } ?? baseName
+  return ReferenceLocation(
+    directory: directory,
+    testFileName: testFileName,
+    fileName: fileName,
+    baseName: baseName
+  )
+}
+
+/// Moves a test folder under another root, keeping its path from the last `Tests` component on
+/// (`/src/pkg/Tests/AppTests/UI` → `ROOT/Tests/AppTests/UI`); a folder outside any `Tests` folder
+/// keeps only its own name.
+func relocate(_ testFolder: URL, under root: URL) -> URL {
+  let components = testFolder.standardizedFileURL.pathComponents
+  let kept: ArraySlice<String>
+  if let testsIndex = components.lastIndex(of: "Tests") {
+    kept = components[testsIndex...]
+  } else {
+    kept = components.suffix(1)
+  }
+  return kept.reduce(root) { $0.appendingPathComponent($1, isDirectory: true) }
+}

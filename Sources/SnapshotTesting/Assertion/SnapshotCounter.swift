@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import XCTest
+
+/// Numbers the unnamed snapshots of one test execution: 1, 2, 3… per reference folder and test
+/// name.
+final class SnapshotCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var counts: [String: Int] = [:]
+
+  func next(for key: String) -> Int {
+    lock.withLock {
+      let next = counts[key, default: 0] + 1
+      counts[key] = next
+      return next
+    }
+  }
+
+  func reset() {
+    lock.withLock { counts.removeAll() }
+  }
+
+  /// The counter of the test execution running on this task.
+  ///
+  /// - Inside a `.snapshots` trait, the counter it created for this test case; child tasks
+  ///   inherit it.
+  /// - Otherwise under Swift Testing, one counter per test, test case (parameterized arguments)
+  ///   and running task, so parallel tests, parameterized cases and repetitions each start at 1.
+  /// - Under XCTest, which runs one test at a time, a process-wide counter reset after each test.
+  static var current: SnapshotCounter {
+    if let scoped = scoped { return scoped }
+    if let test = Test.current {
+      let testCase = Test.Case.current.map { String(describing: $0) } ?? ""
+      let task = currentTaskIdentity().map(String.init) ?? "-"
+      return perExecution.counter(for: "\(test.id)|\(testCase)|\(task)")
+    }
+    XCTestCounterReset.registerIfNeeded()
+    return xcTest
+  }
+
+  /// Set by the `.snapshots` trait for the duration of one test case.
+  @TaskLocal static var scoped: SnapshotCounter?
+
+  private static let xcTest = SnapshotCounter()
+  private static let perExecution = CounterRegistry()
+}
+
+/// Counters for Swift Testing executions that run without the `.snapshots` trait.
+private final class CounterRegistry: @unchecked Sendable {
+  private let lock = NSLock()
+  private var counters: [String: SnapshotCounter] = [:]
+
+  func counter(for key: String) -> SnapshotCounter {
+    lock.withLock {
+      if let existing = counters[key] { return existing }
+      let counter = SnapshotCounter()
+      counters[key] = counter
+      return counter
+    }
+  }
+}
+
+/// Resets the XCTest counter when each XCTest test case finishes.
+private final class XCTestCounterReset: NSObject, XCTestObservation, @unchecked Sendable {
+  private static let registration = NSLock()
+  nonisolated(unsafe) private static var isRegistered = false
+
+  static func registerIfNeeded() {
+    registration.withLock {
+      guard !isRegistered else { return }
+      isRegistered = true
+      let observer = XCTestCounterReset()
+      if Thread.isMainThread {
+        MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) }
+      } else {
+        DispatchQueue.main.async {
+          MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) }
+        }
+      }
+    }
+  }
+
+  func testCaseDidFinish(_ testCase: XCTestCase) {
+    SnapshotCounter.xcTestCounter.reset()
+  }
+}
+
+extension SnapshotCounter {
+  fileprivate static var xcTestCounter: SnapshotCounter { xcTest }
+}

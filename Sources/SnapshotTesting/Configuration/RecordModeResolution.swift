@@ -1,0 +1,59 @@
+import Foundation
+
+/// The record mode an assertion runs with, and whether anyone chose it.
+struct ResolvedRecordMode: Equatable {
+  var mode: SnapshotTestingConfiguration.Record
+  /// `false` when no argument, scope, global or environment variable set a mode, so the default
+  /// applies; on CI that default does not write missing references.
+  var isConfigured: Bool
+  /// Whether a missing reference may be written to disk.
+  var writesMissingReferences: Bool
+}
+
+/// Why the record mode could not be resolved.
+struct RecordModeError: Error, CustomStringConvertible {
+  var value: String
+  var description: String {
+    """
+    SNAPSHOT_TESTING_RECORD is set to "\(value)", which is not a record mode. Use one of: all, \
+    failed, missing, never.
+    """
+  }
+}
+
+/// Resolves the record mode, highest precedence first: the assertion's `record:` argument, the
+/// innermost `withSnapshotTesting` scope or `.snapshots` trait, the deprecated globals, the
+/// `SNAPSHOT_TESTING_RECORD` environment variable, then `.missing`.
+///
+/// On CI (a non-empty `CI` variable other than `false`/`0`) and with no mode configured anywhere,
+/// missing references are not written: a retried CI job must not pass on a reference it just
+/// recorded.
+///
+/// A pure function of its inputs, so the precedence can be tested without touching the process.
+func resolveRecordMode(
+  argument: SnapshotTestingConfiguration.Record?,
+  scoped: SnapshotTestingConfiguration.Record?,
+  global: SnapshotTestingConfiguration.Record?,
+  environment: [String: String]
+) throws(RecordModeError) -> ResolvedRecordMode {
+  if let chosen = argument ?? scoped ?? global {
+    return ResolvedRecordMode(mode: chosen, isConfigured: true, writesMissingReferences: true)
+  }
+  if let raw = environment["SNAPSHOT_TESTING_RECORD"], !raw.isEmpty {
+    guard let mode = SnapshotTestingConfiguration.Record(rawValue: raw) else {
+      throw RecordModeError(value: raw)
+    }
+    return ResolvedRecordMode(mode: mode, isConfigured: true, writesMissingReferences: true)
+  }
+  return ResolvedRecordMode(
+    mode: .missing,
+    isConfigured: false,
+    writesMissingReferences: !isRunningOnCI(environment)
+  )
+}
+
+/// Whether the `CI` environment variable says this is a continuous-integration run.
+func isRunningOnCI(_ environment: [String: String]) -> Bool {
+  guard let value = environment["CI"]?.lowercased() else { return false }
+  return !["", "0", "false", "no"].contains(value)
+}

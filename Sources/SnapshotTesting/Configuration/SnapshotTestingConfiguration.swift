@@ -1,0 +1,137 @@
+import Foundation
+
+/// How snapshot assertions behave in a scope: when references are written and how a failure
+/// points at the two files.
+///
+/// Set it for a block with ``withSnapshotTesting(record:diffTool:operation:)-(_,_,()->R)``, for a
+/// Swift Testing suite or test with the `.snapshots(record:diffTool:)` trait, or for a whole run
+/// with the `SNAPSHOT_TESTING_RECORD` environment variable.
+public struct SnapshotTestingConfiguration: Sendable {
+  /// The configuration of the current task, set by `withSnapshotTesting` and the `.snapshots`
+  /// trait. Libraries built on top of snapshot testing read and bind it.
+  @_spi(Internals) @TaskLocal public static var current: Self?
+
+  /// How a failure message shows the reference and the failed snapshot, or `nil` to inherit.
+  public var diffTool: DiffTool?
+
+  /// When references are written, or `nil` to inherit.
+  public var record: Record?
+
+  /// Creates a configuration; `nil` fields inherit from the enclosing scope.
+  public init(record: Record?, diffTool: DiffTool?) {
+    self.record = record
+    self.diffTool = diffTool
+  }
+
+  /// When an assertion writes its reference to disk.
+  ///
+  /// | mode | missing reference | mismatch | match |
+  /// |---|---|---|---|
+  /// | ``missing`` (default) | written, test fails | fails | passes |
+  /// | ``all`` | written, test fails | rewritten, test fails | rewritten, test fails |
+  /// | ``failed`` | written, test fails | rewritten, test fails | passes |
+  /// | ``never`` | fails | fails | passes |
+  public struct Record: Equatable, Sendable, CustomStringConvertible {
+    enum Mode: String, Sendable {
+      case all, failed, missing, never
+    }
+
+    let mode: Mode
+
+    /// Parses `"all"`, `"failed"`, `"missing"` or `"never"`, the values of
+    /// `SNAPSHOT_TESTING_RECORD`; returns `nil` for anything else.
+    public init?(rawValue: String) {
+      guard let mode = Mode(rawValue: rawValue) else { return nil }
+      self.mode = mode
+    }
+
+    private init(_ mode: Mode) { self.mode = mode }
+
+    /// Record every snapshot, even matching ones, and fail so the new references get reviewed.
+    public static let all = Self(.all)
+    /// Re-record only the snapshots that do not match (and the missing ones), failing for each.
+    public static let failed = Self(.failed)
+    /// Record only missing references; compare the rest. The default.
+    public static let missing = Self(.missing)
+    /// Never write: a missing reference is a failure, as on a strict CI.
+    public static let never = Self(.never)
+
+    /// The mode's name, as `SNAPSHOT_TESTING_RECORD` spells it.
+    public var description: String { mode.rawValue }
+  }
+
+  /// Renders the part of a failure message that locates the reference and the failed snapshot,
+  /// typically a command that opens a diff tool on the two files.
+  ///
+  /// ```swift
+  /// withSnapshotTesting(diffTool: "meld") { ... }   // "meld REFERENCE FAILED"
+  /// withSnapshotTesting(diffTool: .init { "code --diff \($0) \($1)" }) { ... }
+  /// ```
+  public struct DiffTool: Sendable, ExpressibleByStringLiteral {
+    var render: @Sendable (_ currentFilePath: String, _ failedFilePath: String) -> String
+
+    /// Creates a diff tool from a function of the reference's path and the failed snapshot's path.
+    public init(
+      _ tool: @escaping @Sendable (_ currentFilePath: String, _ failedFilePath: String) -> String
+    ) {
+      self.render = tool
+    }
+
+    /// A command to which the two paths are appended: `"opendiff"` gives
+    /// `opendiff REFERENCE FAILED`.
+    public init(stringLiteral value: StringLiteralType) {
+      self.render = { "\(value) \($0) \($1)" }
+    }
+
+    /// Kaleidoscope's command-line tool.
+    public static let ksdiff = Self { #"ksdiff "\#($0)" "\#($1)""# }
+
+    /// The two files as `file://` URLs, marked `@−` (reference) and `@+` (failed snapshot), with a
+    /// hint on configuring a real diff tool.
+    public static let `default` = Self { reference, failed in
+      """
+      @\u{2212}
+      "file://\(reference)"
+      @+
+      "file://\(failed)"
+
+      To open the two files in a diff tool of your choice, configure one with \
+      'withSnapshotTesting(diffTool:)', for example:
+
+          withSnapshotTesting(diffTool: .ksdiff) {
+            // assertions
+          }
+      """
+    }
+
+    /// Renders the text for a reference and a failed snapshot.
+    public func callAsFunction(currentFilePath: String, failedFilePath: String) -> String {
+      render(currentFilePath, failedFilePath)
+    }
+  }
+}
+
+@available(*, deprecated, message: "Use '.all' instead of 'true', and '.missing' instead of 'false'.")
+extension SnapshotTestingConfiguration.Record: ExpressibleByBooleanLiteral {
+  /// `true` is ``all``, `false` is ``missing``.
+  public init(booleanLiteral value: BooleanLiteralType) {
+    self = value ? .all : .missing
+  }
+}
+
+@available(*, deprecated, renamed: "SnapshotTestingConfiguration.DiffTool.default")
+extension SnapshotTestingConfiguration.DiffTool: ExpressibleByNilLiteral {
+  /// `nil` is the ``default`` diff tool.
+  public init(nilLiteral: ()) {
+    self = .default
+  }
+}
+
+extension SnapshotTestingConfiguration.Record {
+  /// `true` is ``all``, `false` is ``missing``, `nil` stays `nil`; for the deprecated `Bool`
+  /// record parameters.
+  init?(_ isRecording: Bool?) {
+    guard let isRecording else { return nil }
+    self = isRecording ? .all : .missing
+  }
+}

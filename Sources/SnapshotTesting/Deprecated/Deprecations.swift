@@ -1,0 +1,225 @@
+import Foundation
+import XCTest
+
+// Older spellings kept so that existing suites compile unchanged; each forwards to the current
+// API.
+
+/// The name of the test case class in older releases.
+@available(*, deprecated, renamed: "XCTestCase")
+public typealias SnapshotTestCase = XCTestCase
+
+@available(*, deprecated, message: "Use overload with 'record: SnapshotTestingConfiguration.Record?'")
+@_disfavoredOverload
+public func assertSnapshot<Value, Format>(
+  of value: @autoclosure () throws -> Value,
+  as snapshotting: Snapshotting<Value, Format>,
+  named name: String? = nil,
+  record recording: Bool? = nil,
+  timeout: TimeInterval = 5,
+  fileID: StaticString = #fileID,
+  file filePath: StaticString = #filePath,
+  testName: String = #function,
+  line: UInt = #line,
+  column: UInt = #column
+) {
+  assertSnapshot(
+    of: try value(),
+    as: snapshotting,
+    named: name,
+    record: SnapshotTestingConfiguration.Record(recording),
+    timeout: timeout,
+    fileID: fileID,
+    file: filePath,
+    testName: testName,
+    line: line,
+    column: column
+  )
+}
+
+@available(*, deprecated, message: "Use overload with 'record: SnapshotTestingConfiguration.Record?'")
+@_disfavoredOverload
+public func assertSnapshots<Value, Format>(
+  of value: @autoclosure () throws -> Value,
+  as strategies: [String: Snapshotting<Value, Format>],
+  record recording: Bool? = nil,
+  timeout: TimeInterval = 5,
+  fileID: StaticString = #fileID,
+  file filePath: StaticString = #filePath,
+  testName: String = #function,
+  line: UInt = #line,
+  column: UInt = #column
+) {
+  assertSnapshots(
+    of: try value(),
+    as: strategies,
+    record: SnapshotTestingConfiguration.Record(recording),
+    timeout: timeout,
+    fileID: fileID,
+    file: filePath,
+    testName: testName,
+    line: line,
+    column: column
+  )
+}
+
+@available(*, deprecated, message: "Use overload with 'record: SnapshotTestingConfiguration.Record?'")
+@_disfavoredOverload
+public func assertSnapshots<Value, Format>(
+  of value: @autoclosure () throws -> Value,
+  as strategies: [Snapshotting<Value, Format>],
+  record recording: Bool? = nil,
+  timeout: TimeInterval = 5,
+  fileID: StaticString = #fileID,
+  file filePath: StaticString = #filePath,
+  testName: String = #function,
+  line: UInt = #line,
+  column: UInt = #column
+) {
+  assertSnapshots(
+    of: try value(),
+    as: strategies,
+    record: SnapshotTestingConfiguration.Record(recording),
+    timeout: timeout,
+    fileID: fileID,
+    file: filePath,
+    testName: testName,
+    line: line,
+    column: column
+  )
+}
+
+@available(*, deprecated, message: "Use overload with 'record: SnapshotTestingConfiguration.Record?'")
+@_disfavoredOverload
+public func verifySnapshot<Value, Format>(
+  of value: @autoclosure () throws -> Value,
+  as snapshotting: Snapshotting<Value, Format>,
+  named name: String? = nil,
+  record recording: Bool? = nil,
+  snapshotDirectory: String? = nil,
+  timeout: TimeInterval = 5,
+  fileID: StaticString = #fileID,
+  file filePath: StaticString = #file,
+  testName: String = #function,
+  line: UInt = #line,
+  column: UInt = #column
+) -> String? {
+  return verifySnapshot(
+    of: try value(),
+    as: snapshotting,
+    named: name,
+    record: SnapshotTestingConfiguration.Record(recording),
+    snapshotDirectory: snapshotDirectory,
+    timeout: timeout,
+    fileID: fileID,
+    file: filePath,
+    testName: testName,
+    line: line,
+    column: column
+  )
+}
+
+@available(*, deprecated, renamed: "assertSnapshot(of:as:)")
+public func assertSnapshot<Value, Format>(
+  matching value: @autoclosure () throws -> Value,
+  as snapshotting: Snapshotting<Value, Format>,
+  named name: String? = nil,
+  record recording: Bool? = nil,
+  timeout: TimeInterval = 5,
+  fileID: StaticString = #fileID,
+  file filePath: StaticString = #filePath,
+  testName: String = #function,
+  line: UInt = #line,
+  column: UInt = #column
+) {
+  assertSnapshot(
+    of: try value(),
+    as: snapshotting,
+    named: name,
+    record: SnapshotTestingConfiguration.Record(recording),
+    timeout: timeout,
+    fileID: fileID,
+    file: filePath,
+    testName: testName,
+    line: line,
+    column: column
+  )
+}
+
+@available(*, deprecated, renamed: "assertSnapshots(of:as:)")
+public func assertSnapshots<Value, Format>(
+  matching value: @autoclosure () throws -> Value,
+  as strategies: [String: Snapshotting<Value, Format>],
+  record recording: Bool? = nil,
+  timeout: TimeInterval = 5,
+  fileID: StaticString = #fileID,
+  file filePath: StaticString = #filePath,
+  testName: String = #function,
+  line: UInt = #line,
+  column: UInt = #column
+) {
+  assertSnapshots(
+    of: try value(),
+    as: strategies,
+    record: SnapshotTestingConfiguration.Record(recording),
+    timeout: timeout,
+    fileID: fileID,
+    file: filePath,
+    testName: testName,
+    line: line,
+    column: column
+  )
+}
+
+@available(*, deprecated, renamed: "assertSnapshots(of:as:)")
+public func assertSnapshots<Value, Format>(
+  matching value: @autoclosure () throws -> Value,
+  as strategies: [Snapshotting<Value, Format>],
+  record recording: Bool? = nil,
+  timeout: TimeInterval = 5,
+  fileID: StaticString = #fileID,
+  file filePath: StaticString = #filePath,
+  testName: String = #function,
+  line: UInt = #line,
+  column: UInt = #column
+) {
+  assertSnapshots(
+    of: try value(),
+    as: strategies,
+    record: SnapshotTestingConfiguration.Record(recording),
+    timeout: timeout,
+    fileID: fileID,
+    file: filePath,
+    testName: testName,
+    line: line,
+    column: column
+  )
+}
+
+@available(*, deprecated, renamed: "verifySnapshot(of:as:)")
+public func verifySnapshot<Value, Format>(
+  matching value: @autoclosure () throws -> Value,
+  as snapshotting: Snapshotting<Value, Format>,
+  named name: String? = nil,
+  record recording: Bool? = nil,
+  snapshotDirectory: String? = nil,
+  timeout: TimeInterval = 5,
+  fileID: StaticString = #fileID,
+  file filePath: StaticString = #file,
+  testName: String = #function,
+  line: UInt = #line,
+  column: UInt = #column
+) -> String? {
+  return verifySnapshot(
+    of: try value(),
+    as: snapshotting,
+    named: name,
+    record: SnapshotTestingConfiguration.Record(recording),
+    snapshotDirectory: snapshotDirectory,
+    timeout: timeout,
+    fileID: fileID,
+    file: filePath,
+    testName: testName,
+    line: line,
+    column: column
+  )
+}

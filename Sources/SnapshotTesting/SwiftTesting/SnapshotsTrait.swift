@@ -1,0 +1,58 @@
+import Testing
+
+/// The trait behind `.snapshots(record:diffTool:)`; use the static functions to create it.
+public struct _SnapshotsTestTrait: SuiteTrait, TestTrait, TestScoping {
+  /// Applies to every test in a suite it is attached to.
+  public let isRecursive = true
+  let configuration: SnapshotTestingConfiguration
+
+  /// Runs each test case with this configuration and a snapshot counter of its own, which child
+  /// tasks of the test inherit.
+  public func provideScope(
+    for test: Test,
+    testCase: Test.Case?,
+    performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await withSnapshotTesting(
+      record: configuration.record,
+      diffTool: configuration.diffTool
+    ) {
+      if testCase != nil {
+        try await SnapshotCounter.$scoped.withValue(SnapshotCounter(), operation: function)
+      } else {
+        try await function()
+      }
+    }
+  }
+}
+
+extension Trait where Self == _SnapshotsTestTrait {
+  /// Snapshot testing with the enclosing configuration, and a snapshot counter per test case.
+  public static var snapshots: Self { snapshots() }
+
+  /// Configures snapshot testing for a suite or a test.
+  ///
+  /// ```swift
+  /// @Suite(.snapshots(record: .failed, diffTool: .ksdiff))
+  /// struct ReportTests {
+  ///   @Test func summary() { assertSnapshot(of: report, as: .lines) }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - record: The record mode, or `nil` to inherit.
+  ///   - diffTool: The diff tool, or `nil` to inherit.
+  public static func snapshots(
+    record: SnapshotTestingConfiguration.Record? = nil,
+    diffTool: SnapshotTestingConfiguration.DiffTool? = nil
+  ) -> Self {
+    _SnapshotsTestTrait(
+      configuration: SnapshotTestingConfiguration(record: record, diffTool: diffTool)
+    )
+  }
+
+  /// Configures snapshot testing for a suite or a test with a whole configuration.
+  public static func snapshots(_ configuration: SnapshotTestingConfiguration) -> Self {
+    _SnapshotsTestTrait(configuration: configuration)
+  }
+}
