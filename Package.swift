@@ -12,6 +12,7 @@ let package = Package(
   ],
   products: [
     .library(name: "SnapshotTesting", targets: ["SnapshotTesting"]),
+    .library(name: "ImageSnapshotTesting", targets: ["ImageSnapshotTesting"]),
   ],
   targets: [
     .target(name: "SnapshotTesting"),
@@ -19,6 +20,17 @@ let package = Package(
       name: "SnapshotTestingTests",
       dependencies: ["SnapshotTesting"],
       exclude: ["__Fixtures__", "__Snapshots__"]
+    ),
+    // Images: kept out of the core so that text-only users never need libpng installed.
+    .target(
+      name: "CLibPNG",
+      linkerSettings: [.linkedLibrary("png"), .linkedLibrary("z")]
+    ),
+    .target(name: "ImageSnapshotTesting", dependencies: ["SnapshotTesting", "CLibPNG"]),
+    .testTarget(
+      name: "ImageSnapshotTestingTests",
+      dependencies: ["ImageSnapshotTesting"],
+      exclude: ["__Fixtures__"]
     ),
   ]
 )

@@ -1,0 +1,86 @@
+#ifndef CLIBPNG_H
+#define CLIBPNG_H
+
+// A libpng binding that never lets a longjmp escape into Swift.
+//
+// libpng reports errors by calling longjmp, which would skip Swift's cleanup and corrupt its
+// state. Every libpng call therefore happens inside the C functions below: each one sets up
+// setjmp and an error callback, and returns a status code with libpng's message instead.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The outcome of a call: `CLIBPNG_OK`, or the kind of failure, with a message in the error.
+typedef enum {
+  CLIBPNG_OK = 0,
+  /// libpng rejected the data; the message holds its reason.
+  CLIBPNG_ERROR_LIBPNG = 1,
+  /// The header announces an image larger than the caller's limits.
+  CLIBPNG_ERROR_TOO_LARGE = 2,
+  /// Memory could not be allocated.
+  CLIBPNG_ERROR_OUT_OF_MEMORY = 3,
+  /// The caller passed a buffer of the wrong size or a call out of order.
+  CLIBPNG_ERROR_USAGE = 4,
+} clibpng_status;
+
+/// libpng's reason for a failure, NUL-terminated.
+typedef struct {
+  char message[256];
+} clibpng_error;
+
+/// A PNG being decoded from memory. Opaque; create with `clibpng_decoder_create`.
+typedef struct clibpng_decoder clibpng_decoder;
+
+/// Starts decoding `size` bytes at `data` (which must stay valid until destroyed) and reads the
+/// header. Images wider or taller than `max_side`, or with more than `max_pixels` pixels, are
+/// refused with `CLIBPNG_ERROR_TOO_LARGE` before any pixel memory is allocated.
+/// `*width` and `*height` are set once the header is read, also when it is too large.
+/// On success `*decoder` must be released with `clibpng_decoder_destroy`.
+clibpng_status clibpng_decoder_create(
+    const uint8_t *data, size_t size, uint32_t max_side, uint64_t max_pixels,
+    clibpng_decoder **decoder, uint32_t *width, uint32_t *height, clibpng_error *error);
+
+/// Decodes every pixel as 8-bit RGBA with straight alpha into `rgba`, which holds
+/// `width * height * 4` bytes (`capacity`). Palettes, transparency chunks, gray, 16-bit and
+/// interlaced images are all converted; gamma and colour-space chunks are ignored.
+clibpng_status clibpng_decoder_read_rgba(
+    clibpng_decoder *decoder, uint8_t *rgba, size_t capacity, clibpng_error *error);
+
+/// Releases a decoder; `NULL` is allowed.
+void clibpng_decoder_destroy(clibpng_decoder *decoder);
+
+/// Encodes 8-bit RGBA pixels (rows of `width * 4` bytes, no padding) as a PNG.
+///
+/// The output depends only on the pixels and the settings: no time or text chunk is written.
+/// `compression_level` is zlib's (0-9), `filters` a mask of libpng's `PNG_FILTER_*` values.
+/// On success `*output` is a `malloc`ed buffer of `*output_size` bytes that the caller frees.
+clibpng_status clibpng_encode_rgba(
+    const uint8_t *rgba, uint32_t width, uint32_t height, int compression_level, int filters,
+    int zlib_strategy, uint8_t **output, size_t *output_size, clibpng_error *error);
+
+/// The filter masks accepted by `clibpng_encode_rgba`, mirroring libpng's.
+enum {
+  CLIBPNG_FILTER_NONE = 0x08,
+  CLIBPNG_FILTER_SUB = 0x10,
+  CLIBPNG_FILTER_UP = 0x20,
+  CLIBPNG_FILTER_AVG = 0x40,
+  CLIBPNG_FILTER_PAETH = 0x80,
+  CLIBPNG_FILTER_ALL = 0xf8,
+};
+
+/// zlib strategies accepted by `clibpng_encode_rgba`, mirroring zlib's.
+enum {
+  CLIBPNG_ZLIB_DEFAULT_STRATEGY = 0,
+  CLIBPNG_ZLIB_FILTERED = 1,
+  CLIBPNG_ZLIB_RLE = 3,
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
