@@ -1,0 +1,89 @@
+extension Bitmap {
+  /// An image that shows where `new` differs from `reference`.
+  ///
+  /// For equal sizes: the reference faded to a light grey, with every failing pixel in red,
+  /// darker for small differences and brighter for large ones (full brightness from ΔE\*94 20).
+  /// For different sizes: the reference and the new image side by side, on transparency.
+  ///
+  /// - Complexity: O(*n*) in the number of pixels.
+  static func differenceImage(
+    reference: Bitmap,
+    new: Bitmap,
+    perceptualPrecision: Float
+  ) -> Bitmap {
+    guard reference.width == new.width, reference.height == new.height else {
+      return sideBySide(reference, new)
+    }
+    let pixelCount = reference.pixelCount
+    let tolerance = deltaETolerance(perceptualPrecision: perceptualPrecision)
+    var deltaEs = [Float](repeating: 0, count: pixelCount)
+    var failing = [Bool](repeating: false, count: pixelCount)
+    deltaEs.withUnsafeMutableBufferPointer { buffer in
+      _ = PixelComparisonLoop.compare(
+        reference: reference.rgbaBytes,
+        new: new.rgbaBytes,
+        tolerance: tolerance,
+        deltaEs: buffer
+      )
+    }
+    // A pixel fails when its bytes differ and, with a tolerance, when its ΔE exceeds it.
+    var index = 0
+    let referenceBytes = reference.rgbaBytes
+    let newBytes = new.rgbaBytes
+    while index < pixelCount {
+      let offset = index * 4
+      let differs =
+        referenceBytes[offset] != newBytes[offset]
+        || referenceBytes[offset + 1] != newBytes[offset + 1]
+        || referenceBytes[offset + 2] != newBytes[offset + 2]
+        || referenceBytes[offset + 3] != newBytes[offset + 3]
+      if differs {
+        failing[index] = tolerance.map { Double(deltaEs[index]) > $0 } ?? true
+      }
+      index += 1
+    }
+
+    var output = [UInt8](repeating: 255, count: pixelCount * 4)
+    index = 0
+    while index < pixelCount {
+      let offset = index * 4
+      if failing[index] {
+        let strength = min(Double(deltaEs[index]) / 20, 1)
+        output[offset] = UInt8(110 + 145 * strength)
+        output[offset + 1] = 0
+        output[offset + 2] = 0
+      } else {
+        // Rec. 709 luma of the reference over white, faded three-quarters of the way to white.
+        let alpha = Double(referenceBytes[offset + 3]) / 255
+        let luma =
+          0.2126 * Double(referenceBytes[offset]) + 0.7152 * Double(referenceBytes[offset + 1])
+          + 0.0722 * Double(referenceBytes[offset + 2])
+        let overWhite = luma * alpha + 255 * (1 - alpha)
+        let faded = UInt8(min(255, (255 * 3 + overWhite) / 4))
+        output[offset] = faded
+        output[offset + 1] = faded
+        output[offset + 2] = faded
+      }
+      index += 1
+    }
+    return Bitmap(validWidth: reference.width, height: reference.height, rgbaBytes: output)
+  }
+
+  /// The two images next to each other, the reference on the left, on a transparent canvas.
+  static func sideBySide(_ left: Bitmap, _ right: Bitmap) -> Bitmap {
+    let width = left.width + right.width
+    let height = max(left.height, right.height)
+    var output = [UInt8](repeating: 0, count: width * height * 4)
+    for (image, originX) in [(left, 0), (right, left.width)] {
+      for y in 0..<image.height {
+        let source = y * image.width * 4
+        let destination = (y * width + originX) * 4
+        output.replaceSubrange(
+          destination..<destination + image.width * 4,
+          with: image.rgbaBytes[source..<source + image.width * 4]
+        )
+      }
+    }
+    return Bitmap(validWidth: width, height: height, rgbaBytes: output)
+  }
+}

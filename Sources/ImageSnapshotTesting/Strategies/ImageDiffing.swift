@@ -1,0 +1,138 @@
+import Foundation
+import SnapshotTesting
+
+extension Diffing where Value == Bitmap {
+  /// Compares bitmaps pixel by pixel and requires every pixel to be identical; stores PNG.
+  public static let image = Diffing.image()
+
+  /// Compares bitmaps with tolerances; stores them as PNG.
+  ///
+  /// ```swift
+  /// let lenient = Diffing<Bitmap>.image(precision: 0.99, perceptualPrecision: 0.98)
+  /// ```
+  ///
+  /// A pixel matches when its ΔE\*94 (CIE94 colour difference, over black and over white, the
+  /// larger) is at most `(1 − perceptualPrecision) × 100`; the images match when at least the
+  /// fraction `precision` of the pixels match. Both 1 mean byte-identical RGBA. Images of different
+  /// sizes never match. On a mismatch the reference, the new image and a difference image are
+  /// attached as `reference.png`, `failure.png` and `difference.png`.
+  ///
+  /// A reference that cannot be decoded (a truncated file, a Git LFS pointer) does not crash: the
+  /// comparison fails with a message that says why.
+  ///
+  /// - Parameters:
+  ///   - precision: The fraction of pixels that must match, 0...1.
+  ///   - perceptualPrecision: How close a pixel's colour must be to match, 0...1: 0.98 allows
+  ///     ΔE\*94 2, a difference most people cannot see.
+  /// - Complexity: O(*n*) in the number of pixels; a `memcmp` when the images are identical.
+  public static func image(precision: Float = 1, perceptualPrecision: Float = 1) -> Diffing {
+    .diff(
+      toData: { bitmap in
+        // Encoding valid pixels fails only when memory runs out; an empty file is then recorded
+        // and reported as such on the next comparison.
+        (try? bitmap.pngData()) ?? Data()
+      },
+      fromData: { data in
+        do {
+          return try Bitmap(pngData: data)
+        } catch {
+          return .undecodable(error as? BitmapError ?? .invalidPNG(reason: "\(error)"))
+        }
+      },
+      diffV2: { reference, new in
+        ImageDifference.describe(
+          reference: reference,
+          new: new,
+          precision: precision,
+          perceptualPrecision: perceptualPrecision
+        )
+      }
+    )
+  }
+}
+
+/// The message and attachments for two bitmaps that do not match.
+enum ImageDifference {
+  static func describe(
+    reference: Bitmap,
+    new: Bitmap,
+    precision: Float,
+    perceptualPrecision: Float
+  ) -> (String, [DiffAttachment])? {
+    if let failure = reference.decodingFailure {
+      return ("Reference image could not be decoded. \(failure.description)", attachments(new: new))
+    }
+    if let failure = new.decodingFailure {
+      return ("Newly-taken snapshot could not be decoded. \(failure.description)", [])
+    }
+    guard
+      let comparison = Bitmap.compare(reference, new, perceptualPrecision: perceptualPrecision)
+    else {
+      return (
+        """
+        Newly-taken snapshot@(\(new.width), \(new.height)) does not match \
+        reference@(\(reference.width), \(reference.height)).
+        """,
+        attachments(reference: reference, new: new, perceptualPrecision: perceptualPrecision)
+      )
+    }
+    guard !comparison.matches(precision: precision) else { return nil }
+    return (
+      message(comparison, precision: precision),
+      attachments(reference: reference, new: new, perceptualPrecision: perceptualPrecision)
+    )
+  }
+
+  /// Upstream's wording, then the count of failing pixels and the largest ΔE\*94.
+  static func message(_ comparison: BitmapComparison, precision: Float) -> String {
+    let largest = formatted(comparison.maximumDeltaE)
+    let count = "\(comparison.failingPixelCount) of \(comparison.pixelCount) pixels"
+    if precision >= 1 && comparison.perceptualPrecision >= 1 {
+      return """
+        Newly-taken snapshot does not match reference.
+        \(count) differ; the largest difference is ΔE*94 \(largest).
+        """
+    }
+    let tolerance = Bitmap.deltaETolerance(perceptualPrecision: comparison.perceptualPrecision)
+    let beyond = tolerance.map { "differ by more than ΔE*94 \(formatted($0))" } ?? "differ"
+    return """
+      Newly-taken snapshot does not match reference.
+      The percentage of pixels that match \(comparison.matchingPixelFraction) is less than \
+      required \(precision)
+      The lowest perceptual color precision \(comparison.lowestPerceptualPrecision) is less \
+      than required \(comparison.perceptualPrecision)
+      \(count) \(beyond); the largest difference is ΔE*94 \(largest).
+      """
+  }
+
+  /// Two decimals, without Foundation's locale-dependent formatting.
+  static func formatted(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+  }
+
+  static func attachments(
+    reference: Bitmap,
+    new: Bitmap,
+    perceptualPrecision: Float
+  ) -> [DiffAttachment] {
+    let difference = Bitmap.differenceImage(
+      reference: reference,
+      new: new,
+      perceptualPrecision: perceptualPrecision
+    )
+    var attachments: [DiffAttachment] = []
+    if let data = try? reference.pngData() { attachments.append(.data(data, name: "reference.png")) }
+    attachments += self.attachments(new: new)
+    if let data = try? difference.pngData() {
+      attachments.append(.data(data, name: "difference.png"))
+    }
+    return attachments
+  }
+
+  static func attachments(new: Bitmap) -> [DiffAttachment] {
+    guard let data = try? new.pngData() else { return [] }
+    return [.data(data, name: "failure.png")]
+  }
+}
