@@ -36,20 +36,17 @@ public func assertSnapshot<Value, Format>(
   line: UInt = #line,
   column: UInt = #column
 ) {
-  let failure = runSnapshotAssertion(
-    of: value,
+  let failure = verifySnapshot(
+    of: try value(),
     as: snapshotting,
-    context: AssertionContext(
-      name: name,
-      record: record,
-      snapshotDirectory: nil,
-      timeout: timeout,
-      fileID: String(describing: fileID),
-      filePath: String(describing: filePath),
-      testName: testName,
-      line: line,
-      column: column
-    )
+    named: name,
+    record: record,
+    timeout: timeout,
+    fileID: fileID,
+    file: filePath,
+    testName: testName,
+    line: line,
+    column: column
   )
   guard let failure else { return }
   recordIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
@@ -140,6 +137,8 @@ public func assertSnapshots<Value, Format>(
 ///   - snapshotDirectory: A folder to store the references in, instead of
 ///     `__Snapshots__/<test file name>` beside the test file.
 ///   - (others): As ``assertSnapshot(of:as:named:record:timeout:fileID:file:testName:line:column:)``.
+///     `file` defaults to the full path of the calling file (`#filePath`), as `#file` did before
+///     the Swift 6 language mode.
 /// - Returns: The failure message, or `nil` if the snapshot matched.
 public func verifySnapshot<Value, Format>(
   of value: @autoclosure () throws -> Value,
@@ -149,7 +148,7 @@ public func verifySnapshot<Value, Format>(
   snapshotDirectory: String? = nil,
   timeout: TimeInterval = 5,
   fileID: StaticString = #fileID,
-  file filePath: StaticString = #file,
+  file filePath: StaticString = #filePath,
   testName: String = #function,
   line: UInt = #line,
   column: UInt = #column

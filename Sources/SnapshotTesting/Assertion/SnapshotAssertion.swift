@@ -25,7 +25,7 @@ struct AssertionContext {
 
 /// The environment variables the assertion reads, read one by one (cheaper than building the
 /// whole environment dictionary on every assertion).
-func snapshotEnvironment() -> [String: String] {
+package func snapshotEnvironment() -> [String: String] {
   if let override = SnapshotEnvironment.override { return override }
   var environment: [String: String] = [:]
   for key in ["SNAPSHOT_TESTING_RECORD", "CI", "SNAPSHOT_ARTIFACTS", "SNAPSHOT_TESTING_REFERENCE_DIR"]
@@ -37,8 +37,8 @@ func snapshotEnvironment() -> [String: String] {
 
 /// Lets tests run assertions under a given environment without mutating the process's, which
 /// parallel tests would race on.
-enum SnapshotEnvironment {
-  @TaskLocal static var override: [String: String]?
+package enum SnapshotEnvironment {
+  @TaskLocal package static var override: [String: String]?
 }
 
 /// The assertion pipeline: name → locate the reference → snapshot → compare → record or report.

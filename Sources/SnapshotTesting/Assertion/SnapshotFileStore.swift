@@ -68,7 +68,8 @@ enum SnapshotFileStore {
     // even though following it fails.
     var linkStatus = stat()
     guard lstat(url.path, &linkStatus) == 0 else {
-      if errno == ENOENT { return .missing }
+      // ENOTDIR: a parent is a file, so there is no reference (and writing it will say why).
+      if errno == ENOENT || errno == ENOTDIR { return .missing }
       throw .unreadable(url, String(cString: strerror(errno)))
     }
     var status = stat()

@@ -1,14 +1,16 @@
 import Foundation
 
 /// The process-wide settings behind the deprecated globals; `nil` until someone sets them.
-final class GlobalConfiguration: @unchecked Sendable {
-  static let shared = GlobalConfiguration()
+package final class GlobalConfiguration: @unchecked Sendable {
+  /// The one process-wide instance. A task-local only so that tests can give a task a private
+  /// instance instead of mutating the one that parallel tests share.
+  @TaskLocal package static var shared = GlobalConfiguration()
 
   private let lock = NSLock()
   private var _record: SnapshotTestingConfiguration.Record?
   private var _diffTool: SnapshotTestingConfiguration.DiffTool?
 
-  var record: SnapshotTestingConfiguration.Record? {
+  package var record: SnapshotTestingConfiguration.Record? {
     get { lock.withLock { _record } }
     set { lock.withLock { _record = newValue } }
   }

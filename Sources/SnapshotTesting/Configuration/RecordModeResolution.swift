@@ -1,19 +1,19 @@
 import Foundation
 
 /// The record mode an assertion runs with, and whether anyone chose it.
-struct ResolvedRecordMode: Equatable {
-  var mode: SnapshotTestingConfiguration.Record
+package struct ResolvedRecordMode: Equatable {
+  package var mode: SnapshotTestingConfiguration.Record
   /// `false` when no argument, scope, global or environment variable set a mode, so the default
   /// applies; on CI that default does not write missing references.
-  var isConfigured: Bool
+  package var isConfigured: Bool
   /// Whether a missing reference may be written to disk.
-  var writesMissingReferences: Bool
+  package var writesMissingReferences: Bool
 }
 
 /// Why the record mode could not be resolved.
-struct RecordModeError: Error, CustomStringConvertible {
+package struct RecordModeError: Error, CustomStringConvertible {
   var value: String
-  var description: String {
+  package var description: String {
     """
     SNAPSHOT_TESTING_RECORD is set to "\(value)", which is not a record mode. Use one of: all, \
     failed, missing, never.
@@ -30,7 +30,7 @@ struct RecordModeError: Error, CustomStringConvertible {
 /// recorded.
 ///
 /// A pure function of its inputs, so the precedence can be tested without touching the process.
-func resolveRecordMode(
+package func resolveRecordMode(
   argument: SnapshotTestingConfiguration.Record?,
   scoped: SnapshotTestingConfiguration.Record?,
   global: SnapshotTestingConfiguration.Record?,

@@ -1,0 +1,56 @@
+import Foundation
+
+@testable import SnapshotTesting
+
+/// A temporary snapshot folder and artifacts folder, with a controlled environment, so an
+/// assertion's effects on disk can be checked without touching the repository or the process's
+/// environment.
+struct SnapshotSandbox {
+  let snapshots: URL
+  let artifacts: URL
+  var environment: [String: String]
+
+  init(root: URL, environment: [String: String] = [:]) {
+    snapshots = root.appendingPathComponent("__Snapshots__/SandboxTests", isDirectory: true)
+    artifacts = root.appendingPathComponent("artifacts", isDirectory: true)
+    self.environment = environment.merging(["SNAPSHOT_ARTIFACTS": artifacts.path]) { old, _ in old }
+  }
+
+  /// Runs `verifySnapshot` for `value` with the sandbox's folders and environment.
+  func verify<Value, Format>(
+    _ value: @autoclosure () throws -> Value,
+    as strategy: Snapshotting<Value, Format>,
+    named name: String? = nil,
+    record: SnapshotTestingConfiguration.Record? = nil,
+    timeout: TimeInterval = 5,
+    testName: String = "sandbox()"
+  ) -> String? {
+    do {
+      return try SnapshotEnvironment.$override.withValue(environment) { () -> String? in
+        verifySnapshot(
+          of: try value(), as: strategy, named: name, record: record,
+          snapshotDirectory: snapshots.path, timeout: timeout, testName: testName
+        )
+      }
+    } catch {
+      // `verifySnapshot` reports a throwing value in its message; it never throws itself.
+      return "unexpected error: \(error)"
+    }
+  }
+
+  func reference(_ fileName: String) -> URL {
+    snapshots.appendingPathComponent(fileName, isDirectory: false)
+  }
+
+  /// The artifacts folder holds a subfolder named after the file that called `verifySnapshot`:
+  /// this one.
+  func artifact(_ fileName: String) -> URL {
+    artifacts.appendingPathComponent("SnapshotSandbox", isDirectory: true)
+      .appendingPathComponent(fileName, isDirectory: false)
+  }
+
+  func write(_ text: String, to fileName: String) throws {
+    try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: reference(fileName))
+  }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import XCTest
+
+@testable import SnapshotTesting
+
+/// The public entry points inside XCTest: failures are XCTest failures at the assertion's line,
+/// and unnamed snapshots are numbered per test.
+final class XCTestEntryPointTests: XCTestCase {
+  private var capturedFailures: [(message: String, line: Int)] = []
+  private var isCapturingFailures = false
+
+  override func recordFailure(
+    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+    expected: Bool
+  ) {
+    if isCapturingFailures {
+      capturedFailures.append((description, lineNumber))
+    } else {
+      super.recordFailure(
+        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected
+      )
+    }
+  }
+
+  private func capturingFailures(_ body: () -> Void) -> [(message: String, line: Int)] {
+    isCapturingFailures = true
+    capturedFailures = []
+    body()
+    isCapturingFailures = false
+    return capturedFailures
+  }
+
+  func testMatchesCommittedReferences() {
+    assertSnapshot(of: "first\n", as: .lines)
+    assertSnapshot(of: "second\n", as: .lines)
+    assertSnapshot(of: "named\n", as: .lines, named: "custom name")
+  }
+
+  func testMismatchIsAnXCTestFailureAtTheAssertionLine() throws {
+    let line = #line + 3
+    let failures = capturingFailures {
+      withSnapshotTesting(record: .never) {
+        assertSnapshot(of: "changed\n", as: .lines)
+      }
+    }
+    XCTAssertEqual(failures.count, 1)
+    XCTAssertEqual(failures.first?.line, line)
+    // XCTest prefixes the description with "failed - ".
+    XCTAssertTrue(
+      failures.first?.message.contains("Snapshot does not match reference.") ?? false,
+      failures.first?.message ?? "no failure"
+    )
+    XCTAssertTrue(failures.first?.message.contains("+changed") ?? false, failures.first?.message ?? "no failure")
+  }
+
+  func testVerifySnapshotReturnsNilOnMatch() {
+    XCTAssertNil(verifySnapshot(of: "verified\n", as: .lines, record: .never))
+  }
+
+  @available(*, deprecated)
+  func testDeprecatedMatchingSpellingStillWorks() {
+    assertSnapshot(matching: "deprecated\n", as: .lines, record: false)
+  }
+
+  func testWaitStrategyWaitsOnTheMainThread() {
+    XCTAssertTrue(Thread.isMainThread)
+    let started = Date()
+    assertSnapshot(of: "waited\n", as: .wait(for: 0.2, on: .lines), record: .never)
+    XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.2)
+  }
+
+  func testMainQueueStrategyCompletesOnTheMainThread() {
+    let onMain = Snapshotting<String, String>.lines.asyncPullback { (value: String) in
+      Async { callback in
+        let pending = UncheckedSendable((callback, value))
+        DispatchQueue.main.async { pending.value.0(pending.value.1) }
+      }
+    }
+    assertSnapshot(of: "main queue\n", as: onMain, record: .never)
+  }
+}
