@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+
+// Benchmarks for SnapshotTesting, kept out of the main package so that users never build them.
+// Run `./run.sh` from this folder; it also builds the upstream twin in `Upstream/`.
+
+import PackageDescription
+
+let package = Package(
+  name: "swift-snapshot-testing-benchmarks",
+  platforms: [.macOS(.v13)],
+  dependencies: [
+    .package(name: "swift-snapshot-testing", path: "..")
+  ],
+  targets: [
+    .executableTarget(
+      name: "LineDiffBenchmark",
+      dependencies: [.product(name: "SnapshotTesting", package: "swift-snapshot-testing")]
+    )
+  ]
+)

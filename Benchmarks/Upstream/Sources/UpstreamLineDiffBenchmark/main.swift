@@ -1,0 +1,1 @@
+../../../Sources/LineDiffBenchmark/main.swift
