@@ -30,7 +30,7 @@ public var _record: SnapshotTestingConfiguration.Record {
       argument: nil,
       scoped: SnapshotTestingConfiguration.current?.record,
       global: GlobalConfiguration.shared.record,
-      environment: ProcessInfo.processInfo.environment
+      environment: snapshotEnvironment()
     )
     return resolved?.mode ?? .missing
   }
@@ -79,4 +79,27 @@ public var record: Bool {
 public var diffTool: SnapshotTestingConfiguration.DiffTool {
   get { _diffTool }
   set { _diffTool = newValue }
+}
+
+/// The global record mode's storage: the value set through the deprecated globals, else
+/// `SNAPSHOT_TESTING_RECORD`, else `.missing`. Unlike ``_record`` it ignores scopes.
+@_spi(Internals)
+public var __record: SnapshotTestingConfiguration.Record {
+  get {
+    let resolved = try? resolveRecordMode(
+      argument: nil,
+      scoped: nil,
+      global: GlobalConfiguration.shared.record,
+      environment: snapshotEnvironment()
+    )
+    return resolved?.mode ?? .missing
+  }
+  set { GlobalConfiguration.shared.record = newValue }
+}
+
+/// The global diff tool's storage: the one set through the deprecated globals, else `.default`.
+@_spi(Internals)
+public var __diffTool: SnapshotTestingConfiguration.DiffTool {
+  get { GlobalConfiguration.shared.diffTool ?? .default }
+  set { GlobalConfiguration.shared.diffTool = newValue }
 }

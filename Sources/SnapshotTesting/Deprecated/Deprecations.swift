@@ -125,11 +125,9 @@ public func assertSnapshot<Value, Format>(
   named name: String? = nil,
   record recording: Bool? = nil,
   timeout: TimeInterval = 5,
-  fileID: StaticString = #fileID,
   file filePath: StaticString = #filePath,
   testName: String = #function,
-  line: UInt = #line,
-  column: UInt = #column
+  line: UInt = #line
 ) {
   assertSnapshot(
     of: try value(),
@@ -137,11 +135,9 @@ public func assertSnapshot<Value, Format>(
     named: name,
     record: SnapshotTestingConfiguration.Record(recording),
     timeout: timeout,
-    fileID: fileID,
     file: filePath,
     testName: testName,
-    line: line,
-    column: column
+    line: line
   )
 }
 
@@ -151,22 +147,18 @@ public func assertSnapshots<Value, Format>(
   as strategies: [String: Snapshotting<Value, Format>],
   record recording: Bool? = nil,
   timeout: TimeInterval = 5,
-  fileID: StaticString = #fileID,
   file filePath: StaticString = #filePath,
   testName: String = #function,
-  line: UInt = #line,
-  column: UInt = #column
+  line: UInt = #line
 ) {
   assertSnapshots(
     of: try value(),
     as: strategies,
     record: SnapshotTestingConfiguration.Record(recording),
     timeout: timeout,
-    fileID: fileID,
     file: filePath,
     testName: testName,
-    line: line,
-    column: column
+    line: line
   )
 }
 
@@ -176,22 +168,18 @@ public func assertSnapshots<Value, Format>(
   as strategies: [Snapshotting<Value, Format>],
   record recording: Bool? = nil,
   timeout: TimeInterval = 5,
-  fileID: StaticString = #fileID,
   file filePath: StaticString = #filePath,
   testName: String = #function,
-  line: UInt = #line,
-  column: UInt = #column
+  line: UInt = #line
 ) {
   assertSnapshots(
     of: try value(),
     as: strategies,
     record: SnapshotTestingConfiguration.Record(recording),
     timeout: timeout,
-    fileID: fileID,
     file: filePath,
     testName: testName,
-    line: line,
-    column: column
+    line: line
   )
 }
 
@@ -203,11 +191,9 @@ public func verifySnapshot<Value, Format>(
   record recording: Bool? = nil,
   snapshotDirectory: String? = nil,
   timeout: TimeInterval = 5,
-  fileID: StaticString = #fileID,
   file filePath: StaticString = #filePath,
   testName: String = #function,
-  line: UInt = #line,
-  column: UInt = #column
+  line: UInt = #line
 ) -> String? {
   return verifySnapshot(
     of: try value(),
@@ -216,10 +202,8 @@ public func verifySnapshot<Value, Format>(
     record: SnapshotTestingConfiguration.Record(recording),
     snapshotDirectory: snapshotDirectory,
     timeout: timeout,
-    fileID: fileID,
     file: filePath,
     testName: testName,
-    line: line,
-    column: column
+    line: line
   )
 }
