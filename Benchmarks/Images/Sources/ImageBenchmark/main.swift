@@ -1,0 +1,122 @@
+// Measures image comparison and PNG coding against their baselines in one run, and prints
+// Markdown tables of medians and ratios for Documentation/Performance.md.
+//
+//   swift run -c release --scratch-path .build ImageBenchmark
+
+import DirectLibPNG
+import Foundation
+import ImageSnapshotTesting
+
+/// The median wall time of `runs` calls, in seconds.
+func median(runs: Int, _ body: () -> Void) -> Double {
+  var times: [Double] = []
+  for _ in 0..<runs {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+  }
+  return times.sorted()[runs / 2]
+}
+
+func milliseconds(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
+func ratio(_ value: Double, _ baseline: Double) -> String { String(format: "%.2f×", value / baseline) }
+
+/// Something like a screenshot: a gradient header, flat panels, text-like strokes and a disc.
+func screenshotLike(side: Int) throws -> Bitmap {
+  try Bitmap(width: side, height: side) { x, y in
+    let scaledY = y * 2048 / side
+    let scaledX = x * 2048 / side
+    if scaledY < 60 {
+      return RGBA(red: UInt8(30 + scaledY), green: UInt8(40 + scaledY), blue: UInt8(90 + scaledY))
+    }
+    if scaledX < 300 { return RGBA(red: 220, green: 220, blue: 222) }
+    let dx = scaledX - 1250
+    let dy = scaledY - 650
+    if dx * dx + dy * dy < 200 * 200 {
+      return RGBA(red: UInt8(200 - (dx * dx + dy * dy) / 400), green: 80, blue: 60)
+    }
+    let isText = scaledY % 24 < 14 && scaledX > 320 && scaledX < 1800 && (scaledX * 7 + scaledY * 13) % 11 < 4
+    return isText ? RGBA(red: 20, green: 20, blue: 30) : RGBA(red: 250, green: 250, blue: 252)
+  }
+}
+
+/// Every `stride`-th pixel of `bitmap` with its red channel raised by `amount`.
+func changed(_ bitmap: Bitmap, every stride: Int, by amount: UInt8) throws -> Bitmap {
+  var bytes = bitmap.rgbaBytes
+  var pixel = 0
+  while pixel < bitmap.pixelCount {
+    bytes[pixel * 4] = bytes[pixel * 4] &+ amount
+    pixel += stride
+  }
+  return try Bitmap(width: bitmap.width, height: bitmap.height, rgbaBytes: bytes)
+}
+
+print("## Comparison (median of runs; perceptualPrecision 0.98)\n")
+print("| image | identical: compare | memcmp | ratio | 2% changed | every pixel changed | per megapixel | noise, every pixel changed | per megapixel |")
+print("|---|---|---|---|---|---|---|---|---|")
+for side in [512, 2048, 4096] {
+  let reference = try screenshotLike(side: side)
+  let same = try Bitmap(width: side, height: side, rgbaBytes: reference.rgbaBytes)
+  let twoPercent = try changed(reference, every: 50, by: 2)
+  let everything = try changed(reference, every: 1, by: 3)
+  // No two neighbouring pixels alike: every pixel needs its own CIELAB conversion.
+  var generator = SystemRandomNumberGenerator()
+  let noise = try Bitmap(
+    width: side, height: side,
+    rgbaBytes: (0..<side * side * 4).map { $0 % 4 == 3 ? 255 : UInt8.random(in: 0...250, using: &generator) })
+  let noiseChanged = try changed(noise, every: 1, by: 3)
+  let runs = side == 4096 ? 5 : 11
+  var sink = 0
+  let identical = median(runs: runs * 4) {
+    sink &+= Bitmap.compare(reference, same, perceptualPrecision: 0.98)?.failingPixelCount ?? 0
+  }
+  let memcmpTime = median(runs: runs * 4) {
+    reference.rgbaBytes.withUnsafeBytes { left in
+      same.rgbaBytes.withUnsafeBytes { right in
+        sink &+= Int(memcmp(left.baseAddress!, right.baseAddress!, left.count))
+      }
+    }
+  }
+  let few = median(runs: runs) {
+    sink &+= Bitmap.compare(reference, twoPercent, perceptualPrecision: 0.98)?.failingPixelCount ?? 0
+  }
+  let all = median(runs: runs) {
+    sink &+= Bitmap.compare(reference, everything, perceptualPrecision: 0.98)?.differingPixelCount ?? 0
+  }
+  let noisy = median(runs: runs) {
+    sink &+= Bitmap.compare(noise, noiseChanged, perceptualPrecision: 0.98)?.differingPixelCount ?? 0
+  }
+  let megapixels = Double(side * side) / 1e6
+  print(
+    "| \(side)² | \(milliseconds(identical)) | \(milliseconds(memcmpTime)) | \(ratio(identical, memcmpTime)) "
+      + "| \(milliseconds(few)) | \(milliseconds(all)) | \(milliseconds(all / megapixels)) "
+      + "| \(milliseconds(noisy)) | \(milliseconds(noisy / megapixels)) |"
+  )
+  if sink == 42 { print("") }
+}
+
+print("\n## PNG, 2048² screenshot-like image (median of 9)\n")
+let image = try screenshotLike(side: 2048)
+let encoded = try image.pngData()
+var directSize = 0
+let ours = median(runs: 9) { _ = try? image.pngData() }
+let direct = median(runs: 9) {
+  directSize = image.rgbaBytes.withUnsafeBufferPointer {
+    direct_encode_rgba($0.baseAddress, 2048, 2048)
+  }
+}
+let oursDecode = median(runs: 9) { _ = try? Bitmap(pngData: encoded) }
+var scratch = [UInt8](repeating: 0, count: 2048 * 2048 * 4)
+let directDecode = median(runs: 9) {
+  encoded.withUnsafeBytes { data in
+    scratch.withUnsafeMutableBufferPointer { pixels in
+      _ = direct_decode_rgba(
+        data.baseAddress!.assumingMemoryBound(to: UInt8.self), data.count, pixels.baseAddress,
+        pixels.count)
+    }
+  }
+}
+print("| operation | ImageSnapshotTesting | libpng from C | ratio |")
+print("|---|---|---|---|")
+print("| encode (\(encoded.count / 1024) KiB; C: \(directSize / 1024) KiB) | \(milliseconds(ours)) | \(milliseconds(direct)) | \(ratio(ours, direct)) |")
+print("| decode | \(milliseconds(oursDecode)) | \(milliseconds(directDecode)) | \(ratio(oursDecode, directDecode)) |")
