@@ -1,0 +1,165 @@
+import Foundation
+
+extension Snapshotting where Format == String {
+  /// Snapshots any value as an indented, deterministic tree of its structure.
+  ///
+  /// Each line is one node: `▿` marks a node whose children follow, indented by two spaces;
+  /// `-` marks a leaf. Dictionaries, sets and the stored properties of structs and classes are
+  /// listed in a stable order, so a reference never depends on hashing. A class that appears
+  /// inside itself is printed once and then marked `(circular reference detected)`.
+  ///
+  /// ```swift
+  /// assertSnapshot(of: user, as: .dump)
+  /// ```
+  ///
+  /// records `__Snapshots__/…/test.1.txt`:
+  ///
+  /// ```
+  /// ▿ User
+  ///   - bio: "Blobbed around the world."
+  ///   - id: 1
+  ///   - name: "Blobby"
+  /// ```
+  ///
+  /// Conform a type to ``AnySnapshotStringConvertible`` to choose its own line.
+  ///
+  /// Complexity: O(*n* log *n*) in the number of nodes, times the length of their text.
+  @available(
+    iOS, deprecated: 9999,
+    message: "Use '.customDump' from the 'SnapshotTestingCustomDump' module, instead."
+  )
+  @available(
+    macOS, deprecated: 9999,
+    message: "Use '.customDump' from the 'SnapshotTestingCustomDump' module, instead."
+  )
+  @available(
+    tvOS, deprecated: 9999,
+    message: "Use '.customDump' from the 'SnapshotTestingCustomDump' module, instead."
+  )
+  @available(
+    watchOS, deprecated: 9999,
+    message: "Use '.customDump' from the 'SnapshotTestingCustomDump' module, instead."
+  )
+  public static var dump: Snapshotting {
+    SimplySnapshotting<String>.lines.pullback { (value: Value) in
+      var dumper = TreeDumper()
+      return dumper.render(value, label: nil, depth: 0)
+    }
+  }
+}
+
+/// Writes the `.dump` format.
+///
+/// The order it gives to the children of dictionaries, sets, structs and classes is the one
+/// upstream's format has always had: unlabelled children first, ordered by their own text, then
+/// labelled children by their label as Swift escapes it (`"a"`, `"a0"`, `"b"`).
+struct TreeDumper {
+  /// The class instances on the path from the root to the node being written.
+  private var path: [(object: ObjectIdentifier, sortsMembers: Bool)] = []
+
+  /// How a node's children are listed.
+  private enum ChildOrder {
+    case none, declared, sorted
+  }
+
+  mutating func render(_ value: Any, label: String?, depth: Int) -> String {
+    let mirror = Mirror(reflecting: value)
+    let object: ObjectIdentifier? =
+      type(of: value) is AnyClass ? ObjectIdentifier(value as AnyObject) : nil
+    let typeName = String(describing: mirror.subjectType)
+    let count = mirror.children.count
+
+    var description: String
+    var order: ChildOrder = .declared
+    // A plain struct or class: the only kind whose instances are tracked for cycles.
+    var sortsMembers = false
+
+    switch mirror.displayStyle {
+    case .collection?:
+      description = Self.counted(count, "element")
+    case .dictionary?:
+      description = Self.counted(count, "key/value pair")
+      order = .sorted
+    case .set?:
+      description = Self.counted(count, "member")
+      order = .sorted
+    case .optional?:
+      description = count == 0 ? "\(typeName).none" : typeName
+    case .tuple?:
+      description = "(\(Self.counted(count, "element")))"
+    default:
+      if let convertible = value as? AnySnapshotStringConvertible {
+        description = convertible.snapshotDescription
+        order = type(of: convertible).renderChildren ? .declared : .none
+      } else if let convertible = value as? CustomStringConvertible {
+        description = convertible.description
+      } else {
+        switch mirror.displayStyle {
+        case .struct?, .class?:
+          description = typeName
+          order = .sorted
+          sortsMembers = true
+        case .enum?:
+          description = count == 0 ? "\(typeName).\(String(describing: value))" : typeName
+        default:
+          description = String(describing: value)
+        }
+      }
+    }
+
+    let indentation = String(repeating: "  ", count: depth)
+    if order != .none, count > 0, let object, isCircular(object, sortsMembers: sortsMembers) {
+      return "\(indentation)▿ \(label ?? "value") (circular reference detected)\n"
+    }
+
+    var children: [(label: String?, text: String)] = []
+    if order != .none {
+      if let object { path.append((object, sortsMembers)) }
+      for child in mirror.children {
+        children.append((child.label, render(child.value, label: child.label, depth: depth + 1)))
+      }
+      if object != nil { path.removeLast() }
+      if order == .sorted { children.sort(by: Self.precedes) }
+    }
+
+    var text = indentation + (children.isEmpty ? "- " : "▿ ")
+    if let label { text += "\(label): " }
+    description += "\n"
+    text += description
+    for child in children { text += child.text }
+    return text
+  }
+
+  /// Whether writing `object`'s children again would repeat forever.
+  ///
+  /// A plain struct-or-class instance is cut as soon as it reappears below itself. Other
+  /// instances (custom descriptions, custom mirrors) are cut only when nothing on the way back
+  /// to their first appearance would cut the cycle instead; so the text stays the same as
+  /// upstream's wherever upstream's is finite.
+  private func isCircular(_ object: ObjectIdentifier, sortsMembers: Bool) -> Bool {
+    guard let first = path.lastIndex(where: { $0.object == object }) else { return false }
+    if sortsMembers { return true }
+    return !path[(first + 1)...].contains { $0.sortsMembers }
+  }
+
+  private static func precedes(
+    _ lhs: (label: String?, text: String), _ rhs: (label: String?, text: String)
+  ) -> Bool {
+    switch (lhs.label, rhs.label) {
+    case (nil, nil):
+      return lhs.text < rhs.text
+    case (nil, _?):
+      return true
+    case (_?, nil):
+      return false
+    case let (left?, right?):
+      let leftKey = left.debugDescription
+      let rightKey = right.debugDescription
+      return leftKey == rightKey ? lhs.text < rhs.text : leftKey < rightKey
+    }
+  }
+
+  private static func counted(_ count: Int, _ noun: String) -> String {
+    count == 1 ? "1 \(noun)" : "\(count) \(noun)s"
+  }
+}

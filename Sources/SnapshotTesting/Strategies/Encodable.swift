@@ -1,0 +1,85 @@
+import Foundation
+
+extension Snapshotting where Value: Encodable, Format == String {
+  /// Snapshots an encodable value as pretty-printed JSON with sorted keys, in a `.json`
+  /// reference.
+  ///
+  /// ```swift
+  /// assertSnapshot(of: user, as: .json)
+  /// ```
+  ///
+  /// records:
+  ///
+  /// ```json
+  /// {
+  ///   "id" : 1,
+  ///   "name" : "Blobby"
+  /// }
+  /// ```
+  @available(iOS 11.0, macOS 10.13, tvOS 11.0, watchOS 4.0, *)
+  public static var json: Snapshotting {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return .json(encoder)
+  }
+
+  /// Snapshots an encodable value as the given encoder writes it, in a `.json` reference.
+  ///
+  /// ```swift
+  /// let encoder = JSONEncoder()
+  /// encoder.dateEncodingStrategy = .iso8601
+  /// assertSnapshot(of: event, as: .json(encoder))
+  /// ```
+  ///
+  /// - Parameter encoder: The encoder, used as configured.
+  public static func json(_ encoder: JSONEncoder) -> Snapshotting {
+    var strategy = SimplySnapshotting<String>.lines.pullback { (value: Value) in
+      encodedText(of: value, format: "JSON") { try encoder.encode($0) }
+    }
+    strategy.pathExtension = "json"
+    return strategy
+  }
+
+  /// Snapshots an encodable value as an XML property list, in a `.plist` reference.
+  ///
+  /// ```swift
+  /// assertSnapshot(of: user, as: .plist)
+  /// ```
+  ///
+  /// records `<?xml version="1.0" encoding="UTF-8"?>`, the property list doctype, and a
+  /// `<dict>` with the keys in sorted order.
+  public static var plist: Snapshotting {
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .xml
+    return .plist(encoder)
+  }
+
+  /// Snapshots an encodable value as the given property list encoder writes it, in a `.plist`
+  /// reference.
+  ///
+  /// - Parameter encoder: The encoder, used as configured. A binary format is stored as text
+  ///   with invalid UTF-8 replaced, so prefer `.xml`.
+  public static func plist(_ encoder: PropertyListEncoder) -> Snapshotting {
+    var strategy = SimplySnapshotting<String>.lines.pullback { (value: Value) in
+      encodedText(of: value, format: "property list") { try encoder.encode($0) }
+    }
+    strategy.pathExtension = "plist"
+    return strategy
+  }
+}
+
+/// Upstream declares a `PropertyListEncoder` of its own in this module, so code written for it
+/// may spell `SnapshotTesting.PropertyListEncoder()`. Here it is Foundation's encoder.
+public typealias PropertyListEncoder = Foundation.PropertyListEncoder
+
+/// The encoded bytes as text, or a line that says why encoding failed: a snapshot cannot throw,
+/// and a reference that names the error fails the test readably instead of crashing it.
+func encodedText<Value>(
+  of value: Value, format: String, encode: (Value) throws -> Data
+) -> String {
+  do {
+    return String(decoding: try encode(value), as: UTF8.self)
+  } catch {
+    return "Could not encode \(type(of: value)) as \(format): \(error)"
+  }
+}
