@@ -19,7 +19,10 @@ let package = Package(
     .testTarget(
       name: "SnapshotTestingTests",
       dependencies: ["SnapshotTesting"],
-      exclude: ["__Fixtures__", "__Snapshots__"]
+      exclude: [
+        "__Fixtures__", "__Snapshots__", "Compatibility/__Snapshots__",
+        "SwiftTesting/__Snapshots__", "XCTest/__Snapshots__",
+      ]
     ),
     // Images: kept out of the core so that text-only users never need libpng installed.
     .target(
