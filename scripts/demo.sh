@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Shows the library at work on the small package in Examples/Demo: the first run records its
+# snapshots, the second matches them, the third simulates a regression and fails with a text diff
+# and an image diff. References and artifacts go to a temporary folder; the repository is untouched.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+command -v swift >/dev/null || { echo "The Swift toolchain is not on PATH (https://swift.org/install)." >&2; exit 1; }
+scripts/require-system-packages.sh
+
+work="$(mktemp -d)"
+export SNAPSHOT_TESTING_REFERENCE_DIR="$work/references"
+export SNAPSHOT_ARTIFACTS="$work/artifacts"
+cd Examples/Demo
+
+heading() { printf '\n\033[1m== %s\033[0m\n' "$1"; }
+# Swift Testing's output without the "started" lines.
+run_tests() { swift test --skip-build --disable-xctest "$@" 2>&1 | grep -v ' started\.$' || true; }
+
+heading "Building the demo package (Examples/Demo)"
+swift build --build-tests 2>&1 | tail -n 1
+
+heading "1. First run: no references yet, so each assertion records one and fails"
+SNAPSHOT_TESTING_RECORD=missing run_tests
+echo
+echo "Recorded references:"
+(cd "$SNAPSHOT_TESTING_REFERENCE_DIR" && find . -type f | sort | sed 's|^\./|  |')
+
+heading "2. Second run: every snapshot matches its reference"
+run_tests
+
+heading "3. A regression: one invoice line and one bar changed"
+mkdir -p "$work/attachments"
+DEMO_VARIANT=changed run_tests --attachments-path "$work/attachments"
+echo
+echo "Failed snapshots and diff files (SNAPSHOT_ARTIFACTS):"
+(cd "$SNAPSHOT_ARTIFACTS" && find . -type f | sort | sed 's|^\./|  |')
+echo
+echo "Attached to the failing Swift Testing tests (swift test --attachments-path):"
+(cd "$work/attachments" && find . -type f | sort | sed 's|^\./|  |')
+echo
+echo "Open $SNAPSHOT_ARTIFACTS/ChartTests/revenueChart.1.difference.png to see the changed bar in red."
