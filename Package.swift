@@ -12,7 +12,15 @@ let package = Package(
   ],
   products: [
     .library(name: "SnapshotTesting", targets: ["SnapshotTesting"]),
+    .library(name: "InlineSnapshotTesting", targets: ["InlineSnapshotTesting"]),
+    .library(name: "SnapshotTestingCustomDump", targets: ["SnapshotTestingCustomDump"]),
     .library(name: "ImageSnapshotTesting", targets: ["ImageSnapshotTesting"]),
+  ],
+  dependencies: [
+    // Only the inline and custom-dump modules use these; the core stays toolchain-only. The
+    // swift-syntax range is one that swift-macro-testing 0.7.0 also accepts.
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
   ],
   targets: [
     .target(name: "SnapshotTesting"),
@@ -34,6 +42,32 @@ let package = Package(
       name: "ImageSnapshotTestingTests",
       dependencies: ["ImageSnapshotTesting"],
       exclude: ["__Fixtures__"]
+    ),
+    .target(
+      name: "InlineSnapshotTesting",
+      dependencies: [
+        "SnapshotTesting",
+        // As upstream: users of the inline product can reach `.customDump` without another product.
+        "SnapshotTestingCustomDump",
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+      ]
+    ),
+    .testTarget(
+      name: "InlineSnapshotTestingTests",
+      dependencies: ["InlineSnapshotTesting", "SnapshotTestingCustomDump"],
+      exclude: ["__Fixtures__"]
+    ),
+    .target(
+      name: "SnapshotTestingCustomDump",
+      dependencies: [
+        "SnapshotTesting",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
+    .testTarget(
+      name: "SnapshotTestingCustomDumpTests",
+      dependencies: ["SnapshotTestingCustomDump"]
     ),
   ]
 )

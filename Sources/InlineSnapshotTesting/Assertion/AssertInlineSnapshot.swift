@@ -1,0 +1,123 @@
+import Foundation
+@_spi(Internals) import SnapshotTesting
+
+/// Asserts that a value's text snapshot matches the one written in the test's source, recording
+/// it into the source when there is none.
+///
+/// ```swift
+/// func testGreeting() {
+///   assertInlineSnapshot(of: greeting(for: "Blob"), as: .lines)
+/// }
+/// ```
+///
+/// The first run fails and, when the test process exits, writes the snapshot into the call as a
+/// trailing closure; later runs compare against it:
+///
+/// ```swift
+/// func testGreeting() {
+///   assertInlineSnapshot(of: greeting(for: "Blob"), as: .lines) {
+///     """
+///     Hello, Blob!
+///     """
+///   }
+/// }
+/// ```
+///
+/// The record mode decides what is written, as for file snapshots: ``SnapshotTestingConfiguration/Record/missing``
+/// (the default) writes missing snapshots, `.failed` also rewrites mismatching ones, `.all`
+/// rewrites every one, `.never` writes nothing. On CI (the `CI` environment variable is set) with
+/// no mode configured, nothing is written.
+///
+/// - Parameters:
+///   - value: The value to snapshot; `nil` removes the snapshot closure when one is recorded.
+///   - snapshotting: A strategy that turns the value into text.
+///   - message: Replaces the first line of the failure message on a mismatch.
+///   - record: The record mode for this assertion, overriding every other setting.
+///   - timeout: How long to wait for an asynchronous strategy, in seconds.
+///   - syntaxDescriptor: Where the snapshot closure is, for helpers that wrap this function; see
+///     ``InlineSnapshotSyntaxDescriptor``.
+///   - expected: The recorded snapshot; leave it out and it is written for you.
+///   - fileID: The file ID of the call.
+///   - filePath: The path of the file with the call; this is the file that is rewritten.
+///   - function: The test function, named in failure messages.
+///   - line: The line of the call; with `column` it identifies the call in the source.
+///   - column: The column of the call.
+public func assertInlineSnapshot<Value>(
+  of value: @autoclosure () throws -> Value?,
+  as snapshotting: Snapshotting<Value, String>,
+  message: @autoclosure () -> String = "",
+  record: SnapshotTestingConfiguration.Record? = nil,
+  timeout: TimeInterval = 5,
+  syntaxDescriptor: InlineSnapshotSyntaxDescriptor = InlineSnapshotSyntaxDescriptor(),
+  matches expected: (() -> String)? = nil,
+  fileID: StaticString = #fileID,
+  file filePath: StaticString = #filePath,
+  function: StaticString = #function,
+  line: UInt = #line,
+  column: UInt = #column
+) {
+  let report = { (message: String) in
+    recordIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+  let recordMode: ResolvedRecordMode
+  do {
+    recordMode = try resolveRecordMode(
+      argument: record,
+      scoped: SnapshotTestingConfiguration.current?.record,
+      global: GlobalConfiguration.shared.record,
+      environment: snapshotEnvironment()
+    )
+  } catch {
+    report(error.description)
+    return
+  }
+
+  let actual: String?
+  do {
+    actual = try value().map { try awaitInlineSnapshot(snapshotting.snapshot($0), timeout: timeout) }
+  } catch let error as InlineSnapshotTimeoutError {
+    report(error.description)
+    return
+  } catch {
+    report("Threw error: \(error)")
+    return
+  }
+  let expected = expected?()
+  let decision = decideInlineSnapshot(
+    expected: expected,
+    actual: actual,
+    recordMode: recordMode,
+    diffing: snapshotting.diffing
+  )
+
+  var recordingError: InlineSnapshotWriteError?
+  if decision.records {
+    let recording = InlineSnapshotRecording(
+      line: Int(line),
+      column: Int(column),
+      syntaxDescriptor: syntaxDescriptor,
+      expected: expected,
+      actual: actual
+    )
+    do {
+      try InlineSnapshotStore.current.enqueue(recording, path: "\(filePath)")
+    } catch {
+      recordingError = error
+    }
+  }
+
+  let failure = inlineSnapshotFailureMessage(
+    decision,
+    actual: actual,
+    customMessage: message(),
+    syntaxDescriptor: syntaxDescriptor,
+    function: "\(function)",
+    recordingError: recordingError
+  )
+  guard let failure else { return }
+  if case .mismatch = decision {
+    syntaxDescriptor.fail(failure, fileID: fileID, file: filePath, line: line, column: column)
+  } else {
+    report(failure)
+  }
+}

@@ -1,0 +1,200 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The snapshots recorded during this test process, waiting to be written into their source
+/// files when it exits.
+///
+/// Writing waits for the end because every recording names its call by the line and column the
+/// test was compiled with: once a file is rewritten, those positions no longer hold for the rest
+/// of the run. At exit all of a file's recordings are applied in one pass, against the text the
+/// file had when the run first read it.
+final class InlineSnapshotStore: @unchecked Sendable {
+  /// The process's store, written at exit.
+  static let shared = InlineSnapshotStore()
+
+  /// The store assertions use: the shared one, or a private one a test of this library binds so
+  /// that it can write the recordings itself and inspect the result.
+  @TaskLocal static var current = shared
+
+  /// Source paths (as `#filePath` gives them) read and written at another path instead; lets
+  /// tests point an assertion's `file:` at a temporary copy of a fixture.
+  private let redirectedPaths: [String: String]
+
+  private let lock = NSLock()
+  /// Each source file as the run first read it, by path.
+  private var sources: [String: String] = [:]
+  /// The recordings per source path, one per slot.
+  private var pending: [String: [InlineSnapshotRecording.Slot: InlineSnapshotRecording]] = [:]
+  private var isExitHookInstalled = false
+
+  init(redirectingPaths redirectedPaths: [String: String] = [:]) {
+    self.redirectedPaths = redirectedPaths
+  }
+
+  /// The text of the source file at `path` as this run first read it.
+  func sourceText(atPath path: String) throws(InlineSnapshotWriteError) -> String {
+    lock.lock()
+    defer { lock.unlock() }
+    return try cachedSource(atPath: path)
+  }
+
+  /// Checks that `recording` can be written into the file at `path` and queues it for the end of
+  /// the run. Throws, queueing nothing, when the file cannot be read or rewritten, or when the
+  /// same closure was already recorded with another text.
+  func enqueue(_ recording: InlineSnapshotRecording, path: String) throws(InlineSnapshotWriteError)
+  {
+    lock.lock()
+    defer { lock.unlock() }
+    let source = try cachedSource(atPath: path)
+    if let earlier = pending[path]?[recording.slot] {
+      guard earlier.actual == recording.actual else {
+        throw .rewrite(
+          path: path,
+          .conflictingValues(
+            line: recording.line, label: recording.syntaxDescriptor.trailingClosureLabel)
+        )
+      }
+      return
+    }
+    // A dry run against the text the test was compiled from, so that a refusal fails this
+    // assertion rather than surfacing only after the run.
+    let queued = Array(pending[path, default: [:]].values) + [recording]
+    do {
+      _ = try rewriteInlineSnapshots(in: source, recordings: queued)
+    } catch {
+      throw .rewrite(path: path, error)
+    }
+    pending[path, default: [:]][recording.slot] = recording
+    installExitHook()
+  }
+
+  /// Writes every queued recording into its file and forgets them; returns one message per file
+  /// that was left untouched.
+  @discardableResult
+  func writePending() -> [InlineSnapshotWriteError] {
+    let (work, sources) = lock.withLock { () -> ([String: [InlineSnapshotRecording]], [String: String]) in
+      defer { pending.removeAll() }
+      return (pending.mapValues { Array($0.values) }, self.sources)
+    }
+    var failures: [InlineSnapshotWriteError] = []
+    for (path, recordings) in work.sorted(by: { $0.key < $1.key }) {
+      guard let original = sources[path] else { continue }
+      do {
+        try writeRecordings(
+          recordings,
+          toFileAtPath: redirectedPaths[path] ?? path,
+          readFirstAs: original
+        )
+      } catch {
+        failures.append(error)
+      }
+    }
+    return failures
+  }
+
+  private func cachedSource(atPath path: String) throws(InlineSnapshotWriteError) -> String {
+    if let source = sources[path] { return source }
+    let source = try readSourceFile(atPath: redirectedPaths[path] ?? path)
+    sources[path] = source
+    return source
+  }
+
+  private func installExitHook() {
+    guard self === Self.shared, !isExitHookInstalled else { return }
+    isExitHookInstalled = true
+    atexit {
+      for failure in InlineSnapshotStore.shared.writePending() {
+        FileHandle.standardError.write(Data("InlineSnapshotTesting: \(failure)\n".utf8))
+      }
+    }
+  }
+}
+
+/// Why recorded snapshots were not written into a source file.
+enum InlineSnapshotWriteError: Error, Equatable, CustomStringConvertible {
+  case unreadable(path: String, reason: String)
+  case changedOnDisk(path: String)
+  case unwritable(path: String, reason: String)
+  case rewrite(path: String, InlineSnapshotRewriteError)
+
+  var description: String {
+    switch self {
+    case .unreadable(let path, let reason):
+      return #"Could not read the test's source file "\#(path)": \#(reason)."#
+    case .changedOnDisk(let path):
+      return """
+        "\(path)" changed on disk while the tests ran, so its recorded inline snapshots were not \
+        written (they name calls by their position when the run began). Re-run the tests to \
+        record them.
+        """
+    case .unwritable(let path, let reason):
+      return #"Could not write the inline snapshots into "\#(path)": \#(reason)."#
+    case .rewrite(let path, let error):
+      return #"Could not record an inline snapshot in "\#(path)". \#(error.description)"#
+    }
+  }
+}
+
+/// Reads a source file as UTF-8 text.
+func readSourceFile(atPath path: String) throws(InlineSnapshotWriteError) -> String {
+  let data: Data
+  do {
+    data = try Data(contentsOf: URL(fileURLWithPath: path))
+  } catch {
+    throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+  }
+  guard let text = String(data: data, encoding: .utf8) else {
+    throw .unreadable(path: path, reason: "it is not UTF-8 text")
+  }
+  return text
+}
+
+/// Applies `recordings` to the file at `path`, provided it still holds `original`, and replaces
+/// the file atomically.
+func writeRecordings(
+  _ recordings: [InlineSnapshotRecording],
+  toFileAtPath path: String,
+  readFirstAs original: String
+) throws(InlineSnapshotWriteError) {
+  let current = try readSourceFile(atPath: path)
+  guard current == original else { throw .changedOnDisk(path: path) }
+  let rewritten: String
+  do {
+    rewritten = try rewriteInlineSnapshots(in: original, recordings: recordings)
+  } catch {
+    throw .rewrite(path: path, error)
+  }
+  guard rewritten != original else { return }
+  try replaceFileAtomically(atPath: path, with: Data(rewritten.utf8))
+}
+
+/// Writes `data` to a temporary file beside `path` and renames it over `path`, keeping the file's
+/// permissions. A symbolic link is followed, so the link stays and its target is replaced.
+func replaceFileAtomically(atPath path: String, with data: Data) throws(InlineSnapshotWriteError) {
+  let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+  let temporary = target.deletingLastPathComponent().appendingPathComponent(
+    ".\(target.lastPathComponent).\(UUID().uuidString).tmp",
+    isDirectory: false
+  )
+  do {
+    try data.write(to: temporary)
+  } catch {
+    throw .unwritable(path: path, reason: (error as NSError).localizedDescription)
+  }
+  var status = stat()
+  if stat(target.path, &status) == 0 {
+    _ = chmod(temporary.path, status.st_mode & 0o7777)
+  }
+  guard rename(temporary.path, target.path) == 0 else {
+    let reason = String(cString: strerror(errno))
+    try? FileManager.default.removeItem(at: temporary)
+    throw .unwritable(path: path, reason: reason)
+  }
+}

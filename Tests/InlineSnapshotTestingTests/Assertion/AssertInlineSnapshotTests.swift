@@ -1,0 +1,234 @@
+import Foundation
+import Testing
+
+@_spi(Internals) import SnapshotTesting
+@testable import InlineSnapshotTesting
+
+/// End to end under Swift Testing: the assertion, the record modes, the issue it records, and the
+/// file written into a temporary copy of a fixture.
+@Suite struct AssertInlineSnapshotTests {
+  static let fresh = """
+    @Test func greeting() {
+      assertInlineSnapshot(of: name, as: .lines)
+    }
+
+    """
+
+  static let recorded = """
+    @Test func greeting() {
+      assertInlineSnapshot(of: name, as: .lines) {
+        \"\"\"
+        Hello, Blob!
+        \"\"\"
+      }
+    }
+
+    """
+
+  /// The position of the fixture's `assertInlineSnapshot` call.
+  static let call = (line: UInt(2), column: UInt(23))
+
+  func assertGreeting(
+    _ value: String,
+    record: SnapshotTestingConfiguration.Record? = nil,
+    matches expected: (() -> String)? = nil
+  ) {
+    assertInlineSnapshot(
+      of: value, as: .lines, record: record, matches: expected,
+      file: FixtureRun.fileName, line: Self.call.line, column: Self.call.column
+    )
+  }
+
+  @Test func recordsAMissingSnapshotIntoAFreshClosure() throws {
+    let run = try FixtureRun(source: Self.fresh)
+    let issues = expectIssues { run.run { assertGreeting("Hello, Blob!") } }
+    #expect(
+      issues.messages == [
+        """
+        Automatically recorded a new snapshot. Actual: …
+
+          Hello, Blob!
+
+        Re-run "assertGreeting(_:record:matches:)" to assert against the newly-recorded snapshot. \
+        It is written into the source file when the test process exits.
+        """
+      ]
+    )
+    #expect(try run.text() == Self.fresh, "Nothing is written before the end of the run.")
+    #expect(run.writePending().isEmpty)
+    #expect(try run.text() == Self.recorded)
+    #expect(run.writePending().isEmpty, "A second flush has nothing left to write.")
+    #expect(try run.text() == Self.recorded)
+  }
+
+  @Test func passesWhenTheSnapshotMatches() throws {
+    let run = try FixtureRun(source: Self.recorded)
+    run.run { assertGreeting("Hello, Blob!", matches: { "Hello, Blob!" }) }
+    #expect(run.writePending().isEmpty)
+    #expect(try run.text() == Self.recorded)
+  }
+
+  @Test func failsWithTheLineDiffOnAMismatchWithoutWriting() throws {
+    let run = try FixtureRun(source: Self.recorded)
+    let issues = expectIssues {
+      run.run { assertGreeting("Hello, Blobby!", matches: { "Hello, Blob!" }) }
+    }
+    let diff = Diffing<String>.lines.diffV2("Hello, Blob!", "Hello, Blobby!")?.0 ?? ""
+    #expect(diff.contains("\u{2212}Hello, Blob!"))
+    #expect(
+      issues.messages == [
+        "Snapshot did not match. Difference: …\n\n"
+          + diff.split(separator: "\n", omittingEmptySubsequences: false)
+          .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
+      ]
+    )
+    #expect(issues.lines == [2], "The failure points at the snapshot closure's brace.")
+    run.writePending()
+    #expect(try run.text() == Self.recorded)
+  }
+
+  @Test func reRecordsAMismatchInRecordModeFailed() throws {
+    let run = try FixtureRun(source: Self.recorded)
+    let issues = expectIssues {
+      run.run {
+        withSnapshotTesting(record: .failed) {
+          assertGreeting("Hi, Blob!", matches: { "Hello, Blob!" })
+        }
+      }
+    }
+    #expect(issues.messages.first?.hasSuffix("\n\nA new snapshot was automatically recorded.") == true)
+    #expect(run.writePending().isEmpty)
+    #expect(try run.text() == Self.recorded.replacingOccurrences(of: "Hello, Blob!", with: "Hi, Blob!"))
+  }
+
+  @Test func recordModeAllRecordsEvenAMatch() throws {
+    let run = try FixtureRun(source: Self.recorded)
+    let issues = expectIssues {
+      run.run { assertGreeting("Hello, Blob!", record: .all, matches: { "Hello, Blob!" }) }
+    }
+    #expect(issues.messages.first?.hasPrefix("Automatically recorded a new snapshot.\n") == true)
+    run.writePending()
+    #expect(try run.text() == Self.recorded, "An identical snapshot leaves the file as it was.")
+  }
+
+  @Test func recordModeNeverWritesNothing() throws {
+    let run = try FixtureRun(source: Self.fresh)
+    let issues = expectIssues { run.run { assertGreeting("Hello, Blob!", record: .never) } }
+    #expect(issues.messages == ["No expected value to assert against. Actual: …\n\n  Hello, Blob!"])
+    run.writePending()
+    #expect(try run.text() == Self.fresh)
+  }
+
+  @Test func onCIAMissingSnapshotIsNotRecorded() throws {
+    let run = try FixtureRun(source: Self.fresh)
+    let issues = expectIssues {
+      run.run(environment: ["CI": "true"]) { assertGreeting("Hello, Blob!") }
+    }
+    #expect(
+      issues.messages.first?.hasPrefix(
+        "No expected value to assert against, and none was recorded: this is a CI run"
+      ) == true
+    )
+    #expect(issues.messages.first?.contains("SNAPSHOT_TESTING_RECORD=missing") == true)
+    run.writePending()
+    #expect(try run.text() == Self.fresh)
+
+    // Configured on purpose, CI records.
+    _ = expectIssues {
+      run.run(environment: ["CI": "true", "SNAPSHOT_TESTING_RECORD": "missing"]) {
+        assertGreeting("Hello, Blob!")
+      }
+    }
+    run.writePending()
+    #expect(try run.text() == Self.recorded)
+  }
+
+  @Test func anInvalidRecordModeVariableFails() throws {
+    let run = try FixtureRun(source: Self.fresh)
+    let issues = expectIssues {
+      run.run(environment: ["SNAPSHOT_TESTING_RECORD": "sometimes"]) { assertGreeting("x") }
+    }
+    #expect(issues.messages.first?.hasPrefix(#"SNAPSHOT_TESTING_RECORD is set to "sometimes""#) == true)
+  }
+
+  @Test func aFileChangedDuringTheRunIsLeftUntouched() throws {
+    let run = try FixtureRun(source: Self.fresh)
+    _ = expectIssues { run.run { assertGreeting("Hello, Blob!") } }
+    let edited = Self.fresh + "// edited while the tests ran\n"
+    try Data(edited.utf8).write(to: run.url)
+    let failures = run.writePending()
+    #expect(failures == [.changedOnDisk(path: run.url.path)])
+    #expect(failures.first?.description.contains("changed on disk while the tests ran") == true)
+    #expect(try run.text() == edited)
+  }
+
+  @Test func aClosureChangedSinceCompilationFailsTheAssertion() throws {
+    let run = try FixtureRun(source: Self.recorded)
+    let issues = expectIssues {
+      run.run { assertGreeting("Hi", record: .failed, matches: { "Hello, Bob!" }) }
+    }
+    #expect(
+      issues.messages.first?.contains(
+        """
+        Could not record an inline snapshot in "Fixture.swift". The "matches" snapshot of the \
+        call on line 2 no longer returns the text the running test was compiled with
+        """
+      ) == true
+    )
+    run.writePending()
+    #expect(try run.text() == Self.recorded)
+  }
+
+  @Test func aCallThatRecordsTwoDifferentValuesKeepsTheFirst() throws {
+    let run = try FixtureRun(source: Self.fresh)
+    let issues = expectIssues {
+      run.run {
+        assertGreeting("Hello, Blob!")
+        assertGreeting("Goodbye")
+      }
+    }
+    #expect(issues.messages.count == 2)
+    #expect(issues.messages.last?.contains("was recorded more than once in this run") == true)
+    run.writePending()
+    #expect(try run.text() == Self.recorded)
+  }
+
+  @Test func aThrowingValueFails() throws {
+    struct Boom: Error {}
+    let run = try FixtureRun(source: Self.fresh)
+    let issues = expectIssues {
+      try? run.run {
+        assertInlineSnapshot(
+          of: try { () throws -> String in throw Boom() }(), as: .lines,
+          file: FixtureRun.fileName, line: Self.call.line, column: Self.call.column)
+      }
+    }
+    #expect(issues.messages == ["Threw error: Boom()"])
+  }
+
+  @Test func anAsynchronousStrategyThatNeverAnswersTimesOut() throws {
+    let run = try FixtureRun(source: Self.fresh)
+    let silent = Snapshotting<String, String>(
+      pathExtension: "txt", diffing: .lines, asyncSnapshot: { _ in Async { _ in } })
+    let issues = expectIssues {
+      run.run {
+        assertInlineSnapshot(
+          of: "x", as: silent, timeout: 0.05,
+          file: FixtureRun.fileName, line: Self.call.line, column: Self.call.column)
+      }
+    }
+    #expect(issues.messages.first?.hasPrefix("Exceeded timeout of 0.05 seconds waiting for snapshot.") == true)
+  }
+
+  @Test func writesAtomicallyAndKeepsPermissions() throws {
+    let run = try FixtureRun(source: Self.fresh)
+    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: run.url.path)
+    _ = expectIssues { run.run { assertGreeting("Hello, Blob!") } }
+    run.writePending()
+    #expect(try run.text() == Self.recorded)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: run.folder.path)
+    #expect(leftovers == ["Fixture.swift"])
+    let permissions = try FileManager.default.attributesOfItem(atPath: run.url.path)[.posixPermissions]
+    #expect((permissions as? NSNumber)?.intValue == 0o640)
+  }
+}

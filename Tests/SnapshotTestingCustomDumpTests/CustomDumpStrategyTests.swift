@@ -1,0 +1,70 @@
+import CustomDump
+import SnapshotTesting
+import SnapshotTestingCustomDump
+import Testing
+import XCTest
+
+private struct User {
+  var id: Int
+  var name: String
+  var tags: Set<String>
+}
+
+private enum Role {
+  case admin
+  case member(since: Int)
+}
+
+@Suite struct CustomDumpStrategyTests {
+  @Test func snapshotsACustomDumpOfAnyValue() async throws {
+    let user = User(id: 1, name: "Blob", tags: ["b", "a"])
+    let text = await snapshotText(of: user, as: .customDump)
+    #expect(
+      text == """
+        User(
+          id: 1,
+          name: "Blob",
+          tags: Set([
+            "a",
+            "b"
+          ])
+        )
+        """
+    )
+  }
+
+  @Test func matchesCustomDumpItself() async {
+    let values: [Any] = [Role.member(since: 2020), [3, 1, 2], ["b": 1, "a": 2], "text", 42, Optional<Int>.none as Any]
+    for value in values {
+      var expected = ""
+      customDump(value, to: &expected)
+      #expect(await snapshotText(of: value, as: .customDump) == expected)
+    }
+  }
+
+  @Test func storesTextAndDiffsLineByLine() throws {
+    let strategy = Snapshotting<Any, String>.customDump
+    #expect(strategy.pathExtension == "txt")
+    let reference = strategy.diffing.toData("a\nb")
+    #expect(strategy.diffing.fromData(reference) == "a\nb")
+    let difference = strategy.diffing.diffV2("a\nb", "a\nc")?.0
+    #expect(difference == Diffing<String>.lines.diffV2("a\nb", "a\nc")?.0)
+    #expect(strategy.diffing.diffV2("same", "same") == nil)
+  }
+}
+
+final class CustomDumpXCTests: XCTestCase {
+  func testWorksWithAssertSnapshotsValueTypes() async {
+    let text = await snapshotText(of: Role.admin, as: .customDump)
+    XCTAssertEqual(text, "Role.admin")
+  }
+}
+
+/// Runs a strategy and returns its text.
+private func snapshotText<Value>(of value: Value, as strategy: Snapshotting<Value, String>) async
+  -> String
+{
+  await withCheckedContinuation { continuation in
+    strategy.snapshot(value).run { continuation.resume(returning: $0) }
+  }
+}
