@@ -28,8 +28,10 @@ struct AssertionContext {
 package func snapshotEnvironment() -> [String: String] {
   if let override = SnapshotEnvironment.override { return override }
   var environment: [String: String] = [:]
-  for key in ["SNAPSHOT_TESTING_RECORD", "CI", "SNAPSHOT_ARTIFACTS", "SNAPSHOT_TESTING_REFERENCE_DIR"]
-  {
+  for key in [
+    "SNAPSHOT_TESTING_RECORD", "CI", "SNAPSHOT_ARTIFACTS", "SNAPSHOT_TESTING_REFERENCE_DIR",
+    ReferenceUsageLog.environmentKey,
+  ] {
     if let value = getenv(key) { environment[key] = String(cString: value) }
   }
   return environment
@@ -82,6 +84,8 @@ func runSnapshotAssertion<Value, Format>(
   }
   let referenceURL = location.referenceURL
   let displayTestName = sanitizePathComponent(context.testName)
+  let artifactsRoot = artifactsRootURL(environment)
+  ReferenceUsageLog.note(referenceURL.path, environment: environment)
 
   let snapshot: Format
   do {
@@ -103,12 +107,18 @@ func runSnapshotAssertion<Value, Format>(
   let diffing = strategy.diffing
   let snapshotData = diffing.toData(snapshot)
 
+  /// The reference now holds this snapshot (it matched, or was recorded): no failure is pending.
+  func settled() {
+    FailureRecord.clear(referencePath: referenceURL.path, artifactsRoot: artifactsRoot)
+  }
+
   func record(_ note: String) -> String {
     do {
       try SnapshotFileStore.write(snapshotData, to: referenceURL)
     } catch {
       return error.description
     }
+    settled()
     recordAttachments(
       [FailureAttachment(name: location.fileName, data: snapshotData)],
       sourceLocation: context.sourceLocation
@@ -122,6 +132,34 @@ func runSnapshotAssertion<Value, Format>(
       """
   }
 
+  /// Saves the new snapshot (and the diff's files) as artifacts and records the failure for
+  /// review tools; returns the message with any problem doing so appended.
+  func fail(
+    _ kind: FailureRecord.Kind, diffAttachments: [DiffAttachment], message: (URL) -> String
+  ) -> String {
+    var notes: [String] = []
+    let artifacts = writeArtifacts(
+      snapshotData: snapshotData, diffAttachments: diffAttachments, location: location,
+      artifactsRoot: artifactsRoot, notes: &notes
+    )
+    recordAttachments(artifacts.attachments, sourceLocation: context.sourceLocation)
+    var text = message(artifacts.failedSnapshotURL)
+    for note in notes { text += "\n\n\(note)" }
+    let failure = FailureRecord(
+      kind: kind, testName: context.testName, testFilePath: context.filePath,
+      line: Int(context.line), snapshotName: context.name, referencePath: referenceURL.path,
+      failedSnapshotPath: artifacts.failedSnapshotURL.path,
+      attachmentPaths: artifacts.attachmentURLs.map(\.path), message: text,
+      recordedAt: Date().timeIntervalSince1970
+    )
+    do {
+      try failure.save(artifactsRoot: artifactsRoot)
+    } catch {
+      text += "\n\nThe failure could not be recorded for review. \(error.description)"
+    }
+    return text
+  }
+
   if recordMode.mode == .all {
     return record(#"Record mode is "all", so every snapshot is recorded and fails."#)
   }
@@ -133,20 +171,24 @@ func runSnapshotAssertion<Value, Format>(
       referenceData = data
     case .missing:
       if recordMode.mode == .never {
-        return """
+        return fail(.missing, diffAttachments: []) { _ in
+          """
           No reference was found at "\(referenceURL.path)". Nothing was recorded because the \
           record mode is "never".
           """
+        }
       }
       guard recordMode.writesMissingReferences else {
-        return """
+        return fail(.missing, diffAttachments: []) { failedSnapshotURL in
+          """
           No reference was found at "\(referenceURL.path)". It was not recorded because this is \
           a CI run (the CI environment variable is set) and no record mode is configured: a \
           retried job must never pass on a reference it wrote itself.
 
           Record the snapshot locally and commit it, or set SNAPSHOT_TESTING_RECORD=missing to \
-          record on CI on purpose.
+          record on CI on purpose. The new snapshot was saved to "\(failedSnapshotURL.path)".
           """
+        }
       }
       return record("No reference was found on disk.")
     }
@@ -157,7 +199,10 @@ func runSnapshotAssertion<Value, Format>(
   // The bytes that would be recorded are the reference's bytes: the snapshot is what was recorded.
   // Checked first because it costs one memory compare, against decoding the reference and running
   // the format's comparison.
-  if referenceData == snapshotData { return nil }
+  if referenceData == snapshotData {
+    settled()
+    return nil
+  }
 
   let reference = diffing.fromData(referenceData)
   // A text reference that is not UTF-8 would otherwise decode to replacement characters and fail
@@ -168,51 +213,50 @@ func runSnapshotAssertion<Value, Format>(
     return SnapshotFileError.notUTF8(referenceURL).description
   }
   guard let (difference, diffAttachments) = diffing.diffV2(reference, snapshot) else {
+    settled()
     return nil
   }
-
-  var notes: [String] = []
-  let artifacts = writeArtifacts(
-    snapshotData: snapshotData,
-    diffAttachments: diffAttachments,
-    location: location,
-    artifactsRoot: environment["SNAPSHOT_ARTIFACTS"],
-    notes: &notes
-  )
-  recordAttachments(artifacts.attachments, sourceLocation: context.sourceLocation)
 
   var headline =
     context.name.map { #"Snapshot "\#($0)" does not match reference."# }
     ?? "Snapshot does not match reference."
+  var recordingProblem: String?
   if recordMode.mode == .failed {
     do {
       try SnapshotFileStore.write(snapshotData, to: referenceURL)
       headline += " A new snapshot was automatically recorded."
     } catch {
-      notes.append(error.description)
+      recordingProblem = error.description
     }
   }
-  if referenceData.isEmpty {
-    notes.append(
-      #"The reference "\#(referenceURL.path)" is empty (0 bytes); it may have been truncated."#
-    )
+  let message = fail(.mismatch, diffAttachments: diffAttachments) { failedSnapshotURL in
+    let diffTool =
+      SnapshotTestingConfiguration.current?.diffTool ?? GlobalConfiguration.shared.diffTool
+      ?? .default
+    var text = """
+      \(headline)
+
+      \(diffTool(currentFilePath: referenceURL.path, failedFilePath: failedSnapshotURL.path))
+
+      \(difference.trimmingCharacters(in: .whitespacesAndNewlines))
+      """
+    if let recordingProblem { text += "\n\n\(recordingProblem)" }
+    if referenceData.isEmpty {
+      text += """
+        \n\nThe reference "\(referenceURL.path)" is empty (0 bytes); it may have been truncated.
+        """
+    }
+    return text
   }
-
-  let diffTool = SnapshotTestingConfiguration.current?.diffTool
-    ?? GlobalConfiguration.shared.diffTool ?? .default
-  let toolText = diffTool(
-    currentFilePath: referenceURL.path,
-    failedFilePath: artifacts.failedSnapshotURL.path
-  )
-  var message = """
-    \(headline)
-
-    \(toolText)
-
-    \(difference.trimmingCharacters(in: .whitespacesAndNewlines))
-    """
-  for note in notes { message += "\n\n\(note)" }
+  // Re-recorded: the failure is reported but nothing is left to review.
+  if recordMode.mode == .failed && recordingProblem == nil { settled() }
   return message
+}
+
+/// The folder failed snapshots go to: `SNAPSHOT_ARTIFACTS`, or the temporary folder.
+func artifactsRootURL(_ environment: [String: String]) -> URL {
+  let configured = environment["SNAPSHOT_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
+  return URL(fileURLWithPath: configured ?? NSTemporaryDirectory(), isDirectory: true)
 }
 
 /// Writes the failed snapshot and the diff's files under the artifacts folder
@@ -221,14 +265,10 @@ private func writeArtifacts(
   snapshotData: Data,
   diffAttachments: [DiffAttachment],
   location: ReferenceLocation,
-  artifactsRoot: String?,
+  artifactsRoot: URL,
   notes: inout [String]
-) -> (failedSnapshotURL: URL, attachments: [FailureAttachment]) {
-  let root = URL(
-    fileURLWithPath: artifactsRoot.flatMap { $0.isEmpty ? nil : $0 } ?? NSTemporaryDirectory(),
-    isDirectory: true
-  )
-  let folder = root.appendingPathComponent(location.testFileName, isDirectory: true)
+) -> (failedSnapshotURL: URL, attachmentURLs: [URL], attachments: [FailureAttachment]) {
+  let folder = artifactsRoot.appendingPathComponent(location.testFileName, isDirectory: true)
   let failedSnapshotURL = folder.appendingPathComponent(location.fileName, isDirectory: false)
   var attachments = [FailureAttachment(name: location.fileName, data: snapshotData)]
   var files = [(failedSnapshotURL, snapshotData)]
@@ -245,7 +285,7 @@ private func writeArtifacts(
       notes.append("The failure's artifact could not be saved. \(error.description)")
     }
   }
-  return (failedSnapshotURL, attachments)
+  return (failedSnapshotURL, files.dropFirst().map(\.0), attachments)
 }
 
 /// Keeps an attachment's own file name but never lets it leave the artifacts folder.

@@ -5,7 +5,7 @@ import Foundation
 /// A temporary snapshot folder and artifacts folder, with a controlled environment, so an
 /// assertion's effects on disk can be checked without touching the repository or the process's
 /// environment.
-struct SnapshotSandbox {
+struct SnapshotSandbox: Sendable {
   let snapshots: URL
   let artifacts: URL
   var environment: [String: String]

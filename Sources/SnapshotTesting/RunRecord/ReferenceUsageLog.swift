@@ -1,0 +1,79 @@
+import Foundation
+
+/// Lists every reference that assertions read or wrote, for finding references no test uses
+/// (`snapshot-testing prune`).
+///
+/// Enabled by `SNAPSHOT_TESTING_USED_REFERENCES=<folder>`. Each test process appends to a file of its
+/// own in that folder (`references-<pid>-<random>.txt`, one path a line) and describes itself in
+/// `process-<pid>-<random>.json` (its arguments, so that a filtered run can be recognised), so
+/// parallel tests and several test processes never write to the same file.
+package final class ReferenceUsageLog: @unchecked Sendable {
+  /// What a test process that logged usage was asked to run.
+  package struct ProcessInfoRecord: Codable, Sendable {
+    package var arguments: [String]
+    package var startedAt: Double
+  }
+
+  package static let environmentKey = "SNAPSHOT_TESTING_USED_REFERENCES"
+
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var logs: [String: ReferenceUsageLog] = [:]
+
+  private let lock = NSLock()
+  private let descriptor: Int32
+  private var logged: Set<String> = []
+
+  private init?(folder: URL) {
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let stem = "\(getpid())-\(UUID().uuidString.prefix(8))"
+    let logURL = folder.appendingPathComponent("references-\(stem).txt")
+    let descriptor = open(logURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return nil }
+    self.descriptor = descriptor
+    let record = ProcessInfoRecord(
+      arguments: CommandLine.arguments, startedAt: Date().timeIntervalSince1970
+    )
+    if let data = try? JSONEncoder().encode(record) {
+      try? SnapshotFileStore.write(data, to: folder.appendingPathComponent("process-\(stem).json"))
+    }
+  }
+
+  /// Notes that `referencePath` was used, if usage logging is enabled in `environment`.
+  static func note(_ referencePath: String, environment: [String: String]) {
+    guard let folder = environment[environmentKey], !folder.isEmpty else { return }
+    let log = lock.withLock { () -> ReferenceUsageLog? in
+      if let existing = logs[folder] { return existing }
+      let created = ReferenceUsageLog(folder: URL(fileURLWithPath: folder, isDirectory: true))
+      logs[folder] = created
+      return created
+    }
+    log?.append(referencePath)
+  }
+
+  private func append(_ path: String) {
+    lock.withLock {
+      guard logged.insert(path).inserted else { return }
+      // One write call per line on an O_APPEND descriptor: lines never interleave.
+      let line = Array("\(path)\n".utf8)
+      _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+  }
+
+  /// Reads every reference path logged in `folder`, and the arguments of the processes that
+  /// logged them.
+  package static func load(folder: URL) throws -> (paths: Set<String>, processes: [ProcessInfoRecord]) {
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    var paths: Set<String> = []
+    var processes: [ProcessInfoRecord] = []
+    for name in names {
+      let url = folder.appendingPathComponent(name)
+      if name.hasPrefix("references-") && name.hasSuffix(".txt") {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        paths.formUnion(text.split(separator: "\n").map(String.init))
+      } else if name.hasPrefix("process-") && name.hasSuffix(".json") {
+        processes.append(try JSONDecoder().decode(ProcessInfoRecord.self, from: Data(contentsOf: url)))
+      }
+    }
+    return (paths, processes)
+  }
+}
