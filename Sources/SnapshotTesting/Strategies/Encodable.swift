@@ -46,22 +46,51 @@ extension Snapshotting where Value: Encodable, Format == String {
   /// assertSnapshot(of: user, as: .plist)
   /// ```
   ///
-  /// records `<?xml version="1.0" encoding="UTF-8"?>`, the property list doctype, and a
-  /// `<dict>` with the keys in sorted order.
+  /// records the XML declaration, the property list doctype, and
+  ///
+  /// ```xml
+  /// <plist version="1.0">
+  /// <dict>
+  /// 	<key>id</key>
+  /// 	<integer>1</integer>
+  /// 	<key>name</key>
+  /// 	<string>Blobby</string>
+  /// </dict>
+  /// </plist>
+  /// ```
+  ///
+  /// The text is byte-identical to upstream's (keys sorted, reals with 17 significant digits,
+  /// dates in whole UTC seconds), so references recorded with it keep passing.
   public static var plist: Snapshotting {
     let encoder = PropertyListEncoder()
     encoder.outputFormat = .xml
     return .plist(encoder)
   }
 
-  /// Snapshots an encodable value as the given property list encoder writes it, in a `.plist`
-  /// reference.
+  /// Snapshots an encodable value as a property list in the given encoder's output format, in a
+  /// `.plist` reference.
   ///
-  /// - Parameter encoder: The encoder, used as configured. A binary format is stored as text
-  ///   with invalid UTF-8 replaced, so prefer `.xml`.
+  /// ```swift
+  /// let encoder = PropertyListEncoder()
+  /// encoder.outputFormat = .xml
+  /// encoder.userInfo[.units] = "metric"
+  /// assertSnapshot(of: recipe, as: .plist(encoder))
+  /// ```
+  ///
+  /// - Parameter encoder: Its `outputFormat` and `userInfo` are used. The XML format is written
+  ///   exactly as upstream writes it (see ``plist``); other formats come from the encoder itself
+  ///   and are stored as text with invalid UTF-8 replaced, so prefer `.xml`.
   public static func plist(_ encoder: PropertyListEncoder) -> Snapshotting {
     var strategy = SimplySnapshotting<String>.lines.pullback { (value: Value) in
-      encodedText(of: value, format: "property list") { try encoder.encode($0) }
+      guard encoder.outputFormat == .xml else {
+        return encodedText(of: value, format: "property list") { try encoder.encode($0) }
+      }
+      let treeEncoder = PropertyListTreeEncoder(userInfo: encoder.userInfo)
+      do {
+        return PropertyListXMLWriter.document(for: try treeEncoder.encode(value))
+      } catch {
+        return "Could not encode \(type(of: value)) as property list: \(error)"
+      }
     }
     strategy.pathExtension = "plist"
     return strategy

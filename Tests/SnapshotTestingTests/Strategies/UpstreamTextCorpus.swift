@@ -342,6 +342,7 @@ enum UpstreamTextCorpus {
     xmlEncoder.outputFormat = .xml
     cases.append(UpstreamTextCase("plist-user-custom-encoder", user, as: .plist(xmlEncoder)))
     cases.append(UpstreamTextCase("plist-array", ["b", "a"], as: .plist))
+    cases.append(contentsOf: plistCases)
 
     func jsonAny(_ name: String, _ value: Any) {
       cases.append(UpstreamTextCase("json-any-\(name)", value, as: Snapshotting<Any, String>.json))
@@ -412,6 +413,144 @@ enum UpstreamTextCorpus {
       UpstreamTextCase(
         "func-lines", { (direction: Direction) in direction == .up ? "yes, \"sure\"\nreally" : "no" },
         as: Snapshotting<Direction, String>.func(into: .lines)))
+    return cases
+  }
+}
+
+// Property lists: every kind of value upstream's XML writer formats, at several depths.
+extension UpstreamTextCorpus {
+  struct Integers: Encodable {
+    var int64Min = Int64.min, int64Max = Int64.max, uint64Max = UInt64.max, uintMax = UInt.max
+    var int8Min = Int8.min, uint8Max = UInt8.max, int16Min = Int16.min, uint16Max = UInt16.max
+    var int32Min = Int32.min, uint32Max = UInt32.max, zero = 0, minusOne = -1
+    var uint64AboveInt64 = UInt64(Int64.max) + 1
+  }
+  struct Optionals: Encodable {
+    var absent: Int? = nil
+    var present: String? = "here"
+    var array: [Int?] = [1, nil, 3]
+    var dictionary: [String: Int?] = ["none": nil, "some": 2]
+    var nested: [[String]?] = [nil, ["x"]]
+  }
+  /// Encodes `nil` explicitly through each kind of container.
+  struct ExplicitNils: Encodable {
+    enum Key: String, CodingKey { case keyed, unkeyed, single }
+    func encode(to encoder: Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encodeNil(forKey: .keyed)
+      var unkeyed = container.nestedUnkeyedContainer(forKey: .unkeyed)
+      try unkeyed.encodeNil()
+      try container.encode(Int?.none, forKey: .single)
+    }
+  }
+  struct EncodesNothing: Encodable {
+    func encode(to encoder: Encoder) throws {}
+  }
+  struct Containers: Encodable {
+    var emptyArray: [Int] = []
+    var emptyDictionary: [String: Int] = [:]
+    var emptyStruct = EncodesNothing()
+    var nestedEmpty: [[String: [Int]]] = [[:], ["a": []]]
+    var intKeys: [Int: String] = [2: "two"]
+    var arrayOfDictionaries: [[String: String]] = [["b": "1", "a": "2"], ["c": "3"]]
+    var deep: [[[[String]]]] = [[[["deep"]]], [[]]]
+    var url = URL(string: "https://example.com/a?b=c&d=<e>")
+    var uuid = UUID(uuidString: "00000000-0000-0000-0000-00000000000A")
+  }
+  class Base: Encodable {
+    var base = "base"
+  }
+  final class Derived: Base {
+    var derived = 2
+    enum Key: String, CodingKey { case derived, parent, unused }
+    override func encode(to encoder: Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(derived, forKey: .derived)
+      try super.encode(to: container.superEncoder())
+      try super.encode(to: container.superEncoder(forKey: .parent))
+      _ = container.superEncoder(forKey: .unused)
+      var list = container.nestedUnkeyedContainer(forKey: .derived)
+      try list.encode("first")
+      try super.encode(to: list.superEncoder())
+      try list.encode("last")
+      var single = list.superEncoder().singleValueContainer()
+      try single.encode(3.25)
+    }
+  }
+  /// Requests the same keyed container twice and overwrites a key.
+  struct Overwrites: Encodable {
+    enum Key: String, CodingKey { case a, b }
+    func encode(to encoder: Encoder) throws {
+      var first = encoder.container(keyedBy: Key.self)
+      try first.encode(1, forKey: .a)
+      var second = encoder.container(keyedBy: Key.self)
+      try second.encode("again", forKey: .a)
+      try second.encode(true, forKey: .b)
+    }
+  }
+  struct DataLengths: Encodable {
+    var lengths: [String: Data]
+    var nested: [[[[[[[[[[Data]]]]]]]]]]
+    init() {
+      func bytes(_ count: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }) }
+      var lengths: [String: Data] = [:]
+      for count in [0, 1, 2, 3, 4, 50, 51, 52, 53, 57, 58, 100, 200] {
+        lengths[String(format: "%03d", count)] = bytes(count)
+      }
+      self.lengths = lengths
+      nested = [[[[[[[[[[bytes(40), bytes(7)]]]]]]]]]]
+    }
+  }
+
+  static var plistCases: [UpstreamTextCase] {
+    var cases: [UpstreamTextCase] = []
+    let reals: [Double] = [
+      0, -0.0, 1, -1, 0.1, 0.2, 0.3, 0.1 + 0.2, 1.5, -2.25, 19.99, 7.5, 100, 1 / 3, .pi, -.pi,
+      123456789.123, 1e15, 1e16, 1e17, 1e20, 1e21, 1.5e300, 1e-4, 1e-5, 1e-7, 5e-324,
+      2.2250738585072014e-308, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .nan,
+      .infinity, -.infinity, 9007199254740993, 0.5, 2.5e-3,
+    ]
+    cases.append(UpstreamTextCase("plist-reals", reals, as: .plist))
+    let floats: [Float] = [
+      0, -0.0, 1, 0.1, 1.5, -2.25, 19.99, .pi, 3.4028235e38, 1e-45, 16777216, .nan, .infinity,
+    ]
+    cases.append(UpstreamTextCase("plist-floats", floats, as: .plist))
+    cases.append(UpstreamTextCase("plist-integers", Integers(), as: .plist))
+    cases.append(UpstreamTextCase("plist-bools", [true, false, true], as: .plist))
+    let dates: [Date] = [
+      Date(timeIntervalSince1970: 0), Date(timeIntervalSinceReferenceDate: 0),
+      Date(timeIntervalSinceReferenceDate: -0.5), Date(timeIntervalSinceReferenceDate: 0.999),
+      Date(timeIntervalSince1970: 1_234_567_890.75), Date(timeIntervalSince1970: -1_234_567_890.25),
+      Date(timeIntervalSinceReferenceDate: 59.9999999), Date(timeIntervalSince1970: 951_782_400),
+      Date(timeIntervalSince1970: 4_102_444_800), Date(timeIntervalSince1970: -2_208_988_800),
+      Date(timeIntervalSince1970: 1e10), .distantPast, .distantFuture,
+    ]
+    cases.append(UpstreamTextCase("plist-dates", dates, as: .plist))
+    cases.append(UpstreamTextCase("plist-data", DataLengths(), as: .plist))
+    let strings: [String: String] = [
+      "amp": "a & b && c", "angle": "<tag attr=\"v\">x</tag>", "quotes": "\"double\" 'single'",
+      "whitespace": " tab\tnewline\nreturn\r end ", "cdata": "]]> &amp; &#38;", "empty": "",
+      "unicode": "é e\u{301} ß 日本 😀 \u{FEFF}", "control": "bell\u{7} escape\u{1B}",
+      "dollar-null": "$null", "long": String(repeating: "0123456789", count: 12),
+    ]
+    cases.append(UpstreamTextCase("plist-strings", strings, as: .plist))
+    let keys = [
+      "b", "a", "B", "A", "_", "1", "10", "2", "z", "Z", "aa", "a b", "", "éa", "e\u{301}b", "f",
+      "ä", "😀", "\u{FF01}", "<&>", "~", "Ω", "a\u{0}",
+    ]
+    cases.append(
+      UpstreamTextCase(
+        "plist-key-order", Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) }),
+        as: .plist))
+    cases.append(UpstreamTextCase("plist-optionals", Optionals(), as: .plist))
+    cases.append(UpstreamTextCase("plist-explicit-nils", ExplicitNils(), as: .plist))
+    cases.append(UpstreamTextCase("plist-containers", Containers(), as: .plist))
+    cases.append(UpstreamTextCase("plist-super-encoder", Derived(), as: .plist))
+    cases.append(UpstreamTextCase("plist-overwrites", Overwrites(), as: .plist))
+    cases.append(UpstreamTextCase("plist-empty-array", [Int](), as: .plist))
+    cases.append(UpstreamTextCase("plist-empty-dictionary", [String: Int](), as: .plist))
+    cases.append(UpstreamTextCase("plist-encodes-nothing-nested", [EncodesNothing()], as: .plist))
+    cases.append(UpstreamTextCase("plist-array-of-arrays", [[1, 2], [], [3]], as: .plist))
     return cases
   }
 }

@@ -14,11 +14,6 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("__Fixtures__/UpstreamText")
 
-  /// Upstream encodes property lists with an encoder of its own that writes a `Double` with 17
-  /// significant digits (`19.989999999999998`); Foundation's encoder, used here, writes the
-  /// shortest form (`19.99`).
-  static let knownDifferences: Set<String> = ["plist-order"]
-
   @Test(arguments: UpstreamTextCorpus.cases.map(\.name))
   func rendersLikeUpstream(_ name: String) throws {
     let textCase = try #require(UpstreamTextCorpus.cases.first { $0.name == name })
@@ -26,14 +21,11 @@ import Testing
     // A missing file also means the path extension differs from upstream's.
     let expected = try Data(contentsOf: fixture)
     let actual = textCase.render()
-    withKnownIssue(isIntermittent: false) {
-      #expect(
-        String(decoding: actual, as: UTF8.self) == String(decoding: expected, as: UTF8.self),
-        "\(textCase.fileName)")
-      #expect(actual == expected, "\(textCase.fileName) bytes")
-    } when: {
-      Self.knownDifferences.contains(name)
-    }
+    #expect(
+      String(decoding: actual, as: UTF8.self) == String(decoding: expected, as: UTF8.self),
+      "\(textCase.fileName)"
+    )
+    #expect(actual == expected, "\(textCase.fileName) bytes")
   }
 
   @Test func everyFixtureHasACase() throws {
