@@ -56,7 +56,9 @@ extension NSObject: AnySnapshotStringConvertible {
       removingAddresses(from: debugDescription)
     }
   #else
-    open var snapshotDescription: String {
+    // Without the Objective-C runtime a member of an extension cannot be overridden whatever
+    // its access, so `public` says what `open` would promise and could not keep.
+    public var snapshotDescription: String {
       removingAddresses(from: debugDescription)
     }
   #endif
