@@ -34,7 +34,9 @@ private enum Role {
   }
 
   @Test func matchesCustomDumpItself() async {
-    let values: [Any] = [Role.member(since: 2020), [3, 1, 2], ["b": 1, "a": 2], "text", 42, Optional<Int>.none as Any]
+    let values: [Any] = [
+      Role.member(since: 2020), [3, 1, 2], ["b": 1, "a": 2], "text", 42, Optional<Int>.none as Any,
+    ]
     for value in values {
       var expected = ""
       customDump(value, to: &expected)

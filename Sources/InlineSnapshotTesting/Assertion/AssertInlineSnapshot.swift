@@ -74,7 +74,9 @@ public func assertInlineSnapshot<Value>(
 
   let actual: String?
   do {
-    actual = try value().map { try awaitInlineSnapshot(snapshotting.snapshot($0), timeout: timeout) }
+    actual = try value().map {
+      try awaitInlineSnapshot(snapshotting.snapshot($0), timeout: timeout)
+    }
   } catch let error as InlineSnapshotTimeoutError {
     report(error.description)
     return

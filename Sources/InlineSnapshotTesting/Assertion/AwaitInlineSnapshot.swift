@@ -46,7 +46,10 @@ func awaitInlineSnapshot(
   let deadline = Date(timeIntervalSinceNow: max(0, timeout))
   if Thread.isMainThread {
     while Date() < deadline, delivery.delivered == nil {
-      _ = RunLoop.current.run(mode: .default, before: min(deadline, Date(timeIntervalSinceNow: 0.01)))
+      _ = RunLoop.current.run(
+        mode: .default,
+        before: min(deadline, Date(timeIntervalSinceNow: 0.01))
+      )
     }
   } else {
     _ = delivery.arrived.wait(timeout: .now() + max(0, timeout))

@@ -74,7 +74,8 @@ func inlineSnapshotFailureMessage(
       return "\(recordingError.description)\(actualText)"
     }
     var message =
-      syntaxDescriptor.trailingClosureLabel == InlineSnapshotSyntaxDescriptor.defaultTrailingClosureLabel
+      syntaxDescriptor.trailingClosureLabel
+        == InlineSnapshotSyntaxDescriptor.defaultTrailingClosureLabel
       ? "Automatically recorded a new snapshot."
       : #"Automatically recorded a new snapshot for "\#(syntaxDescriptor.trailingClosureLabel)"."#
     if case .recordAll(let difference?) = decision {

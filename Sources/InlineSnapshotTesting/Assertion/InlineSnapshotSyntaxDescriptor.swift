@@ -71,7 +71,8 @@ public struct InlineSnapshotSyntaxDescriptor: Hashable, Sendable {
     line: UInt,
     column: UInt
   ) {
-    let closureLine = (try? InlineSnapshotStore.current.sourceText(atPath: "\(filePath)")).flatMap { source in
+    let closureLine = (try? InlineSnapshotStore.current.sourceText(atPath: "\(filePath)")).flatMap {
+      source in
       try? snapshotClosureLine(
         in: source,
         callLine: Int(line),

@@ -58,7 +58,9 @@ final class InlineSnapshotStore: @unchecked Sendable {
         throw .rewrite(
           path: path,
           .conflictingValues(
-            line: recording.line, label: recording.syntaxDescriptor.trailingClosureLabel)
+            line: recording.line,
+            label: recording.syntaxDescriptor.trailingClosureLabel
+          )
         )
       }
       return
@@ -79,7 +81,8 @@ final class InlineSnapshotStore: @unchecked Sendable {
   /// that was left untouched.
   @discardableResult
   func writePending() -> [InlineSnapshotWriteError] {
-    let (work, sources) = lock.withLock { () -> ([String: [InlineSnapshotRecording]], [String: String]) in
+    let (work, sources) = lock.withLock {
+      () -> ([String: [InlineSnapshotRecording]], [String: String]) in
       defer { pending.removeAll() }
       return (pending.mapValues { Array($0.values) }, self.sources)
     }
@@ -130,9 +133,9 @@ enum InlineSnapshotWriteError: Error, Equatable, CustomStringConvertible {
       return #"Could not read the test's source file "\#(path)": \#(reason)."#
     case .changedOnDisk(let path):
       return """
-        "\(path)" changed on disk while the tests ran, so its recorded inline snapshots were not \
-        written (they name calls by their position when the run began). Re-run the tests to \
-        record them.
+        "\(path)" changed on disk while the tests ran and the recorded calls could not be found \
+        in it unchanged, so its inline snapshots were not written. Re-run the tests to record \
+        them.
         """
     case .unwritable(let path, let reason):
       return #"Could not write the inline snapshots into "\#(path)": \#(reason)."#
@@ -156,22 +159,34 @@ func readSourceFile(atPath path: String) throws(InlineSnapshotWriteError) -> Str
   return text
 }
 
-/// Applies `recordings` to the file at `path`, provided it still holds `original`, and replaces
-/// the file atomically.
+/// Applies `recordings`, made against `original`, to the file at `path` and replaces the file
+/// atomically. When another process rewrote the file meanwhile, the recordings follow their calls
+/// to their new lines (see ``remapRecordings(_:from:to:)``) or the file is left alone. An
+/// advisory lock on the file keeps two test processes from rewriting it at the same time.
 func writeRecordings(
   _ recordings: [InlineSnapshotRecording],
   toFileAtPath path: String,
   readFirstAs original: String
 ) throws(InlineSnapshotWriteError) {
+  let descriptor = open(path, O_RDONLY)
+  if descriptor >= 0 { _ = flock(descriptor, LOCK_EX) }
+  defer {
+    if descriptor >= 0 {
+      _ = flock(descriptor, LOCK_UN)
+      _ = close(descriptor)
+    }
+  }
   let current = try readSourceFile(atPath: path)
-  guard current == original else { throw .changedOnDisk(path: path) }
+  guard let placed = remapRecordings(recordings, from: original, to: current) else {
+    throw .changedOnDisk(path: path)
+  }
   let rewritten: String
   do {
-    rewritten = try rewriteInlineSnapshots(in: original, recordings: recordings)
+    rewritten = try rewriteInlineSnapshots(in: current, recordings: placed)
   } catch {
     throw .rewrite(path: path, error)
   }
-  guard rewritten != original else { return }
+  guard rewritten != current else { return }
   try replaceFileAtomically(atPath: path, with: Data(rewritten.utf8))
 }
 

@@ -48,7 +48,11 @@ private func rewrite(
   let converter = SourceLocationConverter(fileName: "", tree: sourceFile)
   guard
     let call = findCall(
-      in: sourceFile, converter: converter, line: recording.line, column: recording.column)
+      in: sourceFile,
+      converter: converter,
+      line: recording.line,
+      column: recording.column
+    )
   else {
     throw .callNotFound(line: recording.line, column: recording.column)
   }
@@ -118,7 +122,8 @@ private func rewrite(
     // Empty parentheses stay: removing them would move the call's column, which later closures of
     // the same call are found by.
     edit = closureText.map { closureText in
-      let end = call.rightParen?.endPositionBeforeTrailingTrivia
+      let end =
+        call.rightParen?.endPositionBeforeTrailingTrivia
         ?? call.calledExpression.endPositionBeforeTrailingTrivia
       return TextEdit(from: end, to: end, replacement: " " + closureText)
     }
@@ -138,7 +143,10 @@ private func rewrite(
       edit = TextEdit(from: end, to: end, replacement: " \(label): \(closureText)")
     } else {
       throw .noClosureToFollow(
-        line: recording.line, label: label, offset: descriptor.trailingClosureOffset)
+        line: recording.line,
+        label: label,
+        offset: descriptor.trailingClosureOffset
+      )
     }
   }
   guard let edit else { return source }
@@ -194,9 +202,15 @@ private func checkReadsBack(
   guard let actual = recording.actual else { return }
   guard
     let call = findCall(
-      in: sourceFile, converter: converter, line: recording.line, column: recording.column),
+      in: sourceFile,
+      converter: converter,
+      line: recording.line,
+      column: recording.column
+    ),
     let closure = try? SnapshotSlot(
-      of: call, descriptor: recording.syntaxDescriptor, line: recording.line
+      of: call,
+      descriptor: recording.syntaxDescriptor,
+      line: recording.line
     ).closure,
     var text = literalText(of: closure)
   else {
@@ -290,10 +304,11 @@ struct SourceStyle {
   var newline: String
 
   init(_ source: String) {
-    newline = source.utf8.firstIndex(of: UInt8(ascii: "\n")).map { index in
-      index > source.utf8.startIndex && source.utf8[source.utf8.index(before: index)] == 0x0D
-        ? "\r\n" : "\n"
-    } ?? "\n"
+    newline =
+      source.utf8.firstIndex(of: UInt8(ascii: "\n")).map { index in
+        index > source.utf8.startIndex && source.utf8[source.utf8.index(before: index)] == 0x0D
+          ? "\r\n" : "\n"
+      } ?? "\n"
     indentUnit = "    "
     for line in source.unicodeScalars.split(separator: "\n") {
       let indentation = line.prefix { $0 == " " || $0 == "\t" }

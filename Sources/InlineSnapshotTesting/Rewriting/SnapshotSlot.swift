@@ -60,7 +60,8 @@ enum SnapshotSlot {
       return
     }
     let additional = Array(call.additionalTrailingClosures)
-    if additionalIndex < additional.count, descriptor.names(additional[additionalIndex].label.text) {
+    if additionalIndex < additional.count, descriptor.names(additional[additionalIndex].label.text)
+    {
       self = .additionalClosure(additional[additionalIndex])
     } else if let named = additional.first(where: { descriptor.names($0.label.text) }) {
       self = .additionalClosure(named)
@@ -119,7 +120,8 @@ func snapshotClosureLine(
 ) throws(InlineSnapshotRewriteError) -> Int? {
   let sourceFile = Parser.parse(source: source)
   let converter = SourceLocationConverter(fileName: "", tree: sourceFile)
-  guard let call = findCall(in: sourceFile, converter: converter, line: callLine, column: callColumn)
+  guard
+    let call = findCall(in: sourceFile, converter: converter, line: callLine, column: callColumn)
   else { return nil }
   let slot = try SnapshotSlot(of: call, descriptor: syntaxDescriptor, line: callLine)
   let node: Syntax

@@ -34,8 +34,13 @@ import Testing
     matches expected: (() -> String)? = nil
   ) {
     assertInlineSnapshot(
-      of: value, as: .lines, record: record, matches: expected,
-      file: FixtureRun.fileName, line: Self.call.line, column: Self.call.column
+      of: value,
+      as: .lines,
+      record: record,
+      matches: expected,
+      file: FixtureRun.fileName,
+      line: Self.call.line,
+      column: Self.call.column
     )
   }
 
@@ -96,9 +101,13 @@ import Testing
         }
       }
     }
-    #expect(issues.messages.first?.hasSuffix("\n\nA new snapshot was automatically recorded.") == true)
+    #expect(
+      issues.messages.first?.hasSuffix("\n\nA new snapshot was automatically recorded.") == true
+    )
     #expect(run.writePending().isEmpty)
-    #expect(try run.text() == Self.recorded.replacingOccurrences(of: "Hello, Blob!", with: "Hi, Blob!"))
+    #expect(
+      try run.text() == Self.recorded.replacingOccurrences(of: "Hello, Blob!", with: "Hi, Blob!")
+    )
   }
 
   @Test func recordModeAllRecordsEvenAMatch() throws {
@@ -148,18 +157,88 @@ import Testing
     let issues = expectIssues {
       run.run(environment: ["SNAPSHOT_TESTING_RECORD": "sometimes"]) { assertGreeting("x") }
     }
-    #expect(issues.messages.first?.hasPrefix(#"SNAPSHOT_TESTING_RECORD is set to "sometimes""#) == true)
+    #expect(
+      issues.messages.first?.hasPrefix(#"SNAPSHOT_TESTING_RECORD is set to "sometimes""#) == true
+    )
   }
 
-  @Test func aFileChangedDuringTheRunIsLeftUntouched() throws {
+  @Test func aFileWhoseCallWasEditedDuringTheRunIsLeftUntouched() throws {
     let run = try FixtureRun(source: Self.fresh)
     _ = expectIssues { run.run { assertGreeting("Hello, Blob!") } }
-    let edited = Self.fresh + "// edited while the tests ran\n"
+    let edited = Self.fresh.replacingOccurrences(of: "of: name", with: "of: fullName")
     try Data(edited.utf8).write(to: run.url)
     let failures = run.writePending()
     #expect(failures == [.changedOnDisk(path: run.url.path)])
-    #expect(failures.first?.description.contains("changed on disk while the tests ran") == true)
+    #expect(
+      failures.first?.description == """
+        "\(run.url.path)" changed on disk while the tests ran and the recorded calls could not be \
+        found in it unchanged, so its inline snapshots were not written. Re-run the tests to \
+        record them.
+        """
+    )
     #expect(try run.text() == edited)
+  }
+
+  @Test func recordingsFollowTheirCallWhenAnotherProcessShiftedTheFile() throws {
+    let source = """
+      @Test func first() {
+        assertInlineSnapshot(of: a, as: .lines)
+      }
+
+      @Test func second() {
+        assertInlineSnapshot(of: b, as: .lines)
+      }
+
+      """
+    let first = callPosition(of: "assertInlineSnapshot", in: source, occurrence: 1)
+    let second = callPosition(of: "assertInlineSnapshot", in: source, occurrence: 2)
+    // Two test processes of one run: each read the file before the other wrote it.
+    let run = try FixtureRun(source: source)
+    let otherProcess = InlineSnapshotStore(redirectingPaths: [
+      "\(FixtureRun.fileName)": run.url.path
+    ])
+    _ = expectIssues {
+      run.run {
+        assertInlineSnapshot(
+          of: "B",
+          as: .lines,
+          file: FixtureRun.fileName,
+          line: UInt(second.line),
+          column: UInt(second.column)
+        )
+      }
+      InlineSnapshotStore.$current.withValue(otherProcess) {
+        assertInlineSnapshot(
+          of: "A",
+          as: .lines,
+          file: FixtureRun.fileName,
+          line: UInt(first.line),
+          column: UInt(first.column)
+        )
+      }
+    }
+    #expect(otherProcess.writePending().isEmpty)
+    #expect(run.writePending().isEmpty)
+    #expect(
+      try run.text() == """
+        @Test func first() {
+          assertInlineSnapshot(of: a, as: .lines) {
+            \"\"\"
+            A
+            \"\"\"
+          }
+        }
+
+        @Test func second() {
+          assertInlineSnapshot(of: b, as: .lines) {
+            \"\"\"
+            B
+            \"\"\"
+          }
+        }
+
+        """
+    )
   }
 
   @Test func aClosureChangedSinceCompilationFailsTheAssertion() throws {
@@ -199,8 +278,12 @@ import Testing
     let issues = expectIssues {
       try? run.run {
         assertInlineSnapshot(
-          of: try { () throws -> String in throw Boom() }(), as: .lines,
-          file: FixtureRun.fileName, line: Self.call.line, column: Self.call.column)
+          of: try { () throws -> String in throw Boom() }(),
+          as: .lines,
+          file: FixtureRun.fileName,
+          line: Self.call.line,
+          column: Self.call.column
+        )
       }
     }
     #expect(issues.messages == ["Threw error: Boom()"])
@@ -209,15 +292,26 @@ import Testing
   @Test func anAsynchronousStrategyThatNeverAnswersTimesOut() throws {
     let run = try FixtureRun(source: Self.fresh)
     let silent = Snapshotting<String, String>(
-      pathExtension: "txt", diffing: .lines, asyncSnapshot: { _ in Async { _ in } })
+      pathExtension: "txt",
+      diffing: .lines,
+      asyncSnapshot: { _ in Async { _ in } }
+    )
     let issues = expectIssues {
       run.run {
         assertInlineSnapshot(
-          of: "x", as: silent, timeout: 0.05,
-          file: FixtureRun.fileName, line: Self.call.line, column: Self.call.column)
+          of: "x",
+          as: silent,
+          timeout: 0.05,
+          file: FixtureRun.fileName,
+          line: Self.call.line,
+          column: Self.call.column
+        )
       }
     }
-    #expect(issues.messages.first?.hasPrefix("Exceeded timeout of 0.05 seconds waiting for snapshot.") == true)
+    #expect(
+      issues.messages.first?.hasPrefix("Exceeded timeout of 0.05 seconds waiting for snapshot.")
+        == true
+    )
   }
 
   @Test func writesAtomicallyAndKeepsPermissions() throws {
@@ -228,7 +322,9 @@ import Testing
     #expect(try run.text() == Self.recorded)
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: run.folder.path)
     #expect(leftovers == ["Fixture.swift"])
-    let permissions = try FileManager.default.attributesOfItem(atPath: run.url.path)[.posixPermissions]
+    let permissions = try FileManager.default.attributesOfItem(atPath: run.url.path)[
+      .posixPermissions
+    ]
     #expect((permissions as? NSNumber)?.intValue == 0o640)
   }
 }

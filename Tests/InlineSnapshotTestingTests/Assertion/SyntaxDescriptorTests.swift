@@ -58,11 +58,20 @@ func assertGreeting(
       run.run {
         withSnapshotTesting(record: .failed) {
           assertGreeting(
-            for: "Blob", setup: { "Hello" },
-            file: FixtureRun.fileName, line: UInt(first.line), column: UInt(first.column))
+            for: "Blob",
+            setup: { "Hello" },
+            file: FixtureRun.fileName,
+            line: UInt(first.line),
+            column: UInt(first.column)
+          )
           assertGreeting(
-            for: "Alice", setup: { "Hi" }, greeting: { "Hello, Alice!" },
-            file: FixtureRun.fileName, line: UInt(second.line), column: UInt(second.column))
+            for: "Alice",
+            setup: { "Hi" },
+            greeting: { "Hello, Alice!" },
+            file: FixtureRun.fileName,
+            line: UInt(second.line),
+            column: UInt(second.column)
+          )
         }
       }
     }
@@ -102,16 +111,26 @@ func assertGreeting(
     let run = try FixtureRun(source: Self.source)
     let second = callPosition(of: "assertGreeting", in: Self.source, occurrence: 2)
     let descriptor = InlineSnapshotSyntaxDescriptor(
-      deprecatedTrailingClosureLabels: ["matches"], trailingClosureLabel: "greeting",
-      trailingClosureOffset: 1)
+      deprecatedTrailingClosureLabels: ["matches"],
+      trailingClosureLabel: "greeting",
+      trailingClosureOffset: 1
+    )
     let issues = expectIssues {
       run.run {
         descriptor.fail(
-          "custom failure", fileID: "InlineSnapshotTestingTests/Fixture.swift", file: FixtureRun.fileName,
-          line: UInt(second.line), column: UInt(second.column))
+          "custom failure",
+          fileID: "InlineSnapshotTestingTests/Fixture.swift",
+          file: FixtureRun.fileName,
+          line: UInt(second.line),
+          column: UInt(second.column)
+        )
         descriptor.fail(
-          "no call there", fileID: "InlineSnapshotTestingTests/Fixture.swift", file: FixtureRun.fileName,
-          line: 99, column: 1)
+          "no call there",
+          fileID: "InlineSnapshotTestingTests/Fixture.swift",
+          file: FixtureRun.fileName,
+          line: 99,
+          column: 1
+        )
       }
     }
     #expect(issues.messages == ["custom failure", "no call there"])

@@ -19,11 +19,16 @@ final class XCTestInlineSnapshotTests: XCTestCase {
     // still fail the test.
     guard filePath == "\(FixtureRun.fileName)" else {
       super.recordFailure(
-        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        withDescription: description,
+        inFile: filePath,
+        atLine: lineNumber,
+        expected: expected
+      )
       return
     }
     // corelibs XCTest prefixes an `XCTFail` message with "failed - ".
-    let message = description.hasPrefix("failed - ") ? String(description.dropFirst(9)) : description
+    let message =
+      description.hasPrefix("failed - ") ? String(description.dropFirst(9)) : description
     failures.append((message, lineNumber))
   }
 
@@ -46,23 +51,43 @@ final class XCTestInlineSnapshotTests: XCTestCase {
 
   func testRecordsSeveralSnapshotsInOneFunction() throws {
     let run = try FixtureRun(source: Self.source)
-    let calls = (1...3).map { callPosition(of: "assertInlineSnapshot", in: Self.source, occurrence: $0) }
+    let calls = (1...3).map {
+      callPosition(of: "assertInlineSnapshot", in: Self.source, occurrence: $0)
+    }
     run.run {
       withSnapshotTesting(record: .failed) {
         assertInlineSnapshot(
-          of: "1", as: .lines,
-          file: FixtureRun.fileName, line: UInt(calls[0].line), column: UInt(calls[0].column))
+          of: "1",
+          as: .lines,
+          file: FixtureRun.fileName,
+          line: UInt(calls[0].line),
+          column: UInt(calls[0].column)
+        )
         assertInlineSnapshot(
-          of: "▿ 2 elements\n  - 1\n  - 2", as: .lines, matches: { "old" },
-          file: FixtureRun.fileName, line: UInt(calls[1].line), column: UInt(calls[1].column))
+          of: "▿ 2 elements\n  - 1\n  - 2",
+          as: .lines,
+          matches: { "old" },
+          file: FixtureRun.fileName,
+          line: UInt(calls[1].line),
+          column: UInt(calls[1].column)
+        )
         assertInlineSnapshot(
-          of: "x", as: .lines, matches: { "x" },
-          file: FixtureRun.fileName, line: UInt(calls[2].line), column: UInt(calls[2].column))
+          of: "x",
+          as: .lines,
+          matches: { "x" },
+          file: FixtureRun.fileName,
+          line: UInt(calls[2].line),
+          column: UInt(calls[2].column)
+        )
       }
     }
     XCTAssertEqual(failures.count, 2)
-    XCTAssertTrue(failures.first?.description.hasPrefix("Automatically recorded a new snapshot.") == true)
-    XCTAssertTrue(failures.last?.description.hasSuffix("A new snapshot was automatically recorded.") == true)
+    XCTAssertTrue(
+      failures.first?.description.hasPrefix("Automatically recorded a new snapshot.") == true
+    )
+    XCTAssertTrue(
+      failures.last?.description.hasSuffix("A new snapshot was automatically recorded.") == true
+    )
     XCTAssertEqual(failures.last?.line, 3, "The mismatch points at the closure's brace.")
     failures.removeAll()
 
@@ -99,8 +124,13 @@ final class XCTestInlineSnapshotTests: XCTestCase {
     let call = callPosition(of: "assertInlineSnapshot", in: Self.source, occurrence: 3)
     run.run {
       assertInlineSnapshot(
-        of: "y", as: .lines, matches: { "x" },
-        file: FixtureRun.fileName, line: UInt(call.line), column: UInt(call.column))
+        of: "y",
+        as: .lines,
+        matches: { "x" },
+        file: FixtureRun.fileName,
+        line: UInt(call.line),
+        column: UInt(call.column)
+      )
     }
     XCTAssertEqual(failures.count, 1)
     XCTAssertEqual(
@@ -116,8 +146,14 @@ final class XCTestInlineSnapshotTests: XCTestCase {
     let call = callPosition(of: "assertInlineSnapshot", in: Self.source, occurrence: 3)
     run.run {
       assertInlineSnapshot(
-        of: "y", as: .lines, message: "Greeting changed", matches: { "x" },
-        file: FixtureRun.fileName, line: UInt(call.line), column: UInt(call.column))
+        of: "y",
+        as: .lines,
+        message: "Greeting changed",
+        matches: { "x" },
+        file: FixtureRun.fileName,
+        line: UInt(call.line),
+        column: UInt(call.column)
+      )
     }
     XCTAssertEqual(failures.first?.description.hasPrefix("Greeting changed\n\n  @@"), true)
   }

@@ -49,19 +49,33 @@ import Testing
     let recordings = [
       recording("assertGreeting", in: input, descriptor: greeting, actual: "Hello, Blob!"),
       recording(
-        "assertGreeting", in: input, occurrence: 2, descriptor: greeting,
-        expected: "Hi Alice", actual: "Hello, Alice!"),
+        "assertGreeting",
+        in: input,
+        occurrence: 2,
+        descriptor: greeting,
+        expected: "Hi Alice",
+        actual: "Hello, Alice!"
+      ),
       // As swift-macro-testing records them: a new closure inserted before an existing one.
       recording(
-        "assertMacro", in: input,
+        "assertMacro",
+        in: input,
         descriptor: InlineSnapshotSyntaxDescriptor(
-          trailingClosureLabel: "diagnostics", trailingClosureOffset: 1),
-        actual: "diag"),
+          trailingClosureLabel: "diagnostics",
+          trailingClosureOffset: 1
+        ),
+        actual: "diag"
+      ),
       recording(
-        "assertMacro", in: input,
+        "assertMacro",
+        in: input,
         descriptor: InlineSnapshotSyntaxDescriptor(
-          trailingClosureLabel: "expansion", trailingClosureOffset: 2),
-        expected: "old", actual: "new"),
+          trailingClosureLabel: "expansion",
+          trailingClosureOffset: 2
+        ),
+        expected: "old",
+        actual: "new"
+      ),
     ]
     #expect(
       try rewriteInlineSnapshots(in: input, recordings: recordings)
@@ -100,7 +114,8 @@ import Testing
   }
 
   @Test func keepsTabsAndWindowsLineEndings() throws {
-    let input = "func f() {\r\n\tif true {\r\n\t\tassertInlineSnapshot(of: x, as: .lines)\r\n\t}\r\n}\r\n"
+    let input =
+      "func f() {\r\n\tif true {\r\n\t\tassertInlineSnapshot(of: x, as: .lines)\r\n\t}\r\n}\r\n"
     let output = try rewriteInlineSnapshots(
       in: input,
       recordings: [recording(in: input, actual: "a\nb")]
@@ -131,9 +146,13 @@ import Testing
 
   @Test func writesAnEmptySnapshot() throws {
     let input = "f {\n  assertInlineSnapshot(of: \"\", as: .lines)\n}\n"
-    let output = try rewriteInlineSnapshots(in: input, recordings: [recording(in: input, actual: "")])
+    let output = try rewriteInlineSnapshots(
+      in: input,
+      recordings: [recording(in: input, actual: "")]
+    )
     #expect(
-      output == "f {\n  assertInlineSnapshot(of: \"\", as: .lines) {\n    \"\"\"\n\n    \"\"\"\n  }\n}\n"
+      output
+        == "f {\n  assertInlineSnapshot(of: \"\", as: .lines) {\n    \"\"\"\n\n    \"\"\"\n  }\n}\n"
     )
   }
 
@@ -144,14 +163,22 @@ import Testing
     let error = rewriteError { () throws(InlineSnapshotRewriteError) in
       try rewriteInlineSnapshots(in: input, recordings: [recording(in: input, actual: "1")])
     }
-    #expect(error?.description.hasPrefix("The test's source does not parse (the first error is on line") == true)
+    #expect(
+      error?.description.hasPrefix("The test's source does not parse (the first error is on line")
+        == true
+    )
     #expect(error?.description.hasSuffix("The snapshot was not written; re-run the test.") == true)
   }
 
   @Test func refusesWhenNoCallIsAtTheCompiledPosition() throws {
     let input = try rewritingFixture("FreshClosure.input")
     let moved = InlineSnapshotRecording(
-      line: 4, column: 3, syntaxDescriptor: .init(), expected: nil, actual: "x")
+      line: 4,
+      column: 3,
+      syntaxDescriptor: .init(),
+      expected: nil,
+      actual: "x"
+    )
     let error = rewriteError { () throws(InlineSnapshotRewriteError) in
       try rewriteInlineSnapshots(in: input, recordings: [moved])
     }
@@ -168,7 +195,9 @@ import Testing
     let input = try rewritingFixture("ReRecord.input")
     let edited = rewriteError { () throws(InlineSnapshotRewriteError) in
       try rewriteInlineSnapshots(
-        in: input, recordings: [recording(in: input, expected: "Hello, Bob!", actual: "x")])
+        in: input,
+        recordings: [recording(in: input, expected: "Hello, Bob!", actual: "x")]
+      )
     }
     #expect(
       edited?.description == """
@@ -185,7 +214,9 @@ import Testing
     let fresh = try rewritingFixture("FreshClosure.input")
     let removed = rewriteError { () throws(InlineSnapshotRewriteError) in
       try rewriteInlineSnapshots(
-        in: fresh, recordings: [recording(in: fresh, expected: "old", actual: "x")])
+        in: fresh,
+        recordings: [recording(in: fresh, expected: "old", actual: "x")]
+      )
     }
     #expect(
       removed?.description.contains("is missing from the source, but the running test had one")
@@ -195,17 +226,24 @@ import Testing
 
   @Test func refusesDescriptorsThatPointNowhere() throws {
     let input = "f {\n  helper(x)\n}\n"
-    let offsetOne = InlineSnapshotSyntaxDescriptor(trailingClosureLabel: "b", trailingClosureOffset: 1)
+    let offsetOne = InlineSnapshotSyntaxDescriptor(
+      trailingClosureLabel: "b",
+      trailingClosureOffset: 1
+    )
     let noFirstClosure = rewriteError { () throws(InlineSnapshotRewriteError) in
       try rewriteInlineSnapshots(
-        in: input, recordings: [recording("helper", in: input, descriptor: offsetOne, actual: "x")])
+        in: input,
+        recordings: [recording("helper", in: input, descriptor: offsetOne, actual: "x")]
+      )
     }
     #expect(noFirstClosure == .noClosureToFollow(line: 2, label: "b", offset: 1))
 
     let negative = InlineSnapshotSyntaxDescriptor(trailingClosureOffset: -1)
     let beforeClosures = rewriteError { () throws(InlineSnapshotRewriteError) in
       try rewriteInlineSnapshots(
-        in: input, recordings: [recording("helper", in: input, descriptor: negative, actual: "x")])
+        in: input,
+        recordings: [recording("helper", in: input, descriptor: negative, actual: "x")]
+      )
     }
     #expect(beforeClosures == .negativeOffset(line: 2, offset: -1))
   }
