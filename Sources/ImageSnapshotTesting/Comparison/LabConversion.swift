@@ -9,6 +9,8 @@ struct LabConversion: Sendable {
 
   /// Linear-light value of each 8-bit sRGB code (the IEC 61966-2-1 transfer function).
   let linearFromSRGB: [Double]
+  /// The same, as `Float`, for the estimating kernel of the pixel loop.
+  let linearFloatFromSRGB: [Float]
   /// The CIELAB companding function f(t) sampled at t = i / `curveSteps`, for i in 0...curveSteps,
   /// read with linear interpolation. Its error is below 2·10⁻⁴ in ΔE.
   let labCurve: [Double]
@@ -28,6 +30,7 @@ struct LabConversion: Sendable {
       let value = Double(code) / 255
       return value <= 0.040_45 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
     }
+    linearFloatFromSRGB = linearFromSRGB.map { Float($0) }
     labCurve = (0...Self.curveSteps).map { step in
       Self.exactLabCurve(Double(step) / Double(Self.curveSteps))
     }

@@ -35,8 +35,15 @@ enum PixelComparisonLoop {
   /// Only pixels whose bytes differ are converted to CIELAB. A differing pixel fails when its
   /// ΔE\*94 exceeds `tolerance`, or always when `tolerance` is `nil` (byte-exact comparison).
   ///
+  /// Differing pixels go through in blocks: their colours are gathered into per-channel arrays,
+  /// ``DeltaEKernel`` estimates all their ΔE\*94 at once in vectorised `Float` code, and only a
+  /// pixel whose estimate is within ``DeltaEKernel/errorBound`` of the tolerance or of the
+  /// largest ΔE so far is converted again, exactly, by ``LabLookup``. The counts and the largest
+  /// ΔE are therefore those of ``LabLookup`` alone.
+  ///
   /// - Parameter deltaEs: When given, receives each pixel's ΔE\*94 (0 for identical pixels) and is
-  ///   `pixelCount` long; otherwise nothing is stored.
+  ///   `pixelCount` long; otherwise nothing is stored. Estimates are stored where they decide the
+  ///   same as the exact value.
   /// - Complexity: O(*n*) in the number of pixels.
   static func compare(
     reference: [UInt8],
@@ -47,24 +54,31 @@ enum PixelComparisonLoop {
     let tables = LabConversion.shared
     let pixelCount = min(reference.count, new.count) / 4
     var tally = PixelComparisonTally()
+    let scratch = BlockScratch()
+    defer { scratch.deallocate() }
     reference.withUnsafeBytes { referenceBuffer in
       new.withUnsafeBytes { newBuffer in
         tables.linearFromSRGB.withUnsafeBufferPointer { linearBuffer in
-          tables.labCurve.withUnsafeBufferPointer { curveBuffer in
-            guard
-              let referenceBase = referenceBuffer.baseAddress,
-              let newBase = newBuffer.baseAddress,
-              let linear = linearBuffer.baseAddress,
-              let curve = curveBuffer.baseAddress
-            else { return }
-            tally = loop(
-              reference: referenceBase,
-              new: newBase,
-              pixelCount: pixelCount,
-              tolerance: tolerance,
-              converter: LabLookup(linear: linear, curve: curve),
-              deltaEs: deltaEs?.baseAddress
-            )
+          tables.linearFloatFromSRGB.withUnsafeBufferPointer { linearFloatBuffer in
+            tables.labCurve.withUnsafeBufferPointer { curveBuffer in
+              guard
+                let referenceBase = referenceBuffer.baseAddress,
+                let newBase = newBuffer.baseAddress,
+                let linear = linearBuffer.baseAddress,
+                let linearFloat = linearFloatBuffer.baseAddress,
+                let curve = curveBuffer.baseAddress
+              else { return }
+              tally = loop(
+                reference: referenceBase,
+                new: newBase,
+                pixelCount: pixelCount,
+                tolerance: tolerance,
+                converter: LabLookup(linear: linear, curve: curve),
+                linearFloat: linearFloat,
+                scratch: scratch,
+                deltaEs: deltaEs?.baseAddress
+              )
+            }
           }
         }
       }
@@ -80,50 +94,212 @@ enum PixelComparisonLoop {
     pixelCount: Int,
     tolerance: Double?,
     converter: LabLookup,
+    linearFloat: UnsafePointer<Float>,
+    scratch: BlockScratch,
     deltaEs deltaEBase: UnsafeMutablePointer<Float>?
   ) -> PixelComparisonTally {
     let exact = tolerance == nil
     let limit = tolerance ?? 0
+    let margin = DeltaEKernel.errorBound
+    let kernel = DeltaEKernel()
+    let blockSize = BlockScratch.capacity
+    let overBlack = scratch.overBlack
+    let overWhite = scratch.overWhite
+    let estimates = scratch.estimates
+    let whiteEstimates = scratch.whiteEstimates
+    let pixelIndices = scratch.pixelIndices
+    let pixelSlots = scratch.pixelSlots
+    let whiteSlots = scratch.whiteSlots
+    let workspace = scratch.workspace
+    let stride = BlockScratch.stride
     var differing = 0
     var failing = 0
     var maximumDeltaE = 0.0
-    // Rendered images repeat colours in runs: the last differing pair's ΔE is reused. Equal
-    // pixels never reach the cache, so an equal pair is a safe initial key.
-    var lastReferencePixel: UInt32 = 0
-    var lastNewPixel: UInt32 = 0
-    var lastDeltaE = 0.0
-    var index = 0
-    while index < pixelCount {
-      let offset = index &* 4
-      let referencePixel = referenceBase.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-      let newPixel = newBase.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-      if referencePixel != newPixel {
-        let deltaE: Double
-        if referencePixel == lastReferencePixel && newPixel == lastNewPixel {
+    // The pair that gave the maximum: it recurs in flat images, and needs no second conversion.
+    // Equal pixels never get this far, so an equal pair is a safe initial key.
+    var maximumReferencePixel: UInt32 = 0
+    var maximumNewPixel: UInt32 = 0
+    var blockStart = 0
+    while blockStart < pixelCount {
+      let blockEnd = pixelCount - blockStart > blockSize ? blockStart &+ blockSize : pixelCount
+
+      // 1. Gather the differing pixels' colours in linear light. Rendered images repeat colours
+      // in runs: a pair equal to the previous one shares its slot (its ΔE) instead of a new one.
+      var queued = 0
+      var slotCount = 0
+      var whiteCount = 0
+      var lastReferencePixel: UInt32 = 0
+      var lastNewPixel: UInt32 = 0
+      var index = blockStart
+      while index < blockEnd {
+        let offset = index &* 4
+        let referencePixel = referenceBase.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+        let newPixel = newBase.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+        if referencePixel != newPixel {
+          if referencePixel != lastReferencePixel || newPixel != lastNewPixel {
+            let referenceBytes = (referenceBase + offset).assumingMemoryBound(to: UInt8.self)
+            let newBytes = (newBase + offset).assumingMemoryBound(to: UInt8.self)
+            let referenceAlpha = Float(referenceBytes[3]) * (1.0 / 255)
+            let newAlpha = Float(newBytes[3]) * (1.0 / 255)
+            let r1 = linearFloat[Int(referenceBytes[0])] * referenceAlpha
+            let g1 = linearFloat[Int(referenceBytes[1])] * referenceAlpha
+            let b1 = linearFloat[Int(referenceBytes[2])] * referenceAlpha
+            let r2 = linearFloat[Int(newBytes[0])] * newAlpha
+            let g2 = linearFloat[Int(newBytes[1])] * newAlpha
+            let b2 = linearFloat[Int(newBytes[2])] * newAlpha
+            overBlack.referenceRed[slotCount] = r1
+            overBlack.referenceGreen[slotCount] = g1
+            overBlack.referenceBlue[slotCount] = b1
+            overBlack.newRed[slotCount] = r2
+            overBlack.newGreen[slotCount] = g2
+            overBlack.newBlue[slotCount] = b2
+            // Opaque pairs look the same over white; only translucent ones are queued again.
+            if referenceBytes[3] != 255 || newBytes[3] != 255 {
+              let referenceLift = 1 - referenceAlpha
+              let newLift = 1 - newAlpha
+              overWhite.referenceRed[whiteCount] = r1 + referenceLift
+              overWhite.referenceGreen[whiteCount] = g1 + referenceLift
+              overWhite.referenceBlue[whiteCount] = b1 + referenceLift
+              overWhite.newRed[whiteCount] = r2 + newLift
+              overWhite.newGreen[whiteCount] = g2 + newLift
+              overWhite.newBlue[whiteCount] = b2 + newLift
+              whiteSlots[whiteCount] = slotCount
+              whiteCount &+= 1
+            }
+            slotCount &+= 1
+            lastReferencePixel = referencePixel
+            lastNewPixel = newPixel
+          }
+          pixelIndices[queued] = index
+          pixelSlots[queued] = slotCount &- 1
+          queued &+= 1
+        } else if let deltaEBase {
+          deltaEBase[index] = 0
+        }
+        index &+= 1
+      }
+
+      // 2. Estimate every slot's ΔE at once, the larger of over black and over white.
+      kernel.deltaEs(
+        of: overBlack,
+        count: slotCount,
+        workspace: workspace,
+        stride: stride,
+        into: estimates
+      )
+      kernel.deltaEs(
+        of: overWhite,
+        count: whiteCount,
+        workspace: workspace,
+        stride: stride,
+        into: whiteEstimates
+      )
+      var white = 0
+      while white < whiteCount {
+        let slot = whiteSlots[white]
+        if whiteEstimates[white] > estimates[slot] { estimates[slot] = whiteEstimates[white] }
+        white &+= 1
+      }
+
+      // 3. Count, converting exactly where the estimate's error could matter.
+      differing &+= queued
+      var lastSlot = -1
+      var lastDeltaE = 0.0
+      var lastIsExact = false
+      var item = 0
+      while item < queued {
+        let slot = pixelSlots[item]
+        let pixelIndex = pixelIndices[item]
+        var deltaE: Double
+        if slot == lastSlot && lastIsExact {
           deltaE = lastDeltaE
         } else {
-          deltaE = converter.largestDeltaE(
-            reference: (referenceBase + offset).assumingMemoryBound(to: UInt8.self),
-            new: (newBase + offset).assumingMemoryBound(to: UInt8.self)
-          )
-          lastReferencePixel = referencePixel
-          lastNewPixel = newPixel
+          deltaE = Double(estimates[slot])
+          let nearLimit = !exact && deltaE - limit <= margin && limit - deltaE <= margin
+          let mayBeMaximum = deltaE + margin > maximumDeltaE
+          var isExact = false
+          if nearLimit || mayBeMaximum {
+            let offset = pixelIndex &* 4
+            let referencePixel = referenceBase.loadUnaligned(
+              fromByteOffset: offset,
+              as: UInt32.self
+            )
+            let newPixel = newBase.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            if referencePixel == maximumReferencePixel && newPixel == maximumNewPixel {
+              deltaE = maximumDeltaE
+            } else {
+              deltaE = converter.largestDeltaE(
+                reference: (referenceBase + offset).assumingMemoryBound(to: UInt8.self),
+                new: (newBase + offset).assumingMemoryBound(to: UInt8.self)
+              )
+              if deltaE > maximumDeltaE {
+                maximumDeltaE = deltaE
+                maximumReferencePixel = referencePixel
+                maximumNewPixel = newPixel
+              }
+            }
+            isExact = true
+          }
+          lastSlot = slot
           lastDeltaE = deltaE
+          lastIsExact = isExact
         }
-        differing &+= 1
         if exact || deltaE > limit { failing &+= 1 }
-        if deltaE > maximumDeltaE { maximumDeltaE = deltaE }
-        if let deltaEBase { deltaEBase[index] = Float(deltaE) }
-      } else if let deltaEBase {
-        deltaEBase[index] = 0
+        if let deltaEBase { deltaEBase[pixelIndex] = Float(deltaE) }
+        item &+= 1
       }
-      index &+= 1
+      blockStart = blockEnd
     }
     return PixelComparisonTally(
       differingPixelCount: differing,
       failingPixelCount: failing,
       maximumDeltaE: maximumDeltaE
     )
+  }
+}
+
+/// The per-block working memory of the pixel loop, allocated once per comparison.
+struct BlockScratch {
+  /// Pixels a block holds: its arrays (about 100 KiB) stay in the cache.
+  static let capacity = 1024
+  /// Arrays whose size is a multiple of 4 KiB would all start in the same cache set, and the
+  /// twenty written together would evict one another: each is padded by a cache line.
+  static let stride = capacity + 16
+
+  private let floats: UnsafeMutablePointer<Float>
+  private let integers: UnsafeMutablePointer<Int>
+  /// Each slot's colour pair composited over black (for opaque pairs, the only one).
+  let overBlack: LinearColorPairBatch
+  /// The translucent slots' colour pairs composited over white.
+  let overWhite: LinearColorPairBatch
+  /// The estimated ΔE of each slot, then the larger of it and its estimate over white.
+  let estimates: UnsafeMutablePointer<Float>
+  let whiteEstimates: UnsafeMutablePointer<Float>
+  /// Six arrays for the kernel's intermediate values.
+  let workspace: UnsafeMutablePointer<Float>
+  /// For each differing pixel of the block: its index in the image and its slot.
+  let pixelIndices: UnsafeMutablePointer<Int>
+  let pixelSlots: UnsafeMutablePointer<Int>
+  /// For each pair over white: the slot it belongs to.
+  let whiteSlots: UnsafeMutablePointer<Int>
+
+  init() {
+    let stride = Self.stride
+    floats = .allocate(capacity: 20 * stride)
+    integers = .allocate(capacity: 3 * stride)
+    overBlack = LinearColorPairBatch(storage: floats, stride: stride)
+    overWhite = LinearColorPairBatch(storage: floats + 6 * stride, stride: stride)
+    estimates = floats + 12 * stride
+    whiteEstimates = floats + 13 * stride
+    workspace = floats + 14 * stride
+    pixelIndices = integers
+    pixelSlots = integers + stride
+    whiteSlots = integers + 2 * stride
+  }
+
+  func deallocate() {
+    floats.deallocate()
+    integers.deallocate()
   }
 }
 
