@@ -34,12 +34,4 @@ import Testing
     #expect(Set(files) == Set(UpstreamTextCorpus.cases.map(\.fileName)))
     #expect(files.count > 150)
   }
-
-  @Test func generatorCorpusIsTheTestCorpus() throws {
-    let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    let testCopy = try Data(contentsOf: here.appendingPathComponent("UpstreamTextCorpus.swift"))
-    let generatorCopy = try Data(
-      contentsOf: Self.fixtures.appendingPathComponent("generator/Corpus.swift"))
-    #expect(testCopy == generatorCopy, "copy the corpus into the generator and regenerate")
-  }
 }
