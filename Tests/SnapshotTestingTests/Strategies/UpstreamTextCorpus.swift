@@ -2,9 +2,9 @@
 //
 // This file is compiled twice: by the test target, and (through the symbolic link
 // `__Fixtures__/UpstreamText/generator/Corpus.swift`) by the generator that renders it with
-// upstream 1.19.7. `UpstreamTextTests` fails when a case has no fixture or a fixture no case. Avoid values whose text names the
-// module (plain classes under `.description`, types without a display style) — the module
-// differs between the two builds.
+// upstream 1.19.7. `UpstreamTextTests` fails when a case has no fixture or a fixture no case.
+// Avoid values whose text names the module (plain classes under `.description`, types without a
+// display style) — the module differs between the two builds.
 
 import Foundation
 import SnapshotTesting
