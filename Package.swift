@@ -15,12 +15,15 @@ let package = Package(
     .library(name: "InlineSnapshotTesting", targets: ["InlineSnapshotTesting"]),
     .library(name: "SnapshotTestingCustomDump", targets: ["SnapshotTestingCustomDump"]),
     .library(name: "ImageSnapshotTesting", targets: ["ImageSnapshotTesting"]),
+    .executable(name: "snapshot-testing", targets: ["SnapshotTestingCLI"]),
   ],
   dependencies: [
     // Only the inline and custom-dump modules use these; the core stays toolchain-only. The
     // swift-syntax range is one that swift-macro-testing 0.7.0 also accepts.
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
+    // Only the `snapshot-testing` command-line tool uses this.
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
   ],
   targets: [
     .target(name: "SnapshotTesting"),
@@ -68,6 +71,21 @@ let package = Package(
     .testTarget(
       name: "SnapshotTestingCustomDumpTests",
       dependencies: ["SnapshotTestingCustomDump"]
+    ),
+    // Reviewing, accepting and pruning snapshots. Text only, so that the tool runs without libpng:
+    // image failures are shown from their stored message and PNG files.
+    .target(name: "SnapshotReview", dependencies: ["SnapshotTesting"]),
+    .executableTarget(
+      name: "SnapshotTestingCLI",
+      dependencies: [
+        "SnapshotReview",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "SnapshotReviewTests",
+      // Images come from real image assertions; the tool itself never links libpng.
+      dependencies: ["SnapshotReview", "SnapshotTesting", "ImageSnapshotTesting"]
     ),
   ]
 )

@@ -254,7 +254,7 @@ func runSnapshotAssertion<Value, Format>(
 }
 
 /// The folder failed snapshots go to: `SNAPSHOT_ARTIFACTS`, or the temporary folder.
-func artifactsRootURL(_ environment: [String: String]) -> URL {
+package func artifactsRootURL(_ environment: [String: String]) -> URL {
   let configured = environment["SNAPSHOT_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
   return URL(fileURLWithPath: configured ?? NSTemporaryDirectory(), isDirectory: true)
 }

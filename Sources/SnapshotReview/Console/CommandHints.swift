@@ -1,0 +1,46 @@
+import Foundation
+
+/// How the tool names paths and spells the commands it suggests, so that they can be pasted.
+package struct CommandHints: Sendable {
+  /// The command that runs the tool: `swift run snapshot-testing`.
+  package var invocation: String
+  /// Options to repeat in every suggested command (`--artifacts DIR` when one was given).
+  package var sharedOptions: [String]
+  /// Paths under this folder are shown relative to it.
+  package var packageRoot: URL
+
+  package init(
+    invocation: String = "swift run snapshot-testing",
+    sharedOptions: [String] = [],
+    packageRoot: URL
+  ) {
+    self.invocation = invocation
+    self.sharedOptions = sharedOptions
+    self.packageRoot = packageRoot
+  }
+
+  /// `swift run snapshot-testing <subcommand> <options> <arguments>`, quoted for a POSIX shell.
+  package func command(_ subcommand: String, _ arguments: [String] = []) -> String {
+    ([invocation, subcommand] + (sharedOptions + arguments).map(shellQuoted)).joined(separator: " ")
+  }
+
+  /// The command that accepts exactly this failure: by its reference's path.
+  package func acceptCommand(for failure: PendingFailure) -> String {
+    command("accept", [display(failure.referenceURL?.path ?? failure.record.referencePath)])
+  }
+
+  /// `path` relative to the package root when it lies beneath it.
+  package func display(_ path: String) -> String {
+    let root = packageRoot.standardizedFileURL.path
+    let prefix = root.hasSuffix("/") ? root : root + "/"
+    let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
+    return standardized.hasPrefix(prefix) ? String(standardized.dropFirst(prefix.count)) : path
+  }
+}
+
+/// `text` as one word for a POSIX shell: unchanged when it is plain, else in single quotes.
+package func shellQuoted(_ text: String) -> String {
+  let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,@%+")
+  if !text.isEmpty && text.allSatisfy(plain.contains) { return text }
+  return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+}

@@ -1,0 +1,64 @@
+import Foundation
+import SnapshotTesting
+
+/// Finds a failure's files on this machine when the record was written on another one (a CI
+/// runner's checkout at `/home/runner/work/app/app`, artifacts downloaded to `./artifacts`).
+///
+/// Paths that exist are kept. Otherwise an artifact is looked up by its last two components (the
+/// test file's folder and the file name) under the local artifacts folder, and a reference by the
+/// longest tail of its test file's path, or of its own folder's path, that exists under the
+/// package root.
+struct PathRelocation {
+  var artifactsRoot: URL
+  var packageRoot: URL
+  var fileManager: FileManager { .default }
+
+  func artifact(_ path: String) -> URL {
+    let recorded = URL(fileURLWithPath: path)
+    if fileManager.fileExists(atPath: path) { return recorded }
+    let components = recorded.pathComponents
+    guard components.count >= 2 else { return recorded }
+    let local = artifactsRoot.appendingPathComponent(components[components.count - 2])
+      .appendingPathComponent(components[components.count - 1])
+    return fileManager.fileExists(atPath: local.path) ? local : recorded
+  }
+
+  func reference(of record: FailureRecord) -> URL? {
+    let recorded = URL(fileURLWithPath: record.referencePath)
+    let recordedFolder = recorded.deletingLastPathComponent()
+    if isDirectory(recordedFolder) || fileManager.fileExists(atPath: record.testFilePath) {
+      return recorded
+    }
+    // The reference sits beside its test file (`<folder>/__Snapshots__/…`): move it with the file.
+    let testFolder =
+      URL(fileURLWithPath: record.testFilePath).deletingLastPathComponent().path + "/"
+    if record.referencePath.hasPrefix(testFolder),
+      let localTestFile = longestExistingTail(of: record.testFilePath, minimumComponents: 2)
+    {
+      let relative = String(record.referencePath.dropFirst(testFolder.count))
+      return localTestFile.deletingLastPathComponent().appendingPathComponent(relative)
+    }
+    // Elsewhere (`SNAPSHOT_TESTING_REFERENCE_DIR`): find its folder.
+    if let localFolder = longestExistingTail(of: recordedFolder.path, minimumComponents: 2) {
+      return localFolder.appendingPathComponent(recorded.lastPathComponent)
+    }
+    return nil
+  }
+
+  /// `packageRoot` joined with the longest tail of `path` that exists there.
+  private func longestExistingTail(of path: String, minimumComponents: Int) -> URL? {
+    let components = URL(fileURLWithPath: path).pathComponents.filter { $0 != "/" }
+    guard components.count >= minimumComponents else { return nil }
+    for start in 0...(components.count - minimumComponents) {
+      let candidate = components[start...].reduce(packageRoot) { $0.appendingPathComponent($1) }
+      if fileManager.fileExists(atPath: candidate.path) { return candidate }
+    }
+    return nil
+  }
+
+  private func isDirectory(_ url: URL) -> Bool {
+    var isDirectory: ObjCBool = false
+    return fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory)
+      && isDirectory.boolValue
+  }
+}

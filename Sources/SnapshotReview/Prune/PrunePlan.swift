@@ -1,0 +1,87 @@
+import Foundation
+
+/// The reference files under a package that no assertion of a complete run used.
+package struct PrunePlan: Sendable {
+  package var root: URL
+  /// Unused files under `__Snapshots__` folders, sorted.
+  package var unreferenced: [URL]
+  /// How many files under `__Snapshots__` folders were looked at.
+  package var referenceCount: Int
+
+  /// Walks every `__Snapshots__` folder beneath `root` and keeps the files `log` does not name.
+  ///
+  /// Hidden files (`.gitattributes`) are kept, and hidden folders (`.build`, `.git`, `.swiftpm`)
+  /// are not entered: dependencies' checkouts hold references of their own. Refuses when no used
+  /// reference lies beneath `root`, which means the log comes from another checkout or `root` is
+  /// wrong.
+  ///
+  /// - Complexity: O(n) in the number of files beneath `root`.
+  package static func plan(log: CompleteUsageLog, root: URL) throws(PruneRefusal) -> PrunePlan {
+    let rootPath = standardizedPath(root.path)
+    let prefix = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: rootPath, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      throw PruneRefusal(description: "Refusing to prune: \"\(root.path)\" is not a folder.")
+    }
+    let usedBelowRoot = log.usedPaths.filter { $0.hasPrefix(prefix) }
+    guard !usedBelowRoot.isEmpty else {
+      throw PruneRefusal(
+        description: """
+          Refusing to prune: none of the \(count(log.usedPaths.count, "reference")) in the usage \
+          log lies beneath "\(rootPath)". The log comes from another checkout, or --root names \
+          the wrong folder.
+          """
+      )
+    }
+    let files = referenceFiles(beneath: URL(fileURLWithPath: rootPath, isDirectory: true))
+    let unreferenced = files.filter { !log.usedPaths.contains(standardizedPath($0.path)) }
+    return PrunePlan(root: root, unreferenced: unreferenced, referenceCount: files.count)
+  }
+
+  /// Files inside `__Snapshots__` folders beneath `root`, sorted by path.
+  static func referenceFiles(beneath root: URL) -> [URL] {
+    let keys: [URLResourceKey] = [.isDirectoryKey, .isSymbolicLinkKey]
+    guard
+      let walker = FileManager.default.enumerator(
+        at: root,
+        includingPropertiesForKeys: keys,
+        options: [.skipsHiddenFiles]
+      )
+    else { return [] }
+    var files: [URL] = []
+    for case let url as URL in walker {
+      let values = try? url.resourceValues(forKeys: Set(keys))
+      if values?.isDirectory == true || values?.isSymbolicLink == true { continue }
+      if url.pathComponents.dropLast().contains("__Snapshots__") { files.append(url) }
+    }
+    return files.sorted { $0.path < $1.path }
+  }
+
+  /// Deletes the unreferenced files, then the folders inside `__Snapshots__` (and the
+  /// `__Snapshots__` folder itself) that this left empty. Returns the files that could not be
+  /// removed, with the reason.
+  package func delete() -> [(URL, String)] {
+    var problems: [(URL, String)] = []
+    var folders: Set<String> = []
+    for url in unreferenced {
+      // Checked again here: a file outside a `__Snapshots__` folder is never deleted.
+      guard url.pathComponents.dropLast().contains("__Snapshots__") else { continue }
+      if unlink(url.path) == 0 {
+        folders.insert(url.deletingLastPathComponent().path)
+      } else {
+        problems.append((url, String(cString: strerror(errno))))
+      }
+    }
+    for folder in folders.sorted(by: >) {
+      var url = URL(fileURLWithPath: folder, isDirectory: true)
+      // Up to and including the `__Snapshots__` folder, while each is empty.
+      while url.pathComponents.contains("__Snapshots__") {
+        guard rmdir(url.path) == 0 else { break }
+        url = url.deletingLastPathComponent()
+      }
+    }
+    return problems
+  }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+extension ReviewSession {
+  /// The `prune` command: lists the references no test used in the run logged in `usageFolder`,
+  /// and deletes them when `delete` is set.
+  ///
+  /// Returns ``ToolExitCode/refused`` for a partial, missing or foreign log, ``ToolExitCode/pending``
+  /// when unused files were listed but not deleted, ``ToolExitCode/failure`` when one could not be
+  /// deleted, else ``ToolExitCode/success``.
+  package func prune(usageFolder: URL, delete: Bool) -> ToolExitCode {
+    let plan: PrunePlan
+    do {
+      plan = try PrunePlan.plan(
+        log: try CompleteUsageLog.load(folder: usageFolder),
+        root: hints.packageRoot
+      )
+    } catch {
+      console.warn(error.description + "\n")
+      return .refused
+    }
+    guard !plan.unreferenced.isEmpty else {
+      console.write(
+        "All \(count(plan.referenceCount, "reference file")) under __Snapshots__ folders are used.\n"
+      )
+      return .success
+    }
+    let unreferenced = count(plan.unreferenced.count, "unreferenced snapshot file")
+    console.write(
+      "\(unreferenced) (of \(plan.referenceCount) under __Snapshots__ folders):\n"
+    )
+    for url in plan.unreferenced { console.write("  \(hints.display(url.path))\n") }
+    guard delete else {
+      console.write(
+        "\nDelete them with: \(hints.command("prune", ["--usage", usageFolder.path, "--delete"]))\n"
+      )
+      return .pending
+    }
+    let problems = plan.delete()
+    for (url, problem) in problems {
+      console.warn("error: could not delete \"\(url.path)\": \(problem)\n")
+    }
+    console.write("Deleted \(count(plan.unreferenced.count - problems.count, "file")).\n")
+    return problems.isEmpty ? .success : .failure
+  }
+}

@@ -1,0 +1,240 @@
+import Foundation
+
+/// One self-contained HTML page of the pending failures: CSS and script inline, images embedded
+/// as `data:` URIs, nothing loaded from the network, so it can be kept as a CI artifact and opened
+/// anywhere.
+///
+/// Text failures show their unified diff with removed and added lines coloured; image failures
+/// show reference, new image and difference side by side, and a swipe and an onion-skin view.
+/// Each entry names the test, its file and line, and the command that accepts it. The page's
+/// script sets `data-status="ready"` on the root element once it has run, or `"error"` if any
+/// script failed, so a headless browser can check it.
+package struct HTMLReport {
+  package var failures: [PendingFailure]
+  package var hints: CommandHints
+  package var artifactsRoot: URL
+  package var generatedAt: Date
+
+  package init(
+    failures: [PendingFailure],
+    hints: CommandHints,
+    artifactsRoot: URL,
+    generatedAt: Date = Date()
+  ) {
+    self.failures = failures
+    self.hints = hints
+    self.artifactsRoot = artifactsRoot
+    self.generatedAt = generatedAt
+  }
+
+  /// Files larger than this are linked rather than embedded, to keep the page openable.
+  static let embeddingLimit = 16 << 20
+
+  package func render() -> String {
+    let title =
+      failures.isEmpty
+      ? "No pending snapshot failures" : count(failures.count, "pending snapshot failure")
+    var html = """
+      <!doctype html>
+      <html lang="en" data-status="loading">
+      <head>
+      <meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <title>\(escape(title))</title>
+      <style>\(ReportAssets.css)</style>
+      <script>\(ReportAssets.errorHandler)</script>
+      </head>
+      <body>
+      <header>
+      <h1>\(escape(title))</h1>
+      <p class="meta">Artifacts: <code>\(escape(artifactsRoot.path))</code> · generated \
+      \(escape(ISO8601DateFormatter().string(from: generatedAt)))</p>
+
+      """
+    if !failures.isEmpty {
+      html += """
+        <p class="meta">Accept all: \(commandBlock(hints.command("accept", ["--all"])))</p>
+
+        """
+    }
+    html += "<pre id=\"script-errors\" hidden></pre>\n</header>\n<main>\n"
+    if failures.isEmpty {
+      html += "<p class=\"empty\">Every snapshot matched its reference.</p>\n"
+    }
+    for (index, failure) in failures.enumerated() {
+      html += entry(failure, index: index + 1)
+    }
+    html += "</main>\n<script>\(ReportAssets.script)</script>\n</body>\n</html>\n"
+    return html
+  }
+
+  private func entry(_ failure: PendingFailure, index: Int) -> String {
+    let record = failure.record
+    let format = failure.isImage ? "image" : "text"
+    let reference = failure.referenceURL?.path ?? record.referencePath
+    var html = """
+      <article class="entry" id="failure-\(index)" data-kind="\(record.kind.rawValue)" \
+      data-format="\(format)">
+      <h2><span class="kind \(record.kind.rawValue)">\(record.kind == .missing ? "new" : "changed")\
+      </span> \(escape(record.testName))\(record.snapshotName.map { " <span class=\"name\">“\(escape($0))”</span>" } ?? "")</h2>
+      <dl class="where">
+      <dt>test</dt><dd><code>\(escape(hints.display(record.testFilePath))):\(record.line)</code></dd>
+      <dt>reference</dt><dd><code>\(escape(hints.display(reference)))</code>\
+      \(record.kind == .missing ? " (none yet)" : "")</dd>
+      </dl>
+      <p class="headline">\(escape(failure.headline))</p>
+
+      """
+    html += failure.isImage ? imageViews(failure) : textDiff(failure)
+    html += """
+      <p class="accept">Accept: \(commandBlock(hints.acceptCommand(for: failure)))</p>
+      </article>
+
+      """
+    return html
+  }
+
+  // MARK: - Text
+
+  private func textDiff(_ failure: PendingFailure) -> String {
+    if failure.record.kind == .mismatch, let patchURL = failure.patchURL,
+      let patch = try? String(contentsOf: patchURL, encoding: .utf8)
+    {
+      let lines = PatchLine.parse(patch).map { line -> String in
+        switch line {
+        case .hunk(let text): return "<span class=\"hunk\">\(escape(text))</span>"
+        case .removed(let text): return "<span class=\"removed\">\(escape(text))</span>"
+        case .added(let text): return "<span class=\"added\">\(escape(text))</span>"
+        case .context(let text): return "<span>\(escape(text))</span>"
+        }
+      }
+      return "<pre class=\"diff\">\(lines.joined(separator: "\n"))</pre>\n"
+    }
+    if failure.record.kind == .missing, let data = try? Data(contentsOf: failure.failedSnapshotURL),
+      let text = String(data: data, encoding: .utf8)
+    {
+      var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+      if lines.last == "" { lines.removeLast() }
+      let rendered = lines.map { "<span class=\"added\">+\(escape(String($0)))</span>" }
+      return "<pre class=\"diff\">\(rendered.joined(separator: "\n"))</pre>\n"
+    }
+    return "<pre class=\"message\">\(escape(failure.record.message))</pre>\n"
+  }
+
+  // MARK: - Images
+
+  private struct EmbeddedImage {
+    var source: String?
+    var size: PNGSize?
+    var path: String
+  }
+
+  private func embed(_ url: URL?) -> EmbeddedImage? {
+    guard let url else { return nil }
+    guard let data = try? Data(contentsOf: url) else {
+      return EmbeddedImage(source: nil, size: nil, path: url.path)
+    }
+    let source =
+      data.count <= Self.embeddingLimit
+      ? "data:image/png;base64,\(data.base64EncodedString())" : url.absoluteString
+    return EmbeddedImage(source: source, size: PNGSize(data), path: url.path)
+  }
+
+  private func imageViews(_ failure: PendingFailure) -> String {
+    let referenceFile =
+      failure.attachment(endingWith: "reference.png")
+      ?? failure.referenceURL.flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
+    let reference = embed(referenceFile)
+    let new = embed(failure.failedSnapshotURL)
+    let difference = embed(failure.attachment(endingWith: "difference.png"))
+    let width = [reference, new].compactMap { $0?.size?.displayWidth }.max() ?? 240
+
+    var html = "<div class=\"images\" data-view=\"side\" style=\"--image-width: \(width)px\">\n"
+    let canCompare = reference?.source != nil && new?.source != nil
+    if canCompare {
+      html += """
+        <div class="tabs" role="tablist">\
+        <button type="button" data-view="side" aria-selected="true">Side by side</button>\
+        <button type="button" data-view="swipe" aria-selected="false">Swipe</button>\
+        <button type="button" data-view="onion" aria-selected="false">Onion skin</button>\
+        </div>
+
+        """
+    }
+    html += "<div class=\"view side\">\n"
+    html += figure(reference, caption: "Reference")
+    html += figure(new, caption: failure.record.kind == .missing ? "New snapshot" : "New")
+    if let difference { html += figure(difference, caption: "Difference") }
+    html += "</div>\n"
+    if canCompare, let reference, let new, let under = reference.source, let over = new.source {
+      html += """
+        <div class="view swipe">
+        <div class="stack"><img class="under" src="\(under)" alt="Reference">\
+        <img class="over" src="\(over)" alt="New"><div class="divider"></div></div>
+        <label>Reference ◀ <input type="range" min="0" max="100" value="50" aria-label="Swipe"> ▶ New</label>
+        </div>
+        <div class="view onion">
+        <div class="stack"><img class="under" src="\(under)" alt="Reference">\
+        <img class="over" src="\(over)" alt="New"></div>
+        <label>Reference <input type="range" min="0" max="100" value="50" aria-label="Opacity of the new image"> New</label>
+        </div>
+
+        """
+      if reference.size != new.size, let a = reference.size, let b = new.size {
+        html +=
+          "<p class=\"note\">Sizes differ: reference \(a.width)×\(a.height), new \(b.width)×\(b.height); the overlays stretch the new image.</p>\n"
+      }
+    }
+    html += "</div>\n"
+    html += "<pre class=\"message\">\(escape(messageBody(failure)))</pre>\n"
+    return html
+  }
+
+  private func figure(_ image: EmbeddedImage?, caption: String) -> String {
+    guard let image else {
+      return
+        "<figure><div class=\"absent\">none</div><figcaption>\(caption)</figcaption></figure>\n"
+    }
+    let size = image.size.map { " · \($0.width)×\($0.height)" } ?? ""
+    guard let source = image.source else {
+      return """
+        <figure><div class="absent">not found: <code>\(escape(image.path))</code></div>\
+        <figcaption>\(caption)</figcaption></figure>
+
+        """
+    }
+    return """
+      <figure><img src="\(source)" alt="\(caption)">\
+      <figcaption>\(caption)\(size)</figcaption></figure>
+
+      """
+  }
+
+  /// The stored message without its headline, which the entry shows already.
+  private func messageBody(_ failure: PendingFailure) -> String {
+    var lines = failure.record.message.split(separator: "\n", omittingEmptySubsequences: false)
+    if let first = lines.first, String(first) == failure.headline { lines.removeFirst() }
+    return lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  private func commandBlock(_ command: String) -> String {
+    "<code class=\"command\">\(escape(command))</code> <button type=\"button\" class=\"copy\">Copy</button>"
+  }
+}
+
+/// `text` with HTML's special characters escaped, safe in element content and quoted attributes.
+func escape(_ text: String) -> String {
+  var escaped = ""
+  escaped.reserveCapacity(text.utf8.count)
+  for character in text {
+    switch character {
+    case "&": escaped += "&amp;"
+    case "<": escaped += "&lt;"
+    case ">": escaped += "&gt;"
+    case "\"": escaped += "&quot;"
+    case "'": escaped += "&#39;"
+    default: escaped.append(character)
+    }
+  }
+  return escaped
+}

@@ -1,0 +1,117 @@
+/// The report page's stylesheet and scripts, inlined so that the page needs nothing else.
+enum ReportAssets {
+  /// Installed first, so that an error in any later script is shown and marks the page.
+  static let errorHandler = """
+    window.onerror = function (message, source, line) {
+      document.documentElement.setAttribute('data-status', 'error');
+      var list = document.getElementById('script-errors');
+      if (list) { list.hidden = false; list.textContent += message + ' (line ' + line + ')\\n'; }
+    };
+    """
+
+  static let css = """
+    :root { color-scheme: light; --removed: #ffe5e3; --removed-text: #9b1c1c; --added: #dcf5e3;
+      --added-text: #17612e; --line: #d9dde3; --muted: #5b6472; --accent: #3559d6; }
+    * { box-sizing: border-box; }
+    body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif;
+      color: #1d2330; background: #f4f6f9; }
+    header { padding: 20px 32px 12px; background: #fff; border-bottom: 1px solid var(--line); }
+    h1 { margin: 0 0 6px; font-size: 22px; }
+    main { padding: 16px 32px 40px; display: grid; gap: 18px; }
+    .meta { margin: 4px 0; color: var(--muted); }
+    code, pre { font: 13px/1.45 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; }
+    .entry { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 14px 20px 16px; }
+    .entry h2 { margin: 0 0 6px; font-size: 17px; }
+    .name { font-weight: 500; color: var(--muted); }
+    .kind { display: inline-block; font-size: 12px; padding: 1px 8px; border-radius: 10px;
+      vertical-align: 2px; color: #fff; background: #c0392b; }
+    .kind.missing { background: #2f7d4a; }
+    .where { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0 0 8px;
+      color: var(--muted); }
+    .where dd { margin: 0; overflow-wrap: anywhere; }
+    .headline { margin: 6px 0 10px; font-weight: 600; }
+    pre { margin: 0 0 10px; padding: 10px 12px; background: #f7f8fa; border: 1px solid var(--line);
+      border-radius: 6px; overflow-x: auto; white-space: pre; }
+    .diff span { display: block; padding: 0 4px; }
+    .diff .removed { background: var(--removed); color: var(--removed-text); }
+    .diff .added { background: var(--added); color: var(--added-text); }
+    .diff .hunk { color: var(--accent); background: #eef2ff; }
+    .message { white-space: pre-wrap; color: #38404d; }
+    .images { margin: 0 0 10px; }
+    .tabs { display: inline-flex; border: 1px solid var(--line); border-radius: 6px; overflow: hidden;
+      margin-bottom: 10px; }
+    .tabs button { border: 0; background: #fff; padding: 5px 14px; font: inherit; cursor: pointer; }
+    .tabs button[aria-selected="true"] { background: var(--accent); color: #fff; }
+    .view { display: none; }
+    .images[data-view="side"] .side, .images[data-view="swipe"] .swipe,
+    .images[data-view="onion"] .onion { display: flex; }
+    .side { flex-wrap: wrap; gap: 16px; }
+    .swipe, .onion { flex-direction: column; gap: 8px; align-items: flex-start; }
+    figure { margin: 0; }
+    figcaption { color: var(--muted); font-size: 13px; margin-top: 4px; }
+    figure img, .stack { width: var(--image-width); max-width: 100%; }
+    img { display: block; image-rendering: pixelated; border: 1px solid var(--line);
+      background: repeating-conic-gradient(#e8eaee 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
+    .stack { position: relative; }
+    .stack img { width: 100%; }
+    .stack .over { position: absolute; inset: 0; height: 100%; }
+    .divider { position: absolute; top: 0; bottom: 0; width: 2px; background: var(--accent);
+      pointer-events: none; }
+    .absent { width: 160px; height: 100px; display: grid; place-items: center; padding: 6px;
+      border: 1px dashed var(--line); color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
+    .note { color: var(--muted); }
+    .accept { margin: 4px 0 0; }
+    .command { background: #1d2330; color: #f4f6f9; padding: 3px 8px; border-radius: 4px;
+      overflow-wrap: anywhere; }
+    .copy { font: inherit; font-size: 12px; padding: 2px 8px; margin-left: 4px; cursor: pointer; }
+    #script-errors { color: #9b1c1c; background: var(--removed); }
+    """
+
+  /// Tabs, the swipe divider, the onion-skin opacity and the copy buttons; marks the page ready.
+  static let script = """
+    (function () {
+      document.querySelectorAll('.images').forEach(function (images) {
+        images.querySelectorAll('.tabs button').forEach(function (button) {
+          button.addEventListener('click', function () {
+            images.setAttribute('data-view', button.getAttribute('data-view'));
+            images.querySelectorAll('.tabs button').forEach(function (other) {
+              other.setAttribute('aria-selected', String(other === button));
+            });
+          });
+        });
+        var swipe = images.querySelector('.swipe');
+        if (swipe) {
+          var slider = swipe.querySelector('input');
+          var over = swipe.querySelector('.over');
+          var divider = swipe.querySelector('.divider');
+          var moveSwipe = function () {
+            over.style.clipPath = 'inset(0 0 0 ' + slider.value + '%)';
+            divider.style.left = 'calc(' + slider.value + '% - 1px)';
+          };
+          slider.addEventListener('input', moveSwipe);
+          moveSwipe();
+        }
+        var onion = images.querySelector('.onion');
+        if (onion) {
+          var opacity = onion.querySelector('input');
+          var top = onion.querySelector('.over');
+          var fade = function () { top.style.opacity = String(opacity.value / 100); };
+          opacity.addEventListener('input', fade);
+          fade();
+        }
+      });
+      document.querySelectorAll('.copy').forEach(function (button) {
+        button.addEventListener('click', function () {
+          var text = button.previousElementSibling.textContent;
+          var done = function () { button.textContent = 'Copied'; };
+          if (navigator.clipboard) {
+            navigator.clipboard.writeText(text).then(done, function () {});
+          }
+        });
+      });
+      document.documentElement.setAttribute('data-entries',
+        String(document.querySelectorAll('.entry').length));
+      document.documentElement.setAttribute('data-status', 'ready');
+    })();
+    """
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+extension ReviewSession {
+  /// The `report` command: writes the HTML page of the pending failures matching `filters` to
+  /// `output` (atomically), and says where it is.
+  package func report(to output: URL, filters: [String]) -> ToolExitCode {
+    let pending = PendingFailures.load(artifactsRoot: artifactsRoot, packageRoot: hints.packageRoot)
+    for problem in pending.problems {
+      console.warn("warning: skipped an unreadable failure record: \(problem)\n")
+    }
+    let filter = FailureFilter(filters, packageRoot: hints.packageRoot)
+    let selected = pending.failures.filter(filter.matches)
+    if !filters.isEmpty && selected.isEmpty && !pending.failures.isEmpty {
+      console.warn(
+        "No pending failure matches \(filters.map { "\"\($0)\"" }.joined(separator: ", ")).\n"
+      )
+      return .noMatch
+    }
+    let html = HTMLReport(failures: selected, hints: hints, artifactsRoot: artifactsRoot).render()
+    do {
+      try AtomicFile.write(Data(html.utf8), to: output)
+    } catch {
+      console.warn("error: could not write the report to \"\(output.path)\" (\(reason(error))).\n")
+      return .failure
+    }
+    console.write(
+      "Wrote the report of \(count(selected.count, "pending failure")) to \(output.path)\n"
+    )
+    return .success
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// What to do with a pending failure.
+package enum Decision: String, Sendable {
+  /// The new snapshot becomes the reference.
+  case accept
+  /// The new snapshot is discarded; the reference stays as it is.
+  case reject
+}
+
+/// Why a failure could not be accepted or rejected.
+package struct ResolutionError: Error, CustomStringConvertible, Sendable {
+  package var description: String
+}
+
+extension PendingFailure {
+  /// Carries out `decision`. Accepting writes the new snapshot over the reference atomically
+  /// (a temporary file renamed over it), then removes the failure's artifacts and record;
+  /// rejecting only removes them. A failure that could not be resolved keeps its record, so it
+  /// can be retried.
+  package func resolve(_ decision: Decision) throws(ResolutionError) {
+    if decision == .accept {
+      guard let referenceURL else {
+        throw ResolutionError(
+          description: """
+            Cannot accept "\(record.testName)": its reference "\(record.referencePath)" and test \
+            file "\(record.testFilePath)" are not under the package root. Run the tool from the \
+            package's folder, or pass --root.
+            """
+        )
+      }
+      let data: Data
+      do {
+        data = try Data(contentsOf: failedSnapshotURL)
+      } catch {
+        throw ResolutionError(
+          description: """
+            Cannot accept "\(record.testName)": the new snapshot "\(failedSnapshotURL.path)" \
+            could not be read (\(reason(error))). Re-run the test to produce it again.
+            """
+        )
+      }
+      do {
+        try AtomicFile.write(data, to: referenceURL)
+      } catch {
+        throw ResolutionError(
+          description: """
+            Cannot accept "\(record.testName)": writing "\(referenceURL.path)" failed \
+            (\(reason(error))). The reference is unchanged.
+            """
+        )
+      }
+    }
+    removeArtifacts()
+  }
+
+  /// Removes the failed snapshot, the diff's files and the record (last, so that an interrupted
+  /// removal leaves the failure listed). Never removes the reference.
+  private func removeArtifacts() {
+    for url in artifactURLs where url.standardizedFileURL != referenceURL?.standardizedFileURL {
+      _ = unlink(url.path)
+    }
+    // The test file's folder in the artifacts, once it holds nothing else.
+    _ = rmdir(failedSnapshotURL.deletingLastPathComponent().path)
+  }
+}
+
+/// A short reason from a Foundation error, in the system's words where it has them.
+func reason(_ error: any Error) -> String {
+  let nsError = error as NSError
+  if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+    underlying.domain == NSPOSIXErrorDomain
+  {
+    return String(cString: strerror(Int32(underlying.code)))
+  }
+  if let cocoa = error as? CocoaError {
+    switch cocoa.code {
+    case .fileReadNoSuchFile, .fileNoSuchFile: return String(cString: strerror(ENOENT))
+    case .fileReadNoPermission, .fileWriteNoPermission: return String(cString: strerror(EACCES))
+    case .fileWriteOutOfSpace: return String(cString: strerror(ENOSPC))
+    case .fileWriteVolumeReadOnly: return String(cString: strerror(EROFS))
+    default: break
+    }
+  }
+  return nsError.localizedDescription
+}

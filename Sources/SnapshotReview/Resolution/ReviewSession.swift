@@ -1,0 +1,243 @@
+import Foundation
+
+/// The `review`, `accept` and `reject` commands, free of argument parsing so tests can run them.
+package struct ReviewSession {
+  package var artifactsRoot: URL
+  package var hints: CommandHints
+  package var console: any ReviewConsole
+
+  package init(artifactsRoot: URL, hints: CommandHints, console: any ReviewConsole) {
+    self.artifactsRoot = artifactsRoot
+    self.hints = hints
+    self.console = console
+  }
+
+  /// Lists the pending failures that match `filters`; when `interactive`, asks what to do with
+  /// each.
+  ///
+  /// Returns ``ToolExitCode/success`` when nothing is left pending, ``ToolExitCode/pending`` when
+  /// failures were listed but not all resolved, ``ToolExitCode/noMatch`` when filters matched none
+  /// and ``ToolExitCode/failure`` when a decision could not be carried out.
+  package func review(filters: [String], interactive: Bool) -> ToolExitCode {
+    let selected: [PendingFailure]
+    switch select(filters: filters) {
+    case .done(let status): return status
+    case .selected(let failures): selected = failures
+    }
+    console.write(
+      "\(count(selected.count, "pending snapshot failure")) in \(artifactsRoot.path):\n"
+    )
+
+    var acceptRest = false
+    var tally = Tally()
+    for (index, failure) in selected.enumerated() {
+      console.write("\n" + describe(failure, position: index + 1, of: selected.count))
+      guard interactive else { continue }
+      var decision: Decision?
+      if acceptRest {
+        decision = .accept
+      } else {
+        switch askDecision() {
+        case .decide(let chosen): decision = chosen
+        case .acceptRest: acceptRest = true; decision = .accept
+        case .skip: decision = nil
+        case .quit:
+          tally.skipped += selected.count - index
+          return finish(tally)
+        }
+      }
+      guard let decision else {
+        tally.skipped += 1
+        continue
+      }
+      carryOut(decision, on: failure, tally: &tally)
+    }
+    guard interactive else {
+      console.write(
+        """
+
+        Accept all of them with:  \(hints.command("accept", ["--all"]))
+        Discard all of them with: \(hints.command("reject", ["--all"]))
+
+        """
+      )
+      return .pending
+    }
+    return finish(tally)
+  }
+
+  /// Accepts or rejects every pending failure matching `filters` (all of them when `all`).
+  package func resolve(_ decision: Decision, filters: [String]) -> ToolExitCode {
+    let selected: [PendingFailure]
+    switch select(filters: filters) {
+    case .done(let status): return status
+    case .selected(let failures): selected = failures
+    }
+    var tally = Tally()
+    for failure in selected { carryOut(decision, on: failure, tally: &tally) }
+    return finish(tally)
+  }
+
+  // MARK: - Steps
+
+  private enum Selection {
+    case done(ToolExitCode)
+    case selected([PendingFailure])
+  }
+
+  private func select(filters: [String]) -> Selection {
+    let pending = PendingFailures.load(artifactsRoot: artifactsRoot, packageRoot: hints.packageRoot)
+    for problem in pending.problems {
+      console.warn("warning: skipped an unreadable failure record: \(problem)\n")
+    }
+    guard !pending.failures.isEmpty else {
+      console.write("No pending snapshot failures in \(artifactsRoot.path).\n")
+      if !FileManager.default.fileExists(atPath: artifactsRoot.path) {
+        console.write(
+          "That folder does not exist: pass --artifacts with the SNAPSHOT_ARTIFACTS the tests used.\n"
+        )
+      }
+      return .done(pending.problems.isEmpty ? .success : .failure)
+    }
+    let filter = FailureFilter(filters, packageRoot: hints.packageRoot)
+    let selected = pending.failures.filter(filter.matches)
+    let unmatched = filter.unmatchedPatterns(in: pending.failures)
+    for pattern in unmatched where !selected.isEmpty {
+      console.warn("warning: no pending failure matches \"\(pattern)\".\n")
+    }
+    guard !selected.isEmpty else {
+      console.warn(
+        """
+        No pending failure matches \(filters.map { "\"\($0)\"" }.joined(separator: ", ")). \
+        \(count(pending.failures.count, "failure")) pending; list them with: \
+        \(hints.command("review"))
+
+        """
+      )
+      return .done(.noMatch)
+    }
+    return .selected(selected)
+  }
+
+  private enum Answer {
+    case decide(Decision)
+    case acceptRest
+    case skip
+    case quit
+  }
+
+  private func askDecision() -> Answer {
+    while true {
+      guard
+        let answer = console.ask(
+          "[a]ccept, [r]eject, [s]kip, accept [A]ll remaining, [q]uit? "
+        )
+      else { return .quit }
+      switch answer.trimmingCharacters(in: .whitespaces) {
+      case "a", "accept": return .decide(.accept)
+      case "r", "reject": return .decide(.reject)
+      case "s", "skip", "": return .skip
+      case "A", "all": return .acceptRest
+      case "q", "quit": return .quit
+      default: console.write("Answer a, r, s, A or q.\n")
+      }
+    }
+  }
+
+  private struct Tally {
+    var accepted: [String] = []
+    var rejected: [String] = []
+    var skipped = 0
+    var failed = 0
+  }
+
+  private func carryOut(_ decision: Decision, on failure: PendingFailure, tally: inout Tally) {
+    let name = hints.display(failure.referenceURL?.path ?? failure.record.referencePath)
+    do {
+      try failure.resolve(decision)
+      switch decision {
+      case .accept:
+        console.write("Accepted \(name)\n")
+        tally.accepted.append(name)
+      case .reject:
+        console.write("Rejected \(name)\n")
+        tally.rejected.append(name)
+      }
+    } catch {
+      console.warn("error: \(error.description)\n")
+      tally.failed += 1
+    }
+  }
+
+  private func finish(_ tally: Tally) -> ToolExitCode {
+    var parts: [String] = []
+    if !tally.accepted.isEmpty { parts.append("accepted \(tally.accepted.count)") }
+    if !tally.rejected.isEmpty { parts.append("rejected \(tally.rejected.count)") }
+    if tally.skipped > 0 { parts.append("skipped \(tally.skipped)") }
+    if tally.failed > 0 { parts.append("\(tally.failed) could not be resolved") }
+    let summary = parts.isEmpty ? "Nothing changed" : parts.joined(separator: ", ")
+    console.write("\(summary.prefix(1).uppercased() + summary.dropFirst()).\n")
+    if tally.failed > 0 { return .failure }
+    return tally.skipped > 0 ? .pending : .success
+  }
+
+  // MARK: - Showing a failure
+
+  /// A failure as `review` prints it: where it is, its difference, and how to accept it.
+  package func describe(_ failure: PendingFailure, position: Int, of total: Int) -> String {
+    let record = failure.record
+    var text = "[\(position)/\(total)] \(record.testName) — \(failure.headline)\n"
+    text += "  test:      \(hints.display(record.testFilePath)):\(record.line)\n"
+    let reference = failure.referenceURL?.path ?? record.referencePath
+    text += "  reference: \(hints.display(reference))"
+    text += record.kind == .missing ? " (missing)\n" : "\n"
+    text += "  new:       \(hints.display(failure.failedSnapshotURL.path))\n"
+    text += "\n" + indented(difference(of: failure), by: 4)
+    text += "\n  accept: \(hints.acceptCommand(for: failure))\n"
+    return text
+  }
+
+  /// The text diff (the `.patch` attachment), or for images and other formats the stored
+  /// message and the files to look at.
+  private func difference(of failure: PendingFailure) -> String {
+    if failure.record.kind == .mismatch, let patchURL = failure.patchURL,
+      let patch = try? String(contentsOf: patchURL, encoding: .utf8)
+    {
+      return patch
+    }
+    var text = messageBody(of: failure)
+    if failure.isImage || failure.attachmentURLs.contains(where: { $0.pathExtension == "png" }) {
+      let files = failure.attachmentURLs.filter { $0.pathExtension != "patch" }
+      for url in files { text += "\nfile: \(hints.display(url.path))" }
+      text += "\nSee the images side by side with: \(hints.command("report"))"
+    } else if failure.record.kind == .missing,
+      let data = try? Data(contentsOf: failure.failedSnapshotURL),
+      let snapshot = String(data: data, encoding: .utf8)
+    {
+      let lines = snapshot.split(separator: "\n", omittingEmptySubsequences: false)
+      let shown = lines.prefix(20).map { "+" + $0 }.joined(separator: "\n")
+      text += "\n\n" + shown + (lines.count > 20 ? "\n… \(lines.count - 20) more lines" : "")
+    }
+    return text
+  }
+
+  /// The stored message without its headline (already shown) and the diff tool's paths.
+  private func messageBody(of failure: PendingFailure) -> String {
+    var lines = failure.record.message.split(separator: "\n", omittingEmptySubsequences: false)
+    if let first = lines.first, String(first) == failure.headline { lines.removeFirst() }
+    return lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}
+
+func indented(_ text: String, by spaces: Int) -> String {
+  let pad = String(repeating: " ", count: spaces)
+  return text.split(separator: "\n", omittingEmptySubsequences: false)
+    .map { $0.isEmpty ? "" : pad + $0 }
+    .joined(separator: "\n")
+    .trimmingCharacters(in: .newlines) + "\n"
+}
+
+/// "1 failure", "2 failures".
+func count(_ number: Int, _ noun: String) -> String {
+  "\(number) \(noun)\(number == 1 ? "" : "s")"
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+@testable import SnapshotReview
+
+@Suite struct PruneTests {
+  /// Arguments as `swift test` (no filter) gives its two test processes.
+  static let fullRun = [
+    ["/pkg/.build/debug/AppPackageTests.xctest"],
+    ["/pkg/.build/debug/AppPackageTests.xctest", "--testing-library", "swift-testing"],
+  ]
+
+  func prune(_ fixture: ReviewFixture, delete: Bool) -> (ToolExitCode, ScriptedConsole) {
+    let console = ScriptedConsole()
+    let session = ReviewSession(
+      artifactsRoot: fixture.artifacts,
+      hints: CommandHints(packageRoot: fixture.root),
+      console: console
+    )
+    return (session.prune(usageFolder: fixture.usage, delete: delete), console)
+  }
+
+  @Test func listsOnlyUnusedFilesUnderSnapshotsFolders() throws {
+    try ReviewFixture.with { fixture in
+      try fixture.setLoggedArguments(Self.fullRun[1])
+      let before = fixture.packageFiles()
+      let (status, console) = prune(fixture, delete: false)
+      #expect(status == .pending)
+      #expect(
+        console.output == """
+          2 unreferenced snapshot files (of 6 under __Snapshots__ folders):
+            Tests/AppTests/__Snapshots__/GreetingTests/testRenamed.1.txt
+            Tests/AppTests/__Snapshots__/OldTests/testDeleted.1.png
+
+          Delete them with: swift run snapshot-testing prune --usage \(fixture.usage.path) --delete
+
+          """
+      )
+      #expect(console.errors.isEmpty)
+      #expect(fixture.packageFiles() == before)
+    }
+  }
+
+  @Test func deleteRemovesThoseFilesAndNothingElse() throws {
+    try ReviewFixture.with { fixture in
+      try fixture.setLoggedArguments(Self.fullRun[0])
+      var expected = fixture.packageFiles()
+      expected["Tests/AppTests/__Snapshots__/GreetingTests/testRenamed.1.txt"] = nil
+      expected["Tests/AppTests/__Snapshots__/OldTests/testDeleted.1.png"] = nil
+      let (status, console) = prune(fixture, delete: true)
+      #expect(status == .success)
+      #expect(console.output.hasSuffix("Deleted 2 files.\n"))
+      #expect(fixture.packageFiles() == expected)
+      // The folder the deleted test's references lived in is gone; the others stay.
+      let oldTests = fixture.root.appendingPathComponent("Tests/AppTests/__Snapshots__/OldTests")
+      #expect(!FileManager.default.fileExists(atPath: oldTests.path))
+      #expect(FileManager.default.fileExists(atPath: fixture.snapshots.path))
+
+      let (again, secondConsole) = prune(fixture, delete: true)
+      #expect(again == .success)
+      #expect(
+        secondConsole.output == "All 4 reference files under __Snapshots__ folders are used.\n"
+      )
+    }
+  }
+
+  @Test(arguments: [
+    (
+      ["/x/App.xctest", "--filter", "GreetingTests", "--testing-library", "swift-testing"],
+      #""--filter""#
+    ),
+    (["/x/App.xctest", "--skip=Slow", "--testing-library", "swift-testing"], #""--skip=Slow""#),
+    (["/x/App.xctest", "-s", "AppTests.GreetingTests"], #""-s""#),
+    (
+      ["/x/App.xctest", "AppTests.GreetingTests/testGreeting,AppTests.GreetingTests/testBadge"],
+      "a list of tests"
+    ),
+  ])
+  func refusesALogFromAPartialRun(arguments: [String], named: String) throws {
+    try ReviewFixture.with { fixture in
+      try fixture.setLoggedArguments(arguments)
+      let before = fixture.packageFiles()
+      let (status, console) = prune(fixture, delete: true)
+      #expect(status == .refused)
+      #expect(console.output.isEmpty)
+      #expect(
+        console.errors.hasPrefix(
+          """
+          Refusing to prune: the usage log comes from a partial run. A test process was given \
+          \(named) (\(arguments.dropFirst().joined(separator: " "))), so the references of the \
+          tests it did not run would look unused.
+          Produce a full log by running the whole suite, without --filter, --skip or --parallel:
+
+              rm -rf \(fixture.usage.path)
+              SNAPSHOT_TESTING_USED_REFERENCES=\(fixture.usage.path) swift test
+
+          """
+        )
+      )
+      #expect(fixture.packageFiles() == before)
+    }
+  }
+
+  @Test func refusesWithoutALog() throws {
+    try ReviewFixture.with { fixture in
+      try FileManager.default.removeItem(at: fixture.usage)
+      let (status, console) = prune(fixture, delete: true)
+      #expect(status == .refused)
+      #expect(
+        console.errors.hasPrefix(
+          "Refusing to prune: the usage log \"\(fixture.usage.path)\" could not be read (No such file or directory)."
+        )
+      )
+
+      try FileManager.default.createDirectory(at: fixture.usage, withIntermediateDirectories: true)
+      let (emptyStatus, emptyConsole) = prune(fixture, delete: true)
+      #expect(emptyStatus == .refused)
+      #expect(
+        emptyConsole.errors.hasPrefix(
+          """
+          Refusing to prune: "\(fixture.usage.path)" holds no usage log, so every reference would \
+          look unused.
+          """
+        )
+      )
+      #expect(
+        FileManager.default.fileExists(atPath: fixture.reference(ReviewFixture.staleText).path)
+      )
+    }
+  }
+
+  @Test func refusesALogFromAnotherCheckout() throws {
+    try ReviewFixture.with { fixture in
+      try fixture.setLoggedArguments(Self.fullRun[0])
+      let elsewhere = fixture.root.deletingLastPathComponent().appendingPathComponent("Other")
+      try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+      let console = ScriptedConsole()
+      let session = ReviewSession(
+        artifactsRoot: fixture.artifacts,
+        hints: CommandHints(packageRoot: elsewhere),
+        console: console
+      )
+      #expect(session.prune(usageFolder: fixture.usage, delete: true) == .refused)
+      #expect(
+        console.errors.contains(
+          """
+          none of the 5 references in the usage log lies beneath "\(standardizedPath(elsewhere.path))"
+          """
+        )
+      )
+    }
+  }
+}
