@@ -41,17 +41,13 @@ private final class Delivery<Value>: @unchecked Sendable {
   var delivered: Value? { lock.withLock { value } }
 }
 
-/// Runs `async` and waits at most `timeout` seconds for its value.
+/// Runs `async` and waits at most `timeout` seconds for its value; `nil` if it never came.
 ///
 /// On the main thread the run loop keeps turning while waiting, so strategies that finish their
 /// work on the main queue (as XCTest-era strategies do) can complete; elsewhere the thread simply
-/// blocks.
-func awaitSnapshot<Format>(
-  _ async: Async<Format>,
-  timeout: TimeInterval,
-  referenceURL: URL
-) throws(SnapshotTimeoutError) -> Format {
-  let delivery = Delivery<Format>()
+/// blocks. Shared with the inline snapshot module.
+package func awaitValue<Value>(_ async: Async<Value>, timeout: TimeInterval) -> Value? {
+  let delivery = Delivery<Value>()
   async.run { delivery.deliver($0) }
   if let value = delivery.delivered { return value }
 
@@ -64,7 +60,16 @@ func awaitSnapshot<Format>(
   } else {
     _ = delivery.arrived.wait(timeout: .now() + max(0, timeout))
   }
-  guard let value = delivery.delivered else {
+  return delivery.delivered
+}
+
+/// Runs a strategy's `async` snapshot and waits at most `timeout` seconds for it.
+func awaitSnapshot<Format>(
+  _ async: Async<Format>,
+  timeout: TimeInterval,
+  referenceURL: URL
+) throws(SnapshotTimeoutError) -> Format {
+  guard let value = awaitValue(async, timeout: timeout) else {
     throw SnapshotTimeoutError(timeout: timeout, referenceURL: referenceURL)
   }
   return value

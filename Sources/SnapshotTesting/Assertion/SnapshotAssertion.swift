@@ -14,12 +14,7 @@ struct AssertionContext {
   var column: UInt
 
   var sourceLocation: SourceLocation {
-    SourceLocation(
-      fileID: fileID,
-      filePath: filePath,
-      line: Int(line),
-      column: Int(column)
-    )
+    safeSourceLocation(fileID: fileID, filePath: filePath, line: Int(line), column: Int(column))
   }
 }
 
