@@ -37,6 +37,19 @@ package struct PendingFailure: Sendable {
     return first.map(String.init) ?? record.kind.rawValue
   }
 
+  /// The stored message without its headline (shown on its own) and, for images, without the
+  /// diff tool's paragraph: the comparison's own words ("Newly-taken snapshot does not match
+  /// reference. 49 of 384 pixels differ…").
+  package var details: String {
+    var lines = record.message.split(separator: "\n", omittingEmptySubsequences: false)
+    if let first = lines.first, String(first) == headline { lines.removeFirst() }
+    var text = lines.joined(separator: "\n")
+    if isImage, let start = text.range(of: "\nNewly-taken snapshot") {
+      text = String(text[start.lowerBound...])
+    }
+    return text.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
   /// Every file of the failure in the artifacts folder, the record last.
   var artifactURLs: [URL] {
     [failedSnapshotURL] + attachmentURLs + [recordURL]

@@ -108,7 +108,8 @@ package struct HTMLReport {
         case .context(let text): return "<span>\(escape(text))</span>"
         }
       }
-      return "<pre class=\"diff\">\(lines.joined(separator: "\n"))</pre>\n"
+      // Each line is a block of its own, so no newline goes between them.
+      return "<pre class=\"diff\">\(lines.joined())</pre>\n"
     }
     if failure.record.kind == .missing, let data = try? Data(contentsOf: failure.failedSnapshotURL),
       let text = String(data: data, encoding: .utf8)
@@ -116,7 +117,7 @@ package struct HTMLReport {
       var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
       if lines.last == "" { lines.removeLast() }
       let rendered = lines.map { "<span class=\"added\">+\(escape(String($0)))</span>" }
-      return "<pre class=\"diff\">\(rendered.joined(separator: "\n"))</pre>\n"
+      return "<pre class=\"diff\">\(rendered.joined())</pre>\n"
     }
     return "<pre class=\"message\">\(escape(failure.record.message))</pre>\n"
   }
@@ -186,7 +187,7 @@ package struct HTMLReport {
       }
     }
     html += "</div>\n"
-    html += "<pre class=\"message\">\(escape(messageBody(failure)))</pre>\n"
+    html += "<pre class=\"message\">\(escape(failure.details))</pre>\n"
     return html
   }
 
@@ -208,13 +209,6 @@ package struct HTMLReport {
       <figcaption>\(caption)\(size)</figcaption></figure>
 
       """
-  }
-
-  /// The stored message without its headline, which the entry shows already.
-  private func messageBody(_ failure: PendingFailure) -> String {
-    var lines = failure.record.message.split(separator: "\n", omittingEmptySubsequences: false)
-    if let first = lines.first, String(first) == failure.headline { lines.removeFirst() }
-    return lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   private func commandBlock(_ command: String) -> String {

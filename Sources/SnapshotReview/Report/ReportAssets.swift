@@ -111,7 +111,10 @@ enum ReportAssets {
       });
       document.documentElement.setAttribute('data-entries',
         String(document.querySelectorAll('.entry').length));
-      document.documentElement.setAttribute('data-status', 'ready');
+      // An earlier script's error stays visible: only a clean page is marked ready.
+      if (document.documentElement.getAttribute('data-status') !== 'error') {
+        document.documentElement.setAttribute('data-status', 'ready');
+      }
     })();
     """
 }

@@ -205,7 +205,7 @@ package struct ReviewSession {
     {
       return patch
     }
-    var text = messageBody(of: failure)
+    var text = failure.details
     if failure.isImage || failure.attachmentURLs.contains(where: { $0.pathExtension == "png" }) {
       let files = failure.attachmentURLs.filter { $0.pathExtension != "patch" }
       for url in files { text += "\nfile: \(hints.display(url.path))" }
@@ -219,13 +219,6 @@ package struct ReviewSession {
       text += "\n\n" + shown + (lines.count > 20 ? "\n… \(lines.count - 20) more lines" : "")
     }
     return text
-  }
-
-  /// The stored message without its headline (already shown) and the diff tool's paths.
-  private func messageBody(of failure: PendingFailure) -> String {
-    var lines = failure.record.message.split(separator: "\n", omittingEmptySubsequences: false)
-    if let first = lines.first, String(first) == failure.headline { lines.removeFirst() }
-    return lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }
 
