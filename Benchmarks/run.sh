@@ -9,6 +9,8 @@
 #   UPSTREAM_MAX_LINES  largest input given to upstream (default 20000; it needs minutes there
 #                       and far longer at 50000, so larger inputs are skipped and marked so)
 #   UPSTREAM_CAP        seconds one upstream run may take before it is stopped (default 300)
+#   INSTRUCTIONS        0 to skip counting the matching assertions' instructions with valgrind
+#   ONLY_ASSERTIONS     1 to run only the matching assertions (no line diff tables)
 set -euo pipefail
 cd "$(dirname "$0")"
 here=$(pwd)
@@ -24,7 +26,7 @@ upstream="$(cd Upstream && swift build -c release --scratch-path "$scratch" --sh
 
 inputs=$(mktemp -d)
 trap 'rm -rf "$inputs"' EXIT
-"$ours" generate "$inputs"
+[ "${ONLY_ASSERTIONS:-0}" = 1 ] || "$ours" generate "$inputs"
 
 # Runs per measurement (the median is reported).
 runs_for() {
@@ -108,17 +110,73 @@ table() {
 }
 
 echo "Run on $(date -u +%Y-%m-%d): $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
-table percent "1% of lines changed"
-table fixed "10 lines changed, whatever the size"
-echo
-echo "Starting \`/bin/true\` the way GNU diff is started above: $(spawn_ms) ms."
+if [ "${ONLY_ASSERTIONS:-0}" != 1 ]; then
+  table percent "1% of lines changed"
+  table fixed "10 lines changed, whatever the size"
+  echo
+  echo "Starting \`/bin/true\` the way GNU diff is started above: $(spawn_ms) ms."
+fi
 echo
 echo "### One matching assertion"
 echo
-echo "| assertion | ours (ms) | upstream 1.19.7 (ms) | upstream ÷ ours |"
-echo "|---|---:|---:|---:|"
-ours_assert=$("$ours" assert 51)
-upstream_assert=$("$upstream" assert 51)
-echo "| \`verifySnapshot(of: text, as: .lines)\`, 5,000 lines, reference on disk, \`record: .never\` | $ours_assert | $upstream_assert | $(ratio "$upstream_assert" "$ours_assert") |"
-# TODO: add the matching `.dump` assertion row once `Snapshotting.dump` exists in this package
-# (see `assertion(runs:)` in Sources/LineDiffBenchmark/main.swift).
+echo "Median of one call, taken 3 times alternating the two programs; the middle of the 3 medians is shown."
+echo
+echo "| assertion | ours (ms) | upstream 1.19.7 (ms) | upstream ÷ ours | instructions a call: ours / upstream | upstream ÷ ours (instructions) | same reference bytes |"
+echo "|---|---:|---:|---:|---:|---:|---|"
+
+# Runs of one timing, and the extra calls that the instruction count is taken over.
+assert_runs_for() {
+  case $1 in lines-5000) echo 51 ;; dump-200) echo 11 ;; *) echo 501 ;; esac
+}
+assert_calls_for() {
+  case $1 in lines-5000) echo 10 ;; dump-200) echo 2 ;; *) echo 50 ;; esac
+}
+describe_assertion() {
+  case $1 in
+  lines-5000) echo '`verifySnapshot(of: text, as: .lines)`, 5,000 lines (101 kB)' ;;
+  lines-20) echo '`verifySnapshot(of: text, as: .lines)`, 20 lines' ;;
+  dump-200) echo '`verifySnapshot(of: customers, as: .dump)`, 200 nested structs (2,451 lines, 58 kB)' ;;
+  dump-small) echo '`verifySnapshot(of: user, as: .dump)`, a struct of 3 fields' ;;
+  esac
+}
+middle_of() {
+  printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+# Instructions of one matching call: callgrind's total with 2k calls minus the total with k
+# calls, over k (start-up, input building and recording cancel out).
+instructions_per_call() {
+  local binary=$1 name=$2 k=$3 one two
+  one=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" assert "$name" "$k" 2>&1 >/dev/null |
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+  two=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" assert "$name" $((2 * k)) 2>&1 >/dev/null |
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+  awk -v a="$one" -v b="$two" -v k="$k" 'BEGIN { printf "%.0f", (b - a) / k }'
+}
+count_instructions=${INSTRUCTIONS:-1}
+command -v valgrind >/dev/null || count_instructions=0
+
+references=$(mktemp -d)
+for name in lines-5000 lines-20 dump-200 dump-small; do
+  runs=$(assert_runs_for "$name")
+  ours_samples=() upstream_samples=()
+  for round in 1 2 3; do
+    ours_samples+=("$("$ours" assert "$name" "$runs" "$references/ours")")
+    upstream_samples+=("$("$upstream" assert "$name" "$runs" "$references/upstream")")
+  done
+  ours_ms=$(middle_of "${ours_samples[@]}")
+  upstream_ms=$(middle_of "${upstream_samples[@]}")
+  same=no
+  cmp -s "$references/ours" "$references/upstream" && same=yes
+  instructions="—" instruction_ratio="—"
+  if [ "$count_instructions" = 1 ]; then
+    k=$(assert_calls_for "$name")
+    ours_i=$(instructions_per_call "$ours" "$name" "$k")
+    upstream_i=$(instructions_per_call "$upstream" "$name" "$k")
+    instructions="$ours_i / $upstream_i"
+    instruction_ratio=$(ratio "$upstream_i" "$ours_i")
+  fi
+  echo "| $(describe_assertion "$name"), reference on disk, \`record: .never\` | $ours_ms | $upstream_ms | $(ratio "$upstream_ms" "$ours_ms") | $instructions | $instruction_ratio | $same |"
+done
+rm -rf "$references"
+echo
+echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."

@@ -6,8 +6,11 @@
 //   LineDiffBenchmark generate DIR       writes the input texts into DIR (see `generate`)
 //   LineDiffBenchmark diff OLD NEW RUNS  prints the median milliseconds of one
 //                                        `Diffing<String>.lines.diffV2(old, new)`
-//   LineDiffBenchmark assert RUNS        prints the median milliseconds of one matching
-//                                        `verifySnapshot(of:as: .lines)` (see `assertion`)
+//   LineDiffBenchmark assert CASE RUNS [COPY]
+//                                        prints the median milliseconds of one matching
+//                                        `verifySnapshot` (see `assertion`); CASE is lines-5000,
+//                                        lines-20, dump-200 or dump-small; COPY receives the
+//                                        recorded reference
 
 import Foundation
 import SnapshotTesting
@@ -87,30 +90,129 @@ func readText(_ path: String) throws -> String {
   String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
 }
 
-/// One matching `.lines` assertion: a 5,000-line text against its reference, pre-recorded in a
-/// temporary snapshot directory, with `record: .never`.
-func assertion(runs: Int) throws -> Double {
+/// A nested record for the `.dump` assertions.
+struct Customer {
+  struct Address {
+    var street: String
+    var city: String
+    var postcode: Int
+  }
+  var id: Int
+  var name: String
+  var address: Address
+  var tags: [String]
+  var status: Shipment.Status
+  var balance: Double?
+}
+
+/// A small struct for the `.dump` assertion of a small value.
+struct User {
+  var id: Int
+  var name: String
+  var bio: String
+}
+
+func customers(count: Int) -> [Customer] {
+  let statuses: [Shipment.Status] = [.pending, .shipped, .delivered]
+  return (0..<count).map { index in
+    Customer(
+      id: index, name: "Customer \(index)",
+      address: Customer.Address(
+        street: "\(index % 97) Main Street", city: ["Lyon", "Oslo", "Quito"][index % 3],
+        postcode: 10_000 + index),
+      tags: index % 2 == 0 ? ["vip", "newsletter"] : ["newsletter"],
+      status: statuses[index % 3], balance: index % 4 == 0 ? nil : Double(index) / 4)
+  }
+}
+
+let smallUser = User(id: 1, name: "Blobby", bio: "Blobbed around the world.")
+
+/// `count` lines of `dumpLines`, without the module's name in type names, so that both builds
+/// of this file assert the very same text.
+func assertedText(lines count: Int) -> String {
+  let module = String(reflecting: Shipment.self).dropLast("Shipment".count)
+  return dumpLines(count: count).joined(separator: "\n")
+    .replacingOccurrences(of: String(module), with: "")
+}
+
+/// The matching assertions measured, by name: `lines-5000`, `lines-20`, `dump-200`, `dump-small`.
+let assertionCases = ["lines-5000", "lines-20", "dump-200", "dump-small"]
+
+/// One call of `verifySnapshot(of:as:named:record:snapshotDirectory:testName:)` for `name`, with
+/// the given record mode; returns its failure message.
+func verify(_ name: String, record: SnapshotTestingConfiguration.Record, in directory: String)
+  -> (() -> String?)?
+{
+  switch name {
+  case "lines-5000":
+    let text = assertedText(lines: 5_000)
+    return {
+      verifySnapshot(
+        of: text, as: .lines, named: "lines", record: record, snapshotDirectory: directory,
+        testName: "benchmark")
+    }
+  case "lines-20":
+    let text = assertedText(lines: 20)
+    return {
+      verifySnapshot(
+        of: text, as: .lines, named: "lines", record: record, snapshotDirectory: directory,
+        testName: "benchmark")
+    }
+  case "dump-200":
+    let records = customers(count: 200)
+    return {
+      verifySnapshot(
+        of: records, as: .dump, named: "dump", record: record, snapshotDirectory: directory,
+        testName: "benchmark")
+    }
+  case "dump-small":
+    let user = smallUser
+    return {
+      verifySnapshot(
+        of: user, as: .dump, named: "dump", record: record, snapshotDirectory: directory,
+        testName: "benchmark")
+    }
+  default:
+    return nil
+  }
+}
+
+/// One matching assertion: the reference is first recorded through the public API
+/// (`record: .all`) in a temporary snapshot directory, then `runs` calls with `record: .never`
+/// are timed. Named snapshots, so nothing counts up between calls. Prints the median
+/// milliseconds; with `keep`, copies the reference to that path (to compare both libraries').
+func assertion(_ name: String, runs: Int, keep: String?) throws -> Double {
   let directory = FileManager.default.temporaryDirectory
     .appendingPathComponent("snapshot-benchmark-\(ProcessInfo.processInfo.processIdentifier)")
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: directory) }
-  let text = dumpLines(count: 5_000).joined(separator: "\n")
-  // Both libraries store the reference as <testName>.<name>.<pathExtension>.
-  try Data(text.utf8).write(to: directory.appendingPathComponent("benchmark.lines.txt"))
+  guard
+    let record = verify(name, record: .all, in: directory.path),
+    let match = verify(name, record: .never, in: directory.path)
+  else {
+    throw BenchmarkError(description: "unknown assertion \(name)")
+  }
+  guard record() != nil else {
+    throw BenchmarkError(description: "recording \(name) did not report a recording")
+  }
+  if let keep {
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    guard files.count == 1 else { throw BenchmarkError(description: "references: \(files)") }
+    try Data(contentsOf: directory.appendingPathComponent(files[0]))
+      .write(to: URL(fileURLWithPath: keep))
+  }
   var failures = 0
   let median = medianMilliseconds(runs: runs) {
-    let failure = verifySnapshot(
-      of: text, as: .lines, named: "lines", record: .never, snapshotDirectory: directory.path,
-      testName: "benchmark")
-    if let failure {
+    if let failure = match() {
       failures += 1
       FileHandle.standardError.write(Data("unexpected failure: \(failure)\n".utf8))
     }
   }
-  // TODO(lead's engine): add the matching `.dump` assertion here once `Snapshotting.dump` lands
-  // in this package: `verifySnapshot(of: records, as: .dump, named: "dump", ...)` against a
-  // pre-recorded `benchmark.dump.txt`, timed the same way.
   return failures == 0 ? median : .nan
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+  var description: String
 }
 
 func main() throws {
@@ -128,11 +230,15 @@ func main() throws {
     let printedLines = message.utf8.lazy.filter { $0 == 0x0A }.count + 1
     FileHandle.standardError.write(Data("diff printed \(printedLines) lines\n".utf8))
     print(String(format: "%.3f", median))
-  case "assert" where arguments.count == 2:
-    print(String(format: "%.3f", try assertion(runs: Int(arguments[1]) ?? 1)))
+  case "assert" where arguments.count == 3 || arguments.count == 4:
+    let median = try assertion(
+      arguments[1], runs: Int(arguments[2]) ?? 1, keep: arguments.count == 4 ? arguments[3] : nil)
+    print(String(format: "%.4f", median))
   default:
     FileHandle.standardError.write(
-      Data("usage: generate DIR | diff OLD NEW RUNS | assert RUNS\n".utf8))
+      Data(
+        "usage: generate DIR | diff OLD NEW RUNS | assert (\(assertionCases.joined(separator: "|"))) RUNS [REFERENCE_COPY]\n"
+          .utf8))
     exit(2)
   }
 }

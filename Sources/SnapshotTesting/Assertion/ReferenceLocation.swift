@@ -82,14 +82,12 @@ func locateReference(
   snapshotDirectory: String?,
   referenceRoot: String?
 ) throws(SnapshotNameError) -> ReferenceLocation {
-  let fileURL = URL(fileURLWithPath: filePath, isDirectory: false)
-  let testFileName = fileURL.deletingPathExtension().lastPathComponent
+  let (testFileName, testFolder) = testFileParts(filePath)
 
   let directory: URL
   if let snapshotDirectory {
     directory = URL(fileURLWithPath: snapshotDirectory, isDirectory: true)
   } else {
-    let testFolder = fileURL.deletingLastPathComponent()
     let base: URL
     if let referenceRoot, !referenceRoot.isEmpty {
       base = relocate(testFolder, under: URL(fileURLWithPath: referenceRoot, isDirectory: true))
@@ -115,6 +113,24 @@ func locateReference(
     fileName: fileName,
     baseName: baseName
   )
+}
+
+private let testFilePartsLock = NSLock()
+nonisolated(unsafe) private var testFilePartsCache: [String: (name: String, folder: URL)] = [:]
+
+/// A test file's name without its extension, and its folder, as `URL` gives them. Every assertion
+/// asks and `URL` is slow to answer, so the answer is kept for absolute paths (a relative path
+/// depends on the current directory, which may change).
+private func testFileParts(_ filePath: String) -> (name: String, folder: URL) {
+  func build() -> (name: String, folder: URL) {
+    let fileURL = URL(fileURLWithPath: filePath, isDirectory: false)
+    return (fileURL.deletingPathExtension().lastPathComponent, fileURL.deletingLastPathComponent())
+  }
+  guard filePath.hasPrefix("/") else { return build() }
+  if let cached = testFilePartsLock.withLock({ testFilePartsCache[filePath] }) { return cached }
+  let parts = build()
+  testFilePartsLock.withLock { testFilePartsCache[filePath] = parts }
+  return parts
 }
 
 /// Moves a test folder under another root, keeping its path from the last `Tests` component on

@@ -79,8 +79,10 @@ func runSnapshotAssertion<Value, Format>(
   }
   let referenceURL = location.referenceURL
   let displayTestName = sanitizePathComponent(context.testName)
-  let artifactsRoot = artifactsRootURL(environment)
-  ReferenceUsageLog.note(referenceURL.path, environment: environment)
+  let artifactsRoot = artifactsRootPath(environment)
+  // Computed once: a matching assertion needs it twice, and `URL.path` is not cheap.
+  let referencePath = referenceURL.path
+  ReferenceUsageLog.note(referencePath, environment: environment)
 
   let snapshot: Format
   do {
@@ -104,7 +106,7 @@ func runSnapshotAssertion<Value, Format>(
 
   /// The reference now holds this snapshot (it matched, or was recorded): no failure is pending.
   func settled() {
-    FailureRecord.clear(referencePath: referenceURL.path, artifactsRoot: artifactsRoot)
+    FailureRecord.clear(referencePath: referencePath, artifactsRoot: artifactsRoot)
   }
 
   func record(_ note: String) -> String {
@@ -135,7 +137,7 @@ func runSnapshotAssertion<Value, Format>(
     var notes: [String] = []
     let artifacts = writeArtifacts(
       snapshotData: snapshotData, diffAttachments: diffAttachments, location: location,
-      artifactsRoot: artifactsRoot, notes: &notes
+      artifactsRoot: artifactsRootURL(artifactsRoot), notes: &notes
     )
     recordAttachments(artifacts.attachments, sourceLocation: context.sourceLocation)
     var text = message(artifacts.failedSnapshotURL)
@@ -148,7 +150,7 @@ func runSnapshotAssertion<Value, Format>(
       recordedAt: Date().timeIntervalSince1970
     )
     do {
-      try failure.save(artifactsRoot: artifactsRoot)
+      try failure.save(artifactsRoot: artifactsRootURL(artifactsRoot))
     } catch {
       text += "\n\nThe failure could not be recorded for review. \(error.description)"
     }
@@ -250,8 +252,17 @@ func runSnapshotAssertion<Value, Format>(
 
 /// The folder failed snapshots go to: `SNAPSHOT_ARTIFACTS`, or the temporary folder.
 package func artifactsRootURL(_ environment: [String: String]) -> URL {
-  let configured = environment["SNAPSHOT_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
-  return URL(fileURLWithPath: configured ?? NSTemporaryDirectory(), isDirectory: true)
+  artifactsRootURL(artifactsRootPath(environment))
+}
+
+/// The artifacts root as configured: `SNAPSHOT_ARTIFACTS`, or the temporary folder. Kept as a
+/// path until a failure needs the `URL`: a matching assertion only needs the path.
+func artifactsRootPath(_ environment: [String: String]) -> String {
+  environment["SNAPSHOT_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 } ?? NSTemporaryDirectory()
+}
+
+func artifactsRootURL(_ path: String) -> URL {
+  URL(fileURLWithPath: path, isDirectory: true)
 }
 
 /// Writes the failed snapshot and the diff's files under the artifacts folder

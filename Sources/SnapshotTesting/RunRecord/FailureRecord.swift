@@ -63,13 +63,17 @@ package struct FailureRecord: Codable, Equatable, Sendable {
   /// The record file for a reference: its name is a hash of the reference's path, so each
   /// reference has at most one pending failure.
   package static func fileURL(forReference referencePath: String, artifactsRoot: URL) -> URL {
+    folder(artifactsRoot: artifactsRoot).appendingPathComponent(fileName(forReference: referencePath))
+  }
+
+  /// `<16 hex digits>.json`: the FNV-1a hash of the reference's path.
+  static func fileName(forReference referencePath: String) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, 64 bits
     for byte in referencePath.utf8 {
       hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
     }
     let name = String(hash, radix: 16)
-    let padded = String(repeating: "0", count: 16 - name.count) + name
-    return folder(artifactsRoot: artifactsRoot).appendingPathComponent("\(padded).json")
+    return String(repeating: "0", count: 16 - name.count) + name + ".json"
   }
 
   /// The records of pending failures under an artifacts root, oldest first; unreadable files are
@@ -108,8 +112,37 @@ extension FailureRecord {
   }
 
   /// Removes the pending failure of a reference, if any: it matched or was recorded since.
-  static func clear(referencePath: String, artifactsRoot: URL) {
-    let url = fileURL(forReference: referencePath, artifactsRoot: artifactsRoot)
-    _ = unlink(url.path)
+  ///
+  /// `artifactsRoot` is the root's path as configured (see `artifactsRootPath`). This runs on
+  /// every matching assertion, where building the record's path through `URL` cost as much as
+  /// the rest of the match; so the records folder's path is built through `URL` once per
+  /// absolute root and the file name is appended to it (the file name has no `/`, and the folder's
+  /// path never ends with one, so this is the path `fileURL(…).path` gives).
+  static func clear(referencePath: String, artifactsRoot: String) {
+    let path = folderPath(artifactsRoot: artifactsRoot) + "/" + fileName(forReference: referencePath)
+    assert(
+      path
+        == fileURL(
+          forReference: referencePath,
+          artifactsRoot: URL(fileURLWithPath: artifactsRoot, isDirectory: true)
+        ).path
+    )
+    _ = unlink(path)
+  }
+
+  private static let folderPathsLock = NSLock()
+  nonisolated(unsafe) private static var folderPaths: [String: String] = [:]
+
+  /// `folder(artifactsRoot:).path`, cached for absolute roots (a relative root depends on the
+  /// current directory, which may change).
+  private static func folderPath(artifactsRoot: String) -> String {
+    func build() -> String {
+      folder(artifactsRoot: URL(fileURLWithPath: artifactsRoot, isDirectory: true)).path
+    }
+    guard artifactsRoot.hasPrefix("/") else { return build() }
+    if let cached = folderPathsLock.withLock({ folderPaths[artifactsRoot] }) { return cached }
+    let path = build()
+    folderPathsLock.withLock { folderPaths[artifactsRoot] = path }
+    return path
   }
 }

@@ -66,7 +66,9 @@ struct TreeDumper {
     let mirror = Mirror(reflecting: value)
     let object: ObjectIdentifier? =
       type(of: value) is AnyClass ? ObjectIdentifier(value as AnyObject) : nil
-    let typeName = String(describing: mirror.subjectType)
+    // Only optionals, structs, classes and enums print their type's name; naming a type is
+    // costly, so leaves such as numbers and strings never do it.
+    var typeName: String { String(describing: mirror.subjectType) }
     let count = mirror.children.count
 
     var description: String
@@ -112,11 +114,15 @@ struct TreeDumper {
       return "\(indentation)▿ \(label ?? "value") (circular reference detected)\n"
     }
 
-    var children: [(label: String?, text: String)] = []
+    // `key` is the label as Swift escapes it (the sort key), computed once per child rather than
+    // in every comparison of the sort.
+    var children: [(key: String?, text: String)] = []
     if order != .none {
       if let object { path.append((object, sortsMembers)) }
+      children.reserveCapacity(count)
       for child in mirror.children {
-        children.append((child.label, render(child.value, label: child.label, depth: depth + 1)))
+        let text = render(child.value, label: child.label, depth: depth + 1)
+        children.append((order == .sorted ? child.label?.debugDescription : nil, text))
       }
       if object != nil { path.removeLast() }
       if order == .sorted { children.sort(by: Self.precedes) }
@@ -142,19 +148,19 @@ struct TreeDumper {
     return !path[(first + 1)...].contains { $0.sortsMembers }
   }
 
+  /// Unlabelled children first, by their text; then labelled ones by their escaped label, then
+  /// by their text.
   private static func precedes(
-    _ lhs: (label: String?, text: String), _ rhs: (label: String?, text: String)
+    _ lhs: (key: String?, text: String), _ rhs: (key: String?, text: String)
   ) -> Bool {
-    switch (lhs.label, rhs.label) {
+    switch (lhs.key, rhs.key) {
     case (nil, nil):
       return lhs.text < rhs.text
     case (nil, _?):
       return true
     case (_?, nil):
       return false
-    case let (left?, right?):
-      let leftKey = left.debugDescription
-      let rightKey = right.debugDescription
+    case let (leftKey?, rightKey?):
       return leftKey == rightKey ? lhs.text < rhs.text : leftKey < rightKey
     }
   }
