@@ -207,14 +207,17 @@ import Testing
           column: UInt(second.column)
         )
       }
-      InlineSnapshotStore.$current.withValue(otherProcess) {
-        assertInlineSnapshot(
-          of: "A",
-          as: .lines,
-          file: FixtureRun.fileName,
-          line: UInt(first.line),
-          column: UInt(first.column)
-        )
+      // The other process, under the same controlled environment (not CI's).
+      run.run {
+        InlineSnapshotStore.$current.withValue(otherProcess) {
+          assertInlineSnapshot(
+            of: "A",
+            as: .lines,
+            file: FixtureRun.fileName,
+            line: UInt(first.line),
+            column: UInt(first.column)
+          )
+        }
       }
     }
     #expect(otherProcess.writePending().isEmpty)
