@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Shows the library at work on the small package in Examples/Demo: the first run records its
 # snapshots, the second matches them, the third simulates a regression and fails with a text diff
-# and an image diff. References and artifacts go to a temporary folder; the repository is untouched.
+# and an image diff; then the snapshot-testing tool reviews, reports and accepts the new snapshots,
+# and a last run passes. References and artifacts go to a temporary folder; the repository is
+# untouched.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -15,24 +17,33 @@ export SNAPSHOT_ARTIFACTS="$work/artifacts"
 cd Examples/Demo
 
 heading() { printf '\n\033[1m== %s\033[0m\n' "$1"; }
-# Swift Testing's output without the "started" lines.
-run_tests() { swift test --skip-build --disable-xctest "$@" 2>&1 | grep -v ' started\.$' || true; }
+# Swift Testing's output without the "started" lines; returns the tests' exit status.
+run_tests() {
+  local status=0
+  swift test --skip-build --disable-xctest "$@" > "$work/output.txt" 2>&1 || status=$?
+  grep -v ' started\.$' "$work/output.txt" || true
+  return "$status"
+}
+# The demo checks its own story, so that a broken library cannot look like a working demo.
+expect_failures() { if run_tests "$@"; then echo "demo: expected failing snapshots" >&2; exit 1; fi; }
+expect_success() { run_tests "$@" || { echo "demo: expected every snapshot to match" >&2; exit 1; }; }
 
 heading "Building the demo package (Examples/Demo)"
 swift build --build-tests 2>&1 | tail -n 1
+swift build --product snapshot-testing 2>&1 | tail -n 1
 
 heading "1. First run: no references yet, so each assertion records one and fails"
-SNAPSHOT_TESTING_RECORD=missing run_tests
+SNAPSHOT_TESTING_RECORD=missing expect_failures
 echo
 echo "Recorded references:"
 (cd "$SNAPSHOT_TESTING_REFERENCE_DIR" && find . -type f | sort | sed 's|^\./|  |')
 
 heading "2. Second run: every snapshot matches its reference"
-run_tests
+expect_success
 
 heading "3. A regression: one invoice line and one bar changed"
 mkdir -p "$work/attachments"
-DEMO_VARIANT=changed run_tests --attachments-path "$work/attachments"
+DEMO_VARIANT=changed expect_failures --attachments-path "$work/attachments"
 echo
 echo "Failed snapshots and diff files (SNAPSHOT_ARTIFACTS):"
 (cd "$SNAPSHOT_ARTIFACTS" && find . -type f | sort | sed 's|^\./|  |')
@@ -41,3 +52,13 @@ echo "Attached to the failing Swift Testing tests (swift test --attachments-path
 (cd "$work/attachments" && find . -type f | sort | sed 's|^\./|  |')
 echo
 echo "Open $SNAPSHOT_ARTIFACTS/ChartTests/revenueChart.1.difference.png to see the changed bar in red."
+
+heading "4. Review the pending failures, write an HTML report, and accept the new snapshots"
+swift run --skip-build snapshot-testing review --list || true
+swift run --skip-build snapshot-testing report --output "$work/report.html"
+swift run --skip-build snapshot-testing accept --all
+
+heading "5. The changed values now match their accepted references"
+DEMO_VARIANT=changed expect_success
+echo
+echo "The HTML report of step 3's failures: $work/report.html"
