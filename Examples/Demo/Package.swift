@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
   name: "Demo",
   dependencies: [
-    .package(name: "swift-snapshot-testing", path: "../.."),
+    .package(name: "swift-snapshot-testing", path: "../..")
   ],
   targets: [
     .target(name: "Demo"),

@@ -27,7 +27,11 @@ import Testing
           DispatchQueue.global().async { deliver.value("\(number)") }
         }
       }
-    let value = try awaitSnapshot(later.snapshot(7), timeout: 5, referenceURL: URL(fileURLWithPath: "/x"))
+    let value = try awaitSnapshot(
+      later.snapshot(7),
+      timeout: 5,
+      referenceURL: URL(fileURLWithPath: "/x")
+    )
     #expect(value == "7")
   }
 
@@ -49,7 +53,9 @@ import Testing
     let strategy = Snapshotting<String, String>.waiting(for: 0.05, on: .lines)
     let started = Date()
     let value = try awaitSnapshot(
-      strategy.snapshot("later"), timeout: 5, referenceURL: URL(fileURLWithPath: "/x")
+      strategy.snapshot("later"),
+      timeout: 5,
+      referenceURL: URL(fileURLWithPath: "/x")
     )
     #expect(value == "later")
     #expect(Date().timeIntervalSince(started) >= 0.05)

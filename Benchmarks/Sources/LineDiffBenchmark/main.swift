@@ -32,8 +32,12 @@ func dumpLines(count: Int) -> [String] {
     let tags: [String] = index % 2 == 0 ? ["fragile", "blue"] : ["red", "blue"]
     let weight = Double(index % 5) / 2
     return Shipment(
-      id: index % 10, status: statuses[index % 3], isExpress: index % 4 == 0, weight: weight,
-      tags: tags)
+      id: index % 10,
+      status: statuses[index % 3],
+      isExpress: index % 4 == 0,
+      weight: weight,
+      tags: tags
+    )
   }
   var text = ""
   dump(records, to: &text)
@@ -116,12 +120,17 @@ func customers(count: Int) -> [Customer] {
   let statuses: [Shipment.Status] = [.pending, .shipped, .delivered]
   return (0..<count).map { index in
     Customer(
-      id: index, name: "Customer \(index)",
+      id: index,
+      name: "Customer \(index)",
       address: Customer.Address(
-        street: "\(index % 97) Main Street", city: ["Lyon", "Oslo", "Quito"][index % 3],
-        postcode: 10_000 + index),
+        street: "\(index % 97) Main Street",
+        city: ["Lyon", "Oslo", "Quito"][index % 3],
+        postcode: 10_000 + index
+      ),
       tags: index % 2 == 0 ? ["vip", "newsletter"] : ["newsletter"],
-      status: statuses[index % 3], balance: index % 4 == 0 ? nil : Double(index) / 4)
+      status: statuses[index % 3],
+      balance: index % 4 == 0 ? nil : Double(index) / 4
+    )
   }
 }
 
@@ -148,29 +157,49 @@ func verify(_ name: String, record: SnapshotTestingConfiguration.Record, in dire
     let text = assertedText(lines: 5_000)
     return {
       verifySnapshot(
-        of: text, as: .lines, named: "lines", record: record, snapshotDirectory: directory,
-        testName: "benchmark")
+        of: text,
+        as: .lines,
+        named: "lines",
+        record: record,
+        snapshotDirectory: directory,
+        testName: "benchmark"
+      )
     }
   case "lines-20":
     let text = assertedText(lines: 20)
     return {
       verifySnapshot(
-        of: text, as: .lines, named: "lines", record: record, snapshotDirectory: directory,
-        testName: "benchmark")
+        of: text,
+        as: .lines,
+        named: "lines",
+        record: record,
+        snapshotDirectory: directory,
+        testName: "benchmark"
+      )
     }
   case "dump-200":
     let records = customers(count: 200)
     return {
       verifySnapshot(
-        of: records, as: .dump, named: "dump", record: record, snapshotDirectory: directory,
-        testName: "benchmark")
+        of: records,
+        as: .dump,
+        named: "dump",
+        record: record,
+        snapshotDirectory: directory,
+        testName: "benchmark"
+      )
     }
   case "dump-small":
     let user = smallUser
     return {
       verifySnapshot(
-        of: user, as: .dump, named: "dump", record: record, snapshotDirectory: directory,
-        testName: "benchmark")
+        of: user,
+        as: .dump,
+        named: "dump",
+        record: record,
+        snapshotDirectory: directory,
+        testName: "benchmark"
+      )
     }
   default:
     return nil
@@ -232,13 +261,18 @@ func main() throws {
     print(String(format: "%.3f", median))
   case "assert" where arguments.count == 3 || arguments.count == 4:
     let median = try assertion(
-      arguments[1], runs: Int(arguments[2]) ?? 1, keep: arguments.count == 4 ? arguments[3] : nil)
+      arguments[1],
+      runs: Int(arguments[2]) ?? 1,
+      keep: arguments.count == 4 ? arguments[3] : nil
+    )
     print(String(format: "%.4f", median))
   default:
     FileHandle.standardError.write(
       Data(
         "usage: generate DIR | diff OLD NEW RUNS | assert (\(assertionCases.joined(separator: "|"))) RUNS [REFERENCE_COPY]\n"
-          .utf8))
+          .utf8
+      )
+    )
     exit(2)
   }
 }

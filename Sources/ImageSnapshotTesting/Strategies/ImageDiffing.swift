@@ -123,7 +123,9 @@ enum ImageDifference {
       perceptualPrecision: perceptualPrecision
     )
     var attachments: [DiffAttachment] = []
-    if let data = try? reference.pngData() { attachments.append(.data(data, name: "reference.png")) }
+    if let data = try? reference.pngData() {
+      attachments.append(.data(data, name: "reference.png"))
+    }
     attachments += self.attachments(new: new)
     if let data = try? difference.pngData() {
       attachments.append(.data(data, name: "difference.png"))

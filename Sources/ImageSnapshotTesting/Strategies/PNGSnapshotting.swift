@@ -12,7 +12,10 @@ extension Diffing where Value == Data {
   ///   - precision: The fraction of pixels that must match, 0...1.
   ///   - perceptualPrecision: How close a pixel's colour must be to match, 0...1.
   public static func png(precision: Float = 1, perceptualPrecision: Float = 1) -> Diffing {
-    let image = Diffing<Bitmap>.image(precision: precision, perceptualPrecision: perceptualPrecision)
+    let image = Diffing<Bitmap>.image(
+      precision: precision,
+      perceptualPrecision: perceptualPrecision
+    )
     return .diff(
       toData: { $0 },
       fromData: { $0 },

@@ -55,7 +55,10 @@ package func awaitValue<Value>(_ async: Async<Value>, timeout: TimeInterval) -> 
   if Thread.isMainThread {
     while Date() < deadline {
       if delivery.arrived.wait(timeout: .now() + .milliseconds(2)) == .success { break }
-      _ = RunLoop.current.run(mode: .default, before: min(deadline, Date(timeIntervalSinceNow: 0.01)))
+      _ = RunLoop.current.run(
+        mode: .default,
+        before: min(deadline, Date(timeIntervalSinceNow: 0.01))
+      )
     }
   } else {
     _ = delivery.arrived.wait(timeout: .now() + max(0, timeout))

@@ -35,19 +35,24 @@ public func recordIssue(
 /// A `SourceLocation` from values a caller may have passed by hand. Swift Testing traps on a file
 /// ID without a module (`"MyTests.swift"`) or on a line or column below 1; a helper that forwards
 /// a hand-written `fileID:` must get a misplaced issue at worst, never a crashed test run.
-func safeSourceLocation(fileID: String, filePath: String, line: Int, column: Int) -> SourceLocation {
+func safeSourceLocation(fileID: String, filePath: String, line: Int, column: Int) -> SourceLocation
+{
   let qualifiedFileID: String
   if let slash = fileID.firstIndex(of: "/"), slash != fileID.startIndex,
     fileID.index(after: slash) != fileID.endIndex
   {
     qualifiedFileID = fileID
   } else {
-    let fileName = fileID.split(separator: "/").last.map(String.init)
+    let fileName =
+      fileID.split(separator: "/").last.map(String.init)
       ?? URL(fileURLWithPath: filePath).lastPathComponent
     qualifiedFileID = "UnknownModule/\(fileName.isEmpty ? "UnknownFile.swift" : fileName)"
   }
   return SourceLocation(
-    fileID: qualifiedFileID, filePath: filePath, line: max(1, line), column: max(1, column)
+    fileID: qualifiedFileID,
+    filePath: filePath,
+    line: max(1, line),
+    column: max(1, column)
   )
 }
 

@@ -132,21 +132,31 @@ func runSnapshotAssertion<Value, Format>(
   /// Saves the new snapshot (and the diff's files) as artifacts and records the failure for
   /// review tools; returns the message with any problem doing so appended.
   func fail(
-    _ kind: FailureRecord.Kind, diffAttachments: [DiffAttachment], message: (URL) -> String
+    _ kind: FailureRecord.Kind,
+    diffAttachments: [DiffAttachment],
+    message: (URL) -> String
   ) -> String {
     var notes: [String] = []
     let artifacts = writeArtifacts(
-      snapshotData: snapshotData, diffAttachments: diffAttachments, location: location,
-      artifactsRoot: artifactsRootURL(artifactsRoot), notes: &notes
+      snapshotData: snapshotData,
+      diffAttachments: diffAttachments,
+      location: location,
+      artifactsRoot: artifactsRootURL(artifactsRoot),
+      notes: &notes
     )
     recordAttachments(artifacts.attachments, sourceLocation: context.sourceLocation)
     var text = message(artifacts.failedSnapshotURL)
     for note in notes { text += "\n\n\(note)" }
     let failure = FailureRecord(
-      kind: kind, testName: context.testName, testFilePath: context.filePath,
-      line: Int(context.line), snapshotName: context.name, referencePath: referenceURL.path,
+      kind: kind,
+      testName: context.testName,
+      testFilePath: context.filePath,
+      line: Int(context.line),
+      snapshotName: context.name,
+      referencePath: referenceURL.path,
       failedSnapshotPath: artifacts.failedSnapshotURL.path,
-      attachmentPaths: artifacts.attachmentURLs.map(\.path), message: text,
+      attachmentPaths: artifacts.attachmentURLs.map(\.path),
+      message: text,
       recordedAt: Date().timeIntervalSince1970
     )
     do {

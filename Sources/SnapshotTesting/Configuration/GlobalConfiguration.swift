@@ -52,7 +52,8 @@ public var _diffTool: SnapshotTestingConfiguration.DiffTool {
 @available(
   *,
   deprecated,
-  message: "Use 'withSnapshotTesting' to customize the record mode. See the documentation for more information."
+  message:
+    "Use 'withSnapshotTesting' to customize the record mode. See the documentation for more information."
 )
 public var isRecording: Bool {
   get { _record == .all }
@@ -63,7 +64,8 @@ public var isRecording: Bool {
 @available(
   *,
   deprecated,
-  message: "Use 'withSnapshotTesting' to customize the record mode. See the documentation for more information."
+  message:
+    "Use 'withSnapshotTesting' to customize the record mode. See the documentation for more information."
 )
 public var record: Bool {
   get { _record == .all }
@@ -74,7 +76,8 @@ public var record: Bool {
 @available(
   *,
   deprecated,
-  message: "Use 'withSnapshotTesting' to customize the diff tool. See the documentation for more information."
+  message:
+    "Use 'withSnapshotTesting' to customize the diff tool. See the documentation for more information."
 )
 public var diffTool: SnapshotTestingConfiguration.DiffTool {
   get { _diffTool }

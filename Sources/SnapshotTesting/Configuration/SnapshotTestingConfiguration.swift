@@ -111,7 +111,11 @@ public struct SnapshotTestingConfiguration: Sendable {
   }
 }
 
-@available(*, deprecated, message: "Use '.all' instead of 'true', and '.missing' instead of 'false'.")
+@available(
+  *,
+  deprecated,
+  message: "Use '.all' instead of 'true', and '.missing' instead of 'false'."
+)
 extension SnapshotTestingConfiguration.Record: ExpressibleByBooleanLiteral {
   /// `true` is ``all``, `false` is ``missing``.
   public init(booleanLiteral value: BooleanLiteralType) {

@@ -8,7 +8,11 @@ import XCTest
 @available(*, deprecated, renamed: "XCTestCase")
 public typealias SnapshotTestCase = XCTestCase
 
-@available(*, deprecated, message: "Use overload with 'record: SnapshotTestingConfiguration.Record?'")
+@available(
+  *,
+  deprecated,
+  message: "Use overload with 'record: SnapshotTestingConfiguration.Record?'"
+)
 @_disfavoredOverload
 public func assertSnapshot<Value, Format>(
   of value: @autoclosure () throws -> Value,
@@ -36,7 +40,11 @@ public func assertSnapshot<Value, Format>(
   )
 }
 
-@available(*, deprecated, message: "Use overload with 'record: SnapshotTestingConfiguration.Record?'")
+@available(
+  *,
+  deprecated,
+  message: "Use overload with 'record: SnapshotTestingConfiguration.Record?'"
+)
 @_disfavoredOverload
 public func assertSnapshots<Value, Format>(
   of value: @autoclosure () throws -> Value,
@@ -62,7 +70,11 @@ public func assertSnapshots<Value, Format>(
   )
 }
 
-@available(*, deprecated, message: "Use overload with 'record: SnapshotTestingConfiguration.Record?'")
+@available(
+  *,
+  deprecated,
+  message: "Use overload with 'record: SnapshotTestingConfiguration.Record?'"
+)
 @_disfavoredOverload
 public func assertSnapshots<Value, Format>(
   of value: @autoclosure () throws -> Value,
@@ -88,7 +100,11 @@ public func assertSnapshots<Value, Format>(
   )
 }
 
-@available(*, deprecated, message: "Use overload with 'record: SnapshotTestingConfiguration.Record?'")
+@available(
+  *,
+  deprecated,
+  message: "Use overload with 'record: SnapshotTestingConfiguration.Record?'"
+)
 @_disfavoredOverload
 public func verifySnapshot<Value, Format>(
   of value: @autoclosure () throws -> Value,

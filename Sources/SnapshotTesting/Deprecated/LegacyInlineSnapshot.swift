@@ -22,8 +22,15 @@ public func _assertInlineSnapshot<Value>(
   column: UInt = #column
 ) {
   let failure = _verifyInlineSnapshot(
-    matching: try value(), as: snapshotting, record: recording, timeout: timeout,
-    with: reference, fileID: fileID, file: filePath, testName: testName, line: line,
+    matching: try value(),
+    as: snapshotting,
+    record: recording,
+    timeout: timeout,
+    with: reference,
+    fileID: fileID,
+    file: filePath,
+    testName: testName,
+    line: line,
     column: column
   )
   guard let failure else { return }
@@ -52,7 +59,9 @@ public func _verifyInlineSnapshot<Value>(
   let snapshot: String
   do {
     snapshot = try awaitSnapshot(
-      snapshotting.snapshot(try value()), timeout: timeout, referenceURL: location
+      snapshotting.snapshot(try value()),
+      timeout: timeout,
+      referenceURL: location
     )
   } catch let error as SnapshotTimeoutError {
     return error.description

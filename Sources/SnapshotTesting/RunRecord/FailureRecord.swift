@@ -38,9 +38,16 @@ package struct FailureRecord: Codable, Equatable, Sendable {
   package var recordedAt: Double
 
   package init(
-    kind: Kind, testName: String, testFilePath: String, line: Int, snapshotName: String?,
-    referencePath: String, failedSnapshotPath: String, attachmentPaths: [String],
-    message: String, recordedAt: Double
+    kind: Kind,
+    testName: String,
+    testFilePath: String,
+    line: Int,
+    snapshotName: String?,
+    referencePath: String,
+    failedSnapshotPath: String,
+    attachmentPaths: [String],
+    message: String,
+    recordedAt: Double
   ) {
     self.version = Self.currentVersion
     self.kind = kind
@@ -63,7 +70,9 @@ package struct FailureRecord: Codable, Equatable, Sendable {
   /// The record file for a reference: its name is a hash of the reference's path, so each
   /// reference has at most one pending failure.
   package static func fileURL(forReference referencePath: String, artifactsRoot: URL) -> URL {
-    folder(artifactsRoot: artifactsRoot).appendingPathComponent(fileName(forReference: referencePath))
+    folder(artifactsRoot: artifactsRoot).appendingPathComponent(
+      fileName(forReference: referencePath)
+    )
   }
 
   /// `<16 hex digits>.json`: the FNV-1a hash of the reference's path.
@@ -96,7 +105,10 @@ package struct FailureRecord: Codable, Equatable, Sendable {
         problems.append("\(url.path): \(error)")
       }
     }
-    return (records.sorted { ($0.recordedAt, $0.referencePath) < ($1.recordedAt, $1.referencePath) }, problems)
+    return (
+      records.sorted { ($0.recordedAt, $0.referencePath) < ($1.recordedAt, $1.referencePath) },
+      problems
+    )
   }
 }
 
@@ -107,7 +119,8 @@ extension FailureRecord {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     let data = (try? encoder.encode(self)) ?? Data()
     try SnapshotFileStore.write(
-      data, to: Self.fileURL(forReference: referencePath, artifactsRoot: artifactsRoot)
+      data,
+      to: Self.fileURL(forReference: referencePath, artifactsRoot: artifactsRoot)
     )
   }
 
@@ -119,7 +132,8 @@ extension FailureRecord {
   /// absolute root and the file name is appended to it (the file name has no `/`, and the folder's
   /// path never ends with one, so this is the path `fileURL(…).path` gives).
   static func clear(referencePath: String, artifactsRoot: String) {
-    let path = folderPath(artifactsRoot: artifactsRoot) + "/" + fileName(forReference: referencePath)
+    let path =
+      folderPath(artifactsRoot: artifactsRoot) + "/" + fileName(forReference: referencePath)
     assert(
       path
         == fileURL(

@@ -31,7 +31,8 @@ package final class ReferenceUsageLog: @unchecked Sendable {
     guard descriptor >= 0 else { return nil }
     self.descriptor = descriptor
     let record = ProcessInfoRecord(
-      arguments: CommandLine.arguments, startedAt: Date().timeIntervalSince1970
+      arguments: CommandLine.arguments,
+      startedAt: Date().timeIntervalSince1970
     )
     if let data = try? JSONEncoder().encode(record) {
       try? SnapshotFileStore.write(data, to: folder.appendingPathComponent("process-\(stem).json"))
@@ -61,7 +62,9 @@ package final class ReferenceUsageLog: @unchecked Sendable {
 
   /// Reads every reference path logged in `folder`, and the arguments of the processes that
   /// logged them.
-  package static func load(folder: URL) throws -> (paths: Set<String>, processes: [ProcessInfoRecord]) {
+  package static func load(folder: URL) throws -> (
+    paths: Set<String>, processes: [ProcessInfoRecord]
+  ) {
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     var paths: Set<String> = []
     var processes: [ProcessInfoRecord] = []
@@ -71,7 +74,9 @@ package final class ReferenceUsageLog: @unchecked Sendable {
         let text = try String(contentsOf: url, encoding: .utf8)
         paths.formUnion(text.split(separator: "\n").map(String.init))
       } else if name.hasPrefix("process-") && name.hasSuffix(".json") {
-        processes.append(try JSONDecoder().decode(ProcessInfoRecord.self, from: Data(contentsOf: url)))
+        processes.append(
+          try JSONDecoder().decode(ProcessInfoRecord.self, from: Data(contentsOf: url))
+        )
       }
     }
     return (paths, processes)

@@ -25,19 +25,23 @@ extension Snapshotting where Format == String {
   ///
   /// Complexity: O(*n* log *n*) in the number of nodes, times the length of their text.
   @available(
-    iOS, deprecated: 9999,
+    iOS,
+    deprecated: 9999,
     message: "Use '.customDump' from the 'SnapshotTestingCustomDump' module, instead."
   )
   @available(
-    macOS, deprecated: 9999,
+    macOS,
+    deprecated: 9999,
     message: "Use '.customDump' from the 'SnapshotTestingCustomDump' module, instead."
   )
   @available(
-    tvOS, deprecated: 9999,
+    tvOS,
+    deprecated: 9999,
     message: "Use '.customDump' from the 'SnapshotTestingCustomDump' module, instead."
   )
   @available(
-    watchOS, deprecated: 9999,
+    watchOS,
+    deprecated: 9999,
     message: "Use '.customDump' from the 'SnapshotTestingCustomDump' module, instead."
   )
   public static var dump: Snapshotting {
@@ -151,7 +155,8 @@ struct TreeDumper {
   /// Unlabelled children first, by their text; then labelled ones by their escaped label, then
   /// by their text.
   private static func precedes(
-    _ lhs: (key: String?, text: String), _ rhs: (key: String?, text: String)
+    _ lhs: (key: String?, text: String),
+    _ rhs: (key: String?, text: String)
   ) -> Bool {
     switch (lhs.key, rhs.key) {
     case (nil, nil):

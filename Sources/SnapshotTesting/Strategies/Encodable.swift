@@ -104,7 +104,9 @@ public typealias PropertyListEncoder = Foundation.PropertyListEncoder
 /// The encoded bytes as text, or a line that says why encoding failed: a snapshot cannot throw,
 /// and a reference that names the error fails the test readably instead of crashing it.
 func encodedText<Value>(
-  of value: Value, format: String, encode: (Value) throws -> Data
+  of value: Value,
+  format: String,
+  encode: (Value) throws -> Data
 ) -> String {
   do {
     return String(decoding: try encode(value), as: UTF8.self)

@@ -96,7 +96,9 @@
   private func prettyJSON(_ body: Data) -> String? {
     guard let object = try? JSONSerialization.jsonObject(with: body),
       let data = try? JSONSerialization.data(
-        withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        withJSONObject: object,
+        options: [.prettyPrinted, .sortedKeys]
+      )
     else { return nil }
     return String(decoding: data, as: UTF8.self)
   }

@@ -25,8 +25,13 @@ public func expectSnapshot<Value, Format>(
 ) -> Bool {
   guard
     let failure = verify(
-      value, as: snapshotting, named: name, record: record, timeout: timeout,
-      testName: testName, sourceLocation: sourceLocation
+      value,
+      as: snapshotting,
+      named: name,
+      record: record,
+      timeout: timeout,
+      testName: testName,
+      sourceLocation: sourceLocation
     )
   else { return true }
   if isRunningSwiftTesting {
@@ -59,8 +64,13 @@ public func requireSnapshot<Value, Format>(
 ) throws {
   guard
     let failure = verify(
-      value, as: snapshotting, named: name, record: record, timeout: timeout,
-      testName: testName, sourceLocation: sourceLocation
+      value,
+      as: snapshotting,
+      named: name,
+      record: record,
+      timeout: timeout,
+      testName: testName,
+      sourceLocation: sourceLocation
     )
   else { return }
   if isRunningSwiftTesting {

@@ -64,13 +64,22 @@ import Testing
     let reference = try Self.image(Self.gray)
     let new = try Self.image(Self.gray, changed: 1, to: RGBA(red: 128, green: 140, blue: 128))
     let measured = PixelComparisonLoop.compare(
-      reference: reference.rgbaBytes, new: new.rgbaBytes, tolerance: 0)
+      reference: reference.rgbaBytes,
+      new: new.rgbaBytes,
+      tolerance: 0
+    )
     let deltaE = measured.maximumDeltaE
     let atTolerance = PixelComparisonLoop.compare(
-      reference: reference.rgbaBytes, new: new.rgbaBytes, tolerance: deltaE)
+      reference: reference.rgbaBytes,
+      new: new.rgbaBytes,
+      tolerance: deltaE
+    )
     #expect(atTolerance.failingPixelCount == 0)
     let belowTolerance = PixelComparisonLoop.compare(
-      reference: reference.rgbaBytes, new: new.rgbaBytes, tolerance: deltaE.nextDown)
+      reference: reference.rgbaBytes,
+      new: new.rgbaBytes,
+      tolerance: deltaE.nextDown
+    )
     #expect(belowTolerance.failingPixelCount == 1)
   }
 
@@ -87,16 +96,36 @@ import Testing
   @Test func translucentPixelsAreJudgedOverBlackAndOverWhite() throws {
     // Half-transparent black against half-transparent white: over black they are
     // black vs mid-grey, over white mid-grey vs white. The larger difference counts.
-    let reference = try Bitmap(width: 1, height: 1, filledWith: RGBA(red: 0, green: 0, blue: 0, alpha: 128))
-    let new = try Bitmap(width: 1, height: 1, filledWith: RGBA(red: 255, green: 255, blue: 255, alpha: 128))
+    let reference = try Bitmap(
+      width: 1,
+      height: 1,
+      filledWith: RGBA(red: 0, green: 0, blue: 0, alpha: 128)
+    )
+    let new = try Bitmap(
+      width: 1,
+      height: 1,
+      filledWith: RGBA(red: 255, green: 255, blue: 255, alpha: 128)
+    )
     let comparison = try #require(Bitmap.compare(reference, new, perceptualPrecision: 0.5))
     let overBlack = cie94Difference(
-      reference: LabConversion.exactLab(RGBA(red: 0, green: 0, blue: 0, alpha: 128), overWhite: false),
-      sample: LabConversion.exactLab(RGBA(red: 255, green: 255, blue: 255, alpha: 128), overWhite: false)
+      reference: LabConversion.exactLab(
+        RGBA(red: 0, green: 0, blue: 0, alpha: 128),
+        overWhite: false
+      ),
+      sample: LabConversion.exactLab(
+        RGBA(red: 255, green: 255, blue: 255, alpha: 128),
+        overWhite: false
+      )
     )
     let overWhite = cie94Difference(
-      reference: LabConversion.exactLab(RGBA(red: 0, green: 0, blue: 0, alpha: 128), overWhite: true),
-      sample: LabConversion.exactLab(RGBA(red: 255, green: 255, blue: 255, alpha: 128), overWhite: true)
+      reference: LabConversion.exactLab(
+        RGBA(red: 0, green: 0, blue: 0, alpha: 128),
+        overWhite: true
+      ),
+      sample: LabConversion.exactLab(
+        RGBA(red: 255, green: 255, blue: 255, alpha: 128),
+        overWhite: true
+      )
     )
     #expect(abs(comparison.maximumDeltaE - max(overBlack, overWhite)) < 1e-3)
     #expect(overBlack != overWhite)
@@ -116,8 +145,12 @@ import Testing
   @Test func precisionOneRejectsASingleFailingPixelInAHugeImage() {
     // (2²⁵ − 1) / 2²⁵ rounds to the Float 1.0; precision 1 must still fail.
     let comparison = BitmapComparison(
-      pixelCount: 1 << 25, differingPixelCount: 1, failingPixelCount: 1, maximumDeltaE: 3,
-      perceptualPrecision: 1)
+      pixelCount: 1 << 25,
+      differingPixelCount: 1,
+      failingPixelCount: 1,
+      maximumDeltaE: 3,
+      perceptualPrecision: 1
+    )
     #expect(comparison.matchingPixelFraction == 1)
     #expect(!comparison.matches(precision: 1))
   }

@@ -7,9 +7,18 @@ import Testing
   /// - colour-science's test suite (`colour/difference/tests/test_delta_e.py`), three pairs;
   /// - python-colormath's test suite (`test_cie1994_accuracy_graphic_arts`), to 3 decimals.
   @Test(arguments: [
-    ((100.0, 21.57210357, 272.22819350), (100.0, 426.67945353, 72.39590835), 83.779225500887094, 1e-9),
-    ((100.0, 21.57210357, 272.22819350), (100.0, 74.05216981, 276.45318193), 10.053931954553839, 1e-9),
-    ((100.0, 21.57210357, 272.22819350), (100.0, 8.32281957, -73.58297716), 57.535453706667425, 1e-9),
+    (
+      (100.0, 21.57210357, 272.22819350), (100.0, 426.67945353, 72.39590835), 83.779225500887094,
+      1e-9
+    ),
+    (
+      (100.0, 21.57210357, 272.22819350), (100.0, 74.05216981, 276.45318193), 10.053931954553839,
+      1e-9
+    ),
+    (
+      (100.0, 21.57210357, 272.22819350), (100.0, 8.32281957, -73.58297716), 57.535453706667425,
+      1e-9
+    ),
     ((0.9, 16.3, -2.22), (0.7, 14.2, -1.80), 1.249, 5e-4),
   ])
   func publishedPairs(
@@ -69,7 +78,9 @@ import Testing
         for code in stride(from: 0, through: 255, by: 1) {
           for alpha in [0, 1, 77, 128, 254, 255] {
             let pixel = RGBA(
-              red: UInt8(code), green: UInt8((code * 7) % 256), blue: UInt8((code * 13) % 256),
+              red: UInt8(code),
+              green: UInt8((code * 7) % 256),
+              blue: UInt8((code * 13) % 256),
               alpha: UInt8(alpha)
             )
             let bytes = [pixel.red, pixel.green, pixel.blue, pixel.alpha]

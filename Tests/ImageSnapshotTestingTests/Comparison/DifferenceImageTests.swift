@@ -21,7 +21,10 @@ import Testing
   @Test func referenceIsFadedToLightGrey() throws {
     let reference = try Bitmap(width: 1, height: 1, filledWith: .black)
     let difference = Bitmap.differenceImage(
-      reference: reference, new: reference, perceptualPrecision: 1)
+      reference: reference,
+      new: reference,
+      perceptualPrecision: 1
+    )
     // Black over white, three-quarters of the way to white: 255 × 3 / 4.
     #expect(difference[x: 0, y: 0] == RGBA(red: 191, green: 191, blue: 191))
   }
@@ -33,7 +36,10 @@ import Testing
     new[x: 0, y: 0] = RGBA(red: 129, green: 128, blue: 128)
     new[x: 1, y: 0] = .black
     let difference = Bitmap.differenceImage(
-      reference: reference, new: new, perceptualPrecision: 0.99)
+      reference: reference,
+      new: new,
+      perceptualPrecision: 0.99
+    )
     #expect(difference[x: 0, y: 0].green != 0, "within tolerance: grey")
     #expect(difference[x: 1, y: 0].green == 0, "beyond tolerance: red")
   }

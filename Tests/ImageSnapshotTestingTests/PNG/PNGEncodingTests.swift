@@ -6,7 +6,12 @@ import Testing
 @Suite struct PNGEncodingTests {
   static func sample() throws -> Bitmap {
     try Bitmap(width: 37, height: 23) { x, y in
-      RGBA(red: UInt8(x * 7 % 256), green: UInt8(y * 11 % 256), blue: 200, alpha: UInt8(x * y % 256))
+      RGBA(
+        red: UInt8(x * 7 % 256),
+        green: UInt8(y * 11 % 256),
+        blue: 200,
+        alpha: UInt8(x * y % 256)
+      )
     }
   }
 

@@ -15,7 +15,9 @@ import Testing
 
   @Test func exactMismatchMessage() throws {
     let result = Diffing<Bitmap>.image.diffV2(
-      try Self.image(.white), try Self.image(.white, changed: 3))
+      try Self.image(.white),
+      try Self.image(.white, changed: 3)
+    )
     let (message, _) = try #require(result)
     #expect(
       message == """
@@ -30,7 +32,8 @@ import Testing
     let diffing = Diffing<Bitmap>.image(precision: 0.98, perceptualPrecision: 0.9)
     // 3 pixels at ΔE*94 ≈ 53.4 (gray to black), 97 identical.
     let (message, _) = try #require(
-      diffing.diffV2(try Self.image(gray), try Self.image(gray, changed: 3)))
+      diffing.diffV2(try Self.image(gray), try Self.image(gray, changed: 3))
+    )
     #expect(
       message == """
         Newly-taken snapshot does not match reference.
@@ -108,7 +111,10 @@ import Testing
     )
     // Even a lenient diffing never lets an undecodable reference pass.
     let lenient = Diffing<Bitmap>.image(precision: 0, perceptualPrecision: 0)
-    #expect(lenient.diffV2(diffing.fromData(Data()), new)?.0 == "Reference image could not be decoded. The PNG data is empty (0 bytes).")
+    #expect(
+      lenient.diffV2(diffing.fromData(Data()), new)?.0
+        == "Reference image could not be decoded. The PNG data is empty (0 bytes)."
+    )
   }
 
   @Test func snapshottingStoresPNGFiles() throws {
@@ -123,7 +129,8 @@ import Testing
   @Test func pullbackOntoAUserType() throws {
     struct Swatch { var color: RGBA }
     let strategy = Snapshotting<Bitmap, Bitmap>.image.pullback { (swatch: Swatch) in
-      (try? Bitmap(width: 2, height: 2, filledWith: swatch.color)) ?? Bitmap.undecodable(.emptyPNGData)
+      (try? Bitmap(width: 2, height: 2, filledWith: swatch.color))
+        ?? Bitmap.undecodable(.emptyPNGData)
     }
     var produced: Bitmap?
     strategy.snapshot(Swatch(color: .white)).run { produced = $0 }

@@ -60,14 +60,20 @@ import Testing
       )
     )
     let artifacts = try FileManager.default.contentsOfDirectory(
-      atPath: folder.appendingPathComponent("artifacts").path)
+      atPath: folder.appendingPathComponent("artifacts").path
+    )
     let files = try FileManager.default.subpathsOfDirectory(
-      atPath: folder.appendingPathComponent("artifacts").path)
+      atPath: folder.appendingPathComponent("artifacts").path
+    )
     #expect(!artifacts.isEmpty)
     let differencePath = try #require(files.first { $0.hasSuffix(".difference.png") })
     let difference = try Bitmap(
       pngData: Data(
-        contentsOf: folder.appendingPathComponent("artifacts").appendingPathComponent(differencePath)))
+        contentsOf: folder.appendingPathComponent("artifacts").appendingPathComponent(
+          differencePath
+        )
+      )
+    )
     #expect(difference[x: 2, y: 1] == RGBA(red: 255, green: 0, blue: 0))
     #expect(files.contains { $0.hasSuffix(".reference.png") })
     #expect(files.contains { $0.hasSuffix(".failure.png") })

@@ -24,7 +24,8 @@ import Testing
     var new = reference
     new[x: 0, y: 0] = .black
     let (message, attachments) = try #require(
-      Snapshotting<Data, Data>.png.diffing.diffV2(try reference.pngData(), try new.pngData()))
+      Snapshotting<Data, Data>.png.diffing.diffV2(try reference.pngData(), try new.pngData())
+    )
     #expect(
       message == """
         Newly-taken snapshot does not match reference.

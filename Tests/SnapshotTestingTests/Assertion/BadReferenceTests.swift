@@ -31,14 +31,18 @@ import Testing
   @Test func unreadableReference() throws {
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
-      try FileManager.default.createDirectory(at: sandbox.snapshots, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: sandbox.snapshots,
+        withIntermediateDirectories: true
+      )
       let loop = sandbox.reference("sandbox.1.txt")
       // A link to itself cannot be opened, even by root (who can read files without permission).
       try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
 
       let message = sandbox.verify("x", as: .lines, record: .missing)
       #expect(
-        message == #"The reference "\#(loop.path)" could not be read: Too many levels of symbolic links."#
+        message
+          == #"The reference "\#(loop.path)" could not be read: Too many levels of symbolic links."#
       )
       let destination = try FileManager.default.destinationOfSymbolicLink(atPath: loop.path)
       #expect(destination == loop.path)
@@ -48,18 +52,26 @@ import Testing
   @Test func referenceThatIsAPipe() throws {
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
-      try FileManager.default.createDirectory(at: sandbox.snapshots, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: sandbox.snapshots,
+        withIntermediateDirectories: true
+      )
       let pipe = sandbox.reference("sandbox.1.txt")
       #expect(mkfifo(pipe.path, 0o644) == 0)
       let message = sandbox.verify("x", as: .lines, record: .missing)
-      #expect(message == #"The reference "\#(pipe.path)" could not be read: it is not a regular file."#)
+      #expect(
+        message == #"The reference "\#(pipe.path)" could not be read: it is not a regular file."#
+      )
     }
   }
 
   @Test func referenceThatIsNotUTF8() throws {
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
-      try FileManager.default.createDirectory(at: sandbox.snapshots, withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: sandbox.snapshots,
+        withIntermediateDirectories: true
+      )
       let bytes = Data([0x68, 0x69, 0xFF, 0xFE, 0x00, 0x80])
       try bytes.write(to: sandbox.reference("sandbox.1.txt"))
       let message = try #require(sandbox.verify("hi", as: .lines, record: .missing))
@@ -76,7 +88,9 @@ import Testing
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       try sandbox.write("", to: "sandbox.empty.txt")
-      let message = try #require(sandbox.verify("text", as: .lines, named: "empty", record: .missing))
+      let message = try #require(
+        sandbox.verify("text", as: .lines, named: "empty", record: .missing)
+      )
       #expect(message.hasPrefix(#"Snapshot "empty" does not match reference."#))
       #expect(
         message.hasSuffix(
@@ -115,7 +129,8 @@ import Testing
       // A file where the folder should be: no one, not even root, can create the folder.
       let parent = sandbox.snapshots.deletingLastPathComponent()
       try FileManager.default.createDirectory(
-        at: parent.deletingLastPathComponent(), withIntermediateDirectories: true
+        at: parent.deletingLastPathComponent(),
+        withIntermediateDirectories: true
       )
       try Data("not a folder".utf8).write(to: parent)
 
@@ -167,7 +182,9 @@ import Testing
     struct Boom: Error {}
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
-      let message = try #require(sandbox.verify(try { () throws -> String in throw Boom() }(), as: .lines))
+      let message = try #require(
+        sandbox.verify(try { () throws -> String in throw Boom() }(), as: .lines)
+      )
       #expect(message.hasSuffix("the expression threw Boom()."))
     }
   }

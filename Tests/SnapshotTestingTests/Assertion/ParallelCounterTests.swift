@@ -15,7 +15,10 @@ import Testing
     let testName = "case\(index)()"
     for step in 1...3 {
       let message = sandbox.verify(
-        "case \(index) step \(step)\n", as: .lines, record: .all, testName: testName
+        "case \(index) step \(step)\n",
+        as: .lines,
+        record: .all,
+        testName: testName
       )
       #expect(message?.contains("case\(index).\(step).txt") == true)
     }
@@ -23,13 +26,19 @@ import Testing
     SnapshotCounter.$scoped.withValue(SnapshotCounter()) {
       for step in 1...3 {
         let message = sandbox.verify(
-          "case \(index) step \(step)\n", as: .lines, record: .never, testName: testName
+          "case \(index) step \(step)\n",
+          as: .lines,
+          record: .never,
+          testName: testName
         )
         #expect(message == nil)
       }
     }
     for step in 1...3 {
-      #expect(contents(of: sandbox.reference("case\(index).\(step).txt")) == "case \(index) step \(step)\n")
+      #expect(
+        contents(of: sandbox.reference("case\(index).\(step).txt"))
+          == "case \(index) step \(step)\n"
+      )
     }
   }
 

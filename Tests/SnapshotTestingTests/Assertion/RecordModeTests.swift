@@ -7,9 +7,13 @@ import Testing
   @Test func missingRecordsAndFailsThenMatches() throws {
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
-      let first = try #require(sandbox.verify("hello\n", as: .lines, named: "greeting", record: .missing))
+      let first = try #require(
+        sandbox.verify("hello\n", as: .lines, named: "greeting", record: .missing)
+      )
       #expect(first.hasPrefix("No reference was found on disk. Recorded the snapshot: …"))
-      #expect(first.contains(#"open "\#(sandbox.reference("sandbox.greeting.txt").absoluteString)""#))
+      #expect(
+        first.contains(#"open "\#(sandbox.reference("sandbox.greeting.txt").absoluteString)""#)
+      )
       #expect(first.hasSuffix(#"Re-run "sandbox" to compare against the new reference."#))
       #expect(contents(of: sandbox.reference("sandbox.greeting.txt")) == "hello\n")
 
@@ -103,7 +107,8 @@ import Testing
   @Test func onCIAnExplicitModeStillRecords() throws {
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(
-        root: root, environment: ["CI": "true", "SNAPSHOT_TESTING_RECORD": "missing"]
+        root: root,
+        environment: ["CI": "true", "SNAPSHOT_TESTING_RECORD": "missing"]
       )
       #expect(sandbox.verify("x", as: .lines)?.hasPrefix("No reference was found on disk.") == true)
       #expect(contents(of: sandbox.reference("sandbox.1.txt")) == "x")

@@ -21,9 +21,13 @@ import Testing
 
   @Test func defaultLayoutIsBesideTheTestFile() throws {
     let location = try locateReference(
-      filePath: "/src/pkg/Tests/AppTests/UserTests.swift", testName: "testUser()",
-      identifier: nil, counter: { 3 }, pathExtension: "txt",
-      snapshotDirectory: nil, referenceRoot: nil
+      filePath: "/src/pkg/Tests/AppTests/UserTests.swift",
+      testName: "testUser()",
+      identifier: nil,
+      counter: { 3 },
+      pathExtension: "txt",
+      snapshotDirectory: nil,
+      referenceRoot: nil
     )
     #expect(
       location.referenceURL.path
@@ -35,9 +39,15 @@ import Testing
 
   @Test func namedSnapshotsUseTheSanitizedName() throws {
     let location = try locateReference(
-      filePath: "/src/Tests/T/UserTests.swift", testName: "testUser()",
-      identifier: "iPhone SE/dark", counter: { Issue.record("counter used"); return 0 },
-      pathExtension: "png", snapshotDirectory: nil, referenceRoot: nil
+      filePath: "/src/Tests/T/UserTests.swift",
+      testName: "testUser()",
+      identifier: "iPhone SE/dark",
+      counter: {
+        Issue.record("counter used"); return 0
+      },
+      pathExtension: "png",
+      snapshotDirectory: nil,
+      referenceRoot: nil
     )
     #expect(location.fileName == "testUser.iPhone-SE-dark.png")
     #expect(location.directory.path == "/src/Tests/T/__Snapshots__/UserTests")
@@ -47,9 +57,13 @@ import Testing
   func namesWithoutLettersOrDigitsAreRejected(_ name: String) {
     #expect {
       _ = try locateReference(
-        filePath: "/src/Tests/T/UserTests.swift", testName: "testUser()",
-        identifier: name, counter: { 1 }, pathExtension: "txt",
-        snapshotDirectory: nil, referenceRoot: nil
+        filePath: "/src/Tests/T/UserTests.swift",
+        testName: "testUser()",
+        identifier: name,
+        counter: { 1 },
+        pathExtension: "txt",
+        snapshotDirectory: nil,
+        referenceRoot: nil
       )
     } throws: { error in
       (error as? SnapshotNameError)?.description.hasPrefix(
@@ -60,34 +74,54 @@ import Testing
 
   @Test func namesNeverEscapeTheSnapshotFolder() throws {
     let location = try locateReference(
-      filePath: "/src/Tests/T/UserTests.swift", testName: "testUser()",
-      identifier: "../../etc/passwd", counter: { 1 }, pathExtension: nil,
-      snapshotDirectory: nil, referenceRoot: nil
+      filePath: "/src/Tests/T/UserTests.swift",
+      testName: "testUser()",
+      identifier: "../../etc/passwd",
+      counter: { 1 },
+      pathExtension: nil,
+      snapshotDirectory: nil,
+      referenceRoot: nil
     )
-    #expect(location.referenceURL.path == "/src/Tests/T/__Snapshots__/UserTests/testUser.etc-passwd")
+    #expect(
+      location.referenceURL.path == "/src/Tests/T/__Snapshots__/UserTests/testUser.etc-passwd"
+    )
   }
 
   @Test func noPathExtensionMeansNoSuffix() throws {
     let location = try locateReference(
-      filePath: "/src/Tests/T/A.swift", testName: "t()", identifier: nil, counter: { 1 },
-      pathExtension: nil, snapshotDirectory: nil, referenceRoot: nil
+      filePath: "/src/Tests/T/A.swift",
+      testName: "t()",
+      identifier: nil,
+      counter: { 1 },
+      pathExtension: nil,
+      snapshotDirectory: nil,
+      referenceRoot: nil
     )
     #expect(location.fileName == "t.1")
   }
 
   @Test func snapshotDirectoryReplacesTheDefaultFolder() throws {
     let location = try locateReference(
-      filePath: "/src/Tests/T/A.swift", testName: "t()", identifier: nil, counter: { 2 },
-      pathExtension: "json", snapshotDirectory: "/fixtures/here", referenceRoot: "/ignored"
+      filePath: "/src/Tests/T/A.swift",
+      testName: "t()",
+      identifier: nil,
+      counter: { 2 },
+      pathExtension: "json",
+      snapshotDirectory: "/fixtures/here",
+      referenceRoot: "/ignored"
     )
     #expect(location.referenceURL.path == "/fixtures/here/t.2.json")
   }
 
   @Test func referenceRootKeepsTheLayoutFromTheTestsFolder() throws {
     let location = try locateReference(
-      filePath: "/build/machine/pkg/Tests/AppTests/UI/ButtonTests.swift", testName: "t()",
-      identifier: nil, counter: { 1 }, pathExtension: "txt",
-      snapshotDirectory: nil, referenceRoot: "/mnt/references"
+      filePath: "/build/machine/pkg/Tests/AppTests/UI/ButtonTests.swift",
+      testName: "t()",
+      identifier: nil,
+      counter: { 1 },
+      pathExtension: "txt",
+      snapshotDirectory: nil,
+      referenceRoot: "/mnt/references"
     )
     #expect(
       location.referenceURL.path
@@ -97,10 +131,16 @@ import Testing
 
   @Test func referenceRootOutsideATestsFolderKeepsTheFolderName() throws {
     let location = try locateReference(
-      filePath: "/work/Checks/ButtonChecks.swift", testName: "t()",
-      identifier: nil, counter: { 1 }, pathExtension: "txt",
-      snapshotDirectory: nil, referenceRoot: "/mnt/references"
+      filePath: "/work/Checks/ButtonChecks.swift",
+      testName: "t()",
+      identifier: nil,
+      counter: { 1 },
+      pathExtension: "txt",
+      snapshotDirectory: nil,
+      referenceRoot: "/mnt/references"
     )
-    #expect(location.referenceURL.path == "/mnt/references/Checks/__Snapshots__/ButtonChecks/t.1.txt")
+    #expect(
+      location.referenceURL.path == "/mnt/references/Checks/__Snapshots__/ButtonChecks/t.1.txt"
+    )
   }
 }

@@ -120,7 +120,9 @@ struct UpstreamAPICompatibilityTests {
   @Test func recordingOneSnapshotAndScopes() {
     withSnapshotTesting(record: .all) {
       let message = verifySnapshot(
-        of: "x", as: .lines, snapshotDirectory: FileManager.default.temporaryDirectory
+        of: "x",
+        as: .lines,
+        snapshotDirectory: FileManager.default.temporaryDirectory
           .appendingPathComponent("compat-\(UUID().uuidString)").path
       )
       #expect(message?.contains("Record mode") == true)

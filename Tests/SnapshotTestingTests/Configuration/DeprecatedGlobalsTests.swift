@@ -24,7 +24,10 @@ import Testing
       isRecording = true
       withTemporaryDirectory { folder in
         let message = verifySnapshot(
-          of: "x", as: .lines, snapshotDirectory: folder.path, testName: "global()"
+          of: "x",
+          as: .lines,
+          snapshotDirectory: folder.path,
+          testName: "global()"
         )
         #expect(message?.hasPrefix(#"Record mode is "all""#) == true)
       }

@@ -7,15 +7,22 @@ import Testing
 
   @Test func argumentBeatsEverything() throws {
     let resolved = try resolveRecordMode(
-      argument: .never, scoped: .all, global: .failed,
+      argument: .never,
+      scoped: .all,
+      global: .failed,
       environment: ["SNAPSHOT_TESTING_RECORD": "all"]
     )
-    #expect(resolved == ResolvedRecordMode(mode: .never, isConfigured: true, writesMissingReferences: true))
+    #expect(
+      resolved
+        == ResolvedRecordMode(mode: .never, isConfigured: true, writesMissingReferences: true)
+    )
   }
 
   @Test func scopeBeatsGlobalAndEnvironment() throws {
     let resolved = try resolveRecordMode(
-      argument: nil, scoped: .failed, global: .all,
+      argument: nil,
+      scoped: .failed,
+      global: .all,
       environment: ["SNAPSHOT_TESTING_RECORD": "never"]
     )
     #expect(resolved.mode == .failed)
@@ -23,7 +30,9 @@ import Testing
 
   @Test func globalBeatsEnvironment() throws {
     let resolved = try resolveRecordMode(
-      argument: nil, scoped: nil, global: .all,
+      argument: nil,
+      scoped: nil,
+      global: .all,
       environment: ["SNAPSHOT_TESTING_RECORD": "never"]
     )
     #expect(resolved.mode == .all)
@@ -32,7 +41,9 @@ import Testing
   @Test(arguments: ["all", "failed", "missing", "never"])
   func environmentVariableIsRead(_ raw: String) throws {
     let resolved = try resolveRecordMode(
-      argument: nil, scoped: nil, global: nil,
+      argument: nil,
+      scoped: nil,
+      global: nil,
       environment: ["SNAPSHOT_TESTING_RECORD": raw, "CI": "true"]
     )
     #expect(resolved.mode == Record(rawValue: raw))
@@ -42,13 +53,19 @@ import Testing
 
   @Test func defaultIsMissingAndWritesLocally() throws {
     let resolved = try resolveRecordMode(argument: nil, scoped: nil, global: nil, environment: [:])
-    #expect(resolved == ResolvedRecordMode(mode: .missing, isConfigured: false, writesMissingReferences: true))
+    #expect(
+      resolved
+        == ResolvedRecordMode(mode: .missing, isConfigured: false, writesMissingReferences: true)
+    )
   }
 
   @Test(arguments: ["true", "1", "yes", "github"])
   func defaultOnCIDoesNotWriteMissingReferences(_ ci: String) throws {
     let resolved = try resolveRecordMode(
-      argument: nil, scoped: nil, global: nil, environment: ["CI": ci]
+      argument: nil,
+      scoped: nil,
+      global: nil,
+      environment: ["CI": ci]
     )
     #expect(resolved.mode == .missing)
     #expect(!resolved.writesMissingReferences)
@@ -57,14 +74,20 @@ import Testing
   @Test(arguments: ["", "false", "0", "FALSE"])
   func ciVariableThatSaysNoIsNotCI(_ ci: String) throws {
     let resolved = try resolveRecordMode(
-      argument: nil, scoped: nil, global: nil, environment: ["CI": ci]
+      argument: nil,
+      scoped: nil,
+      global: nil,
+      environment: ["CI": ci]
     )
     #expect(resolved.writesMissingReferences)
   }
 
   @Test func explicitMissingOnCIWrites() throws {
     let resolved = try resolveRecordMode(
-      argument: .missing, scoped: nil, global: nil, environment: ["CI": "true"]
+      argument: .missing,
+      scoped: nil,
+      global: nil,
+      environment: ["CI": "true"]
     )
     #expect(resolved.writesMissingReferences)
   }
@@ -72,7 +95,10 @@ import Testing
   @Test func invalidEnvironmentValueIsAnErrorNamingIt() {
     #expect {
       _ = try resolveRecordMode(
-        argument: nil, scoped: nil, global: nil, environment: ["SNAPSHOT_TESTING_RECORD": "yes"]
+        argument: nil,
+        scoped: nil,
+        global: nil,
+        environment: ["SNAPSHOT_TESTING_RECORD": "yes"]
       )
     } throws: { error in
       (error as? RecordModeError)?.description == """

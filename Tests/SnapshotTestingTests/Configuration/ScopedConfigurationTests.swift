@@ -42,12 +42,16 @@ import Testing
 
   @Test func stringLiteralDiffToolAppendsThePaths() {
     let tool: SnapshotTestingConfiguration.DiffTool = "opendiff"
-    #expect(tool(currentFilePath: "/ref.txt", failedFilePath: "/tmp/new.txt") == "opendiff /ref.txt /tmp/new.txt")
+    #expect(
+      tool(currentFilePath: "/ref.txt", failedFilePath: "/tmp/new.txt")
+        == "opendiff /ref.txt /tmp/new.txt"
+    )
   }
 
   @Test func defaultDiffToolShowsBothFilesAsURLs() {
     let text = SnapshotTestingConfiguration.DiffTool.default(
-      currentFilePath: "/ref.txt", failedFilePath: "/tmp/new.txt"
+      currentFilePath: "/ref.txt",
+      failedFilePath: "/tmp/new.txt"
     )
     #expect(text.hasPrefix("@\u{2212}\n\"file:///ref.txt\"\n@+\n\"file:///tmp/new.txt\"\n"))
   }

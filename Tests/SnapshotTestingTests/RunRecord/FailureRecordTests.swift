@@ -25,7 +25,9 @@ import Testing
       #expect(record.snapshotName == "greeting")
       #expect(record.referencePath == sandbox.reference("sandbox.greeting.txt").path)
       #expect(record.failedSnapshotPath == sandbox.artifact("sandbox.greeting.txt").path)
-      #expect(record.attachmentPaths == [sandbox.artifact("sandbox.greeting.difference.patch").path])
+      #expect(
+        record.attachmentPaths == [sandbox.artifact("sandbox.greeting.difference.patch").path]
+      )
       #expect(record.message == message)
       #expect(record.testFilePath.hasSuffix("SnapshotSandbox.swift"))
 
@@ -41,7 +43,9 @@ import Testing
       _ = sandbox.verify("first\n", as: .lines, named: "x", record: .never)
       _ = sandbox.verify("second\n", as: .lines, named: "x", record: .never)
       #expect(pending(sandbox).count == 1)
-      #expect(contents(of: URL(fileURLWithPath: pending(sandbox)[0].failedSnapshotPath)) == "second\n")
+      #expect(
+        contents(of: URL(fileURLWithPath: pending(sandbox)[0].failedSnapshotPath)) == "second\n"
+      )
     }
   }
 

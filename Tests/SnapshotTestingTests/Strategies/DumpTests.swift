@@ -30,12 +30,14 @@ import Testing
           ▿ next: Optional<Described>
             ▿ some (circular reference detected)
 
-        """)
+        """
+    )
   }
 
   @Test func cycleThroughACustomMirrorEnds() {
     #expect(
-      dump(SelfReflecting()).hasSuffix("  ▿ me (circular reference detected)\n"))
+      dump(SelfReflecting()).hasSuffix("  ▿ me (circular reference detected)\n")
+    )
   }
 
   final class Loop: CustomStringConvertible {
@@ -62,7 +64,8 @@ import Testing
               ▿ back: Optional<Owner>
                 ▿ some (circular reference detected)
 
-        """)
+        """
+    )
   }
 
   @Test func addressesAreRemoved() {

@@ -147,7 +147,11 @@ enum UpstreamTextCorpus {
   }
   struct Unlabelled: CustomReflectable {
     var customMirror: Mirror {
-      Mirror(self, unlabeledChildren: [[9], 10, "a", Optional<Int>.none as Any], displayStyle: .struct)
+      Mirror(
+        self,
+        unlabeledChildren: [[9], 10, "a", Optional<Int>.none as Any],
+        displayStyle: .struct
+      )
     }
   }
   /// Reflects as another value: its mirror's subject type is `User`, not `Wrapper`.
@@ -204,7 +208,8 @@ enum UpstreamTextCorpus {
     }
     func description(_ name: String, _ value: Any) {
       cases.append(
-        UpstreamTextCase("description-\(name)", value, as: Snapshotting<Any, String>.description))
+        UpstreamTextCase("description-\(name)", value, as: Snapshotting<Any, String>.description)
+      )
     }
 
     let user = User(id: 1, name: "Blobby", bio: "Blobbed around the world.")
@@ -256,7 +261,8 @@ enum UpstreamTextCorpus {
     dump("dictionary-optional-values", ["a": Int?.none, "b": 1])
     dump(
       "dictionary-struct-keys",
-      [Person(name: "x", age: 1): "first", Person(name: "a", age: 2): "second"])
+      [Person(name: "x", age: 1): "first", Person(name: "a", age: 2): "second"]
+    )
     dump("set", Set([3, 1, 2, 10]))
     dump("set-one", Set(["solo"]))
     dump("set-empty", Set<Int>())
@@ -265,7 +271,8 @@ enum UpstreamTextCorpus {
       Set([
         Person(name: "b", age: 1), Person(name: "b", age: 10), Person(name: "b", age: 2),
         Person(name: "a", age: 5),
-      ]))
+      ])
+    )
     dump("set-anyhashable", Set<AnyHashable>([1, "1", 2.5, URL(string: "zz")!]))
     dump("tuple", (1, "a"))
     dump("tuple-labelled", (b: 1, a: "x"))
@@ -284,7 +291,10 @@ enum UpstreamTextCorpus {
     dump("metatype", Int.self)
     dump("key-path", \User.id)
     dump("nsobject", NSObject())
-    dump("nsobject-pointers", Pointer("<Pointer: 0x00007f1234abcd00; frame = (0 0; 1 1)> 0xABC x0x1f"))
+    dump(
+      "nsobject-pointers",
+      Pointer("<Pointer: 0x00007f1234abcd00; frame = (0 0; 1 1)> 0xABC x0x1f")
+    )
     dump("nsnumber", NSNumber(value: 3))
     dump("nsstring", NSString(string: "text"))
     dump("nsarray", NSArray(array: [1, "a"]))
@@ -347,48 +357,83 @@ enum UpstreamTextCorpus {
     func jsonAny(_ name: String, _ value: Any) {
       cases.append(UpstreamTextCase("json-any-\(name)", value, as: Snapshotting<Any, String>.json))
     }
-    jsonAny("dictionary", ["name": "Blobby", "id": 1, "bio": "Blobbed", "tags": ["b", "a"]] as [String: Any])
-    jsonAny("nested", ["z": ["y": [1, 2.5, true, NSNull()], "x": [:]], "a": "/slash"] as [String: Any])
+    jsonAny(
+      "dictionary",
+      ["name": "Blobby", "id": 1, "bio": "Blobbed", "tags": ["b", "a"]] as [String: Any]
+    )
+    jsonAny(
+      "nested",
+      ["z": ["y": [1, 2.5, true, NSNull()], "x": [:]], "a": "/slash"] as [String: Any]
+    )
     jsonAny("array", [["b": 1, "a": 2]] as [Any])
-    jsonAny("parsed", try! JSONSerialization.jsonObject(with: Data(#"{"b":[1,{"d":null,"c":"é"}],"a":0.5}"#.utf8)))
+    jsonAny(
+      "parsed",
+      try! JSONSerialization.jsonObject(with: Data(#"{"b":[1,{"d":null,"c":"é"}],"a":0.5}"#.utf8))
+    )
 
     cases.append(UpstreamTextCase("data-bytes", Data([0xDE, 0xAD, 0xBE, 0xEF]), as: .data))
     cases.append(UpstreamTextCase("data-empty", Data(), as: .data))
 
     let get = request(
       "https://www.pointfree.co/",
-      headers: [("Cookie", "pf_session={}"), ("Accept", "text/html"), ("Content-Type", "application/json")])
+      headers: [
+        ("Cookie", "pf_session={}"), ("Accept", "text/html"), ("Content-Type", "application/json"),
+      ]
+    )
     let getWithQuery = request(
       "https://www.pointfree.co?key_2=value_2&key_1=value_1&key_3=value_3",
-      headers: [("Cookie", "pf_session={}"), ("Accept", "text/html")])
+      headers: [("Cookie", "pf_session={}"), ("Accept", "text/html")]
+    )
     let post = request(
-      "https://www.pointfree.co/subscribe", method: "POST",
+      "https://www.pointfree.co/subscribe",
+      method: "POST",
       headers: [("Cookie", #"pf_session={"user_id":"0"}"#), ("Accept", "text/html")],
-      body: Data("pricing[billing]=monthly&pricing[lane]=individual".utf8))
+      body: Data("pricing[billing]=monthly&pricing[lane]=individual".utf8)
+    )
     let postJSON = request(
-      "https://www.pointfree.co/subscribe", method: "POST",
+      "https://www.pointfree.co/subscribe",
+      method: "POST",
       headers: [("Cookie", #"pf_session={"user_id":"0"}"#), ("Accept", "application/json")],
-      body: Data(#"{"pricing": {"lane": "individual","billing": "monthly"}}"#.utf8))
+      body: Data(#"{"pricing": {"lane": "individual","billing": "monthly"}}"#.utf8)
+    )
     let put = request(
-      "https://api.test/items/1?b=2&a=1&a=0", method: "PUT",
-      headers: [("X-Quote", #"say "hi" \ $HOME `cmd`"#), ("Authorization", "Bearer t"), ("Cookie", "a=1"), ("Cookie", "b=2")],
-      body: Data("line one\nline 'two' \"three\" $x `y` \\z".utf8))
+      "https://api.test/items/1?b=2&a=1&a=0",
+      method: "PUT",
+      headers: [
+        ("X-Quote", #"say "hi" \ $HOME `cmd`"#), ("Authorization", "Bearer t"), ("Cookie", "a=1"),
+        ("Cookie", "b=2"),
+      ],
+      body: Data("line one\nline 'two' \"three\" $x `y` \\z".utf8)
+    )
     let delete = request("https://api.test/items/1#frag", method: "DELETE")
-    let head = request("https://www.pointfree.co/", method: "HEAD", headers: [("Cookie", "pf_session={}")])
+    let head = request(
+      "https://www.pointfree.co/",
+      method: "HEAD",
+      headers: [("Cookie", "pf_session={}")]
+    )
     let binaryBody = request(
-      "https://api.test/upload", method: "POST", headers: [("Content-Type", "application/octet-stream")],
-      body: Data([0xFF, 0xFE, 0x00, 0x41]))
-    let jsonArray = request("https://api.test/batch", method: "PATCH", body: Data("[3, {\"b\":1,\"a\":2}]".utf8))
+      "https://api.test/upload",
+      method: "POST",
+      headers: [("Content-Type", "application/octet-stream")],
+      body: Data([0xFF, 0xFE, 0x00, 0x41])
+    )
+    let jsonArray = request(
+      "https://api.test/batch",
+      method: "PATCH",
+      body: Data("[3, {\"b\":1,\"a\":2}]".utf8)
+    )
     let emptyBody = request("https://api.test/empty", method: "POST", body: Data())
     let lowercaseMethod = request("https://api.test/x", method: "get")
     let fragmentBody = request("https://api.test/number", method: "POST", body: Data("42".utf8))
     let mixedCaseHeaders = request(
       "https://api.test/headers",
-      headers: [("cookie", "x=1"), ("accept-language", "en"), ("Zed", "z"), ("Accept", "*/*")])
+      headers: [("cookie", "x=1"), ("accept-language", "en"), ("Zed", "z"), ("Accept", "*/*")]
+    )
     let requests: [(String, URLRequest)] = [
       ("get", get), ("get-with-query", getWithQuery), ("post", post), ("post-json", postJSON),
       ("put", put), ("delete", delete), ("head", head), ("binary-body", binaryBody),
-      ("json-array-body", jsonArray), ("empty-body", emptyBody), ("lowercase-method", lowercaseMethod),
+      ("json-array-body", jsonArray), ("empty-body", emptyBody),
+      ("lowercase-method", lowercaseMethod),
       ("fragment-body", fragmentBody), ("mixed-case-headers", mixedCaseHeaders),
     ]
     for (name, value) in requests {
@@ -399,20 +444,32 @@ enum UpstreamTextCorpus {
 
     cases.append(
       UpstreamTextCase(
-        "func-description", { (direction: Direction) in direction.rotatedLeft },
-        as: Snapshotting<Direction, String>.func(into: .description)))
+        "func-description",
+        { (direction: Direction) in direction.rotatedLeft },
+        as: Snapshotting<Direction, String>.func(into: .description)
+      )
+    )
     cases.append(
       UpstreamTextCase(
-        "func-dump", { (direction: Direction) in [direction.rawValue.count, 0] },
-        as: Snapshotting<Direction, String>.func(into: .dump)))
+        "func-dump",
+        { (direction: Direction) in [direction.rawValue.count, 0] },
+        as: Snapshotting<Direction, String>.func(into: .dump)
+      )
+    )
     cases.append(
       UpstreamTextCase(
-        "func-json", { (direction: Direction) in ["name": direction.rawValue] },
-        as: Snapshotting<Direction, String>.func(into: .json)))
+        "func-json",
+        { (direction: Direction) in ["name": direction.rawValue] },
+        as: Snapshotting<Direction, String>.func(into: .json)
+      )
+    )
     cases.append(
       UpstreamTextCase(
-        "func-lines", { (direction: Direction) in direction == .up ? "yes, \"sure\"\nreally" : "no" },
-        as: Snapshotting<Direction, String>.func(into: .lines)))
+        "func-lines",
+        { (direction: Direction) in direction == .up ? "yes, \"sure\"\nreally" : "no" },
+        as: Snapshotting<Direction, String>.func(into: .lines)
+      )
+    )
     return cases
   }
 }
@@ -492,7 +549,9 @@ extension UpstreamTextCorpus {
     var lengths: [String: Data]
     var nested: [[[[[[[[[[Data]]]]]]]]]]
     init() {
-      func bytes(_ count: Int) -> Data { Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }) }
+      func bytes(_ count: Int) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
+      }
       var lengths: [String: Data] = [:]
       for count in [0, 1, 2, 3, 4, 50, 51, 52, 53, 57, 58, 100, 200] {
         lengths[String(format: "%03d", count)] = bytes(count)
@@ -540,8 +599,11 @@ extension UpstreamTextCorpus {
     ]
     cases.append(
       UpstreamTextCase(
-        "plist-key-order", Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) }),
-        as: .plist))
+        "plist-key-order",
+        Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) }),
+        as: .plist
+      )
+    )
     cases.append(UpstreamTextCase("plist-optionals", Optionals(), as: .plist))
     cases.append(UpstreamTextCase("plist-explicit-nils", ExplicitNils(), as: .plist))
     cases.append(UpstreamTextCase("plist-containers", Containers(), as: .plist))

@@ -28,8 +28,13 @@ struct SnapshotSandbox: Sendable {
     do {
       return try SnapshotEnvironment.$override.withValue(environment) { () -> String? in
         verifySnapshot(
-          of: try value(), as: strategy, named: name, record: record,
-          snapshotDirectory: snapshots.path, timeout: timeout, testName: testName
+          of: try value(),
+          as: strategy,
+          named: name,
+          record: record,
+          snapshotDirectory: snapshots.path,
+          timeout: timeout,
+          testName: testName
         )
       }
     } catch {

@@ -62,7 +62,10 @@ import Testing
   @Test func assertSnapshotsWithNamedStrategies() {
     assertSnapshots(
       of: "one\ntwo\n",
-      as: ["lines": .lines, "reversed": Snapshotting<String, String>.lines.pullback { String($0.reversed()) }],
+      as: [
+        "lines": .lines,
+        "reversed": Snapshotting<String, String>.lines.pullback { String($0.reversed()) },
+      ],
       record: .never
     )
   }
@@ -82,7 +85,13 @@ import Testing
 @Suite struct HandWrittenSourceLocationTests {
   @Test func fileIDWithoutAModuleDoesNotCrashTheRun() {
     withKnownIssue {
-      recordIssue("failure", fileID: "MyTests.swift", filePath: "/src/MyTests.swift", line: 0, column: 0)
+      recordIssue(
+        "failure",
+        fileID: "MyTests.swift",
+        filePath: "/src/MyTests.swift",
+        line: 0,
+        column: 0
+      )
     } matching: { issue in
       issue.sourceLocation?.fileID == "UnknownModule/MyTests.swift"
         && issue.sourceLocation?.line == 1
@@ -92,7 +101,10 @@ import Testing
 
   @Test func wellFormedLocationsAreKept() {
     let location = safeSourceLocation(
-      fileID: "AppTests/UserTests.swift", filePath: "/src/UserTests.swift", line: 12, column: 5
+      fileID: "AppTests/UserTests.swift",
+      filePath: "/src/UserTests.swift",
+      line: 12,
+      column: 5
     )
     #expect(location.fileID == "AppTests/UserTests.swift")
     #expect(location.line == 12)

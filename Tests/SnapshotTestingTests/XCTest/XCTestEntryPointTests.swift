@@ -10,14 +10,19 @@ final class XCTestEntryPointTests: XCTestCase {
   private var isCapturingFailures = false
 
   override func recordFailure(
-    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+    withDescription description: String,
+    inFile filePath: String,
+    atLine lineNumber: Int,
     expected: Bool
   ) {
     if isCapturingFailures {
       capturedFailures.append((description, lineNumber))
     } else {
       super.recordFailure(
-        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected
+        withDescription: description,
+        inFile: filePath,
+        atLine: lineNumber,
+        expected: expected
       )
     }
   }
@@ -50,7 +55,10 @@ final class XCTestEntryPointTests: XCTestCase {
       failures.first?.message.contains("Snapshot does not match reference.") ?? false,
       failures.first?.message ?? "no failure"
     )
-    XCTAssertTrue(failures.first?.message.contains("+changed") ?? false, failures.first?.message ?? "no failure")
+    XCTAssertTrue(
+      failures.first?.message.contains("+changed") ?? false,
+      failures.first?.message ?? "no failure"
+    )
   }
 
   func testVerifySnapshotReturnsNilOnMatch() {

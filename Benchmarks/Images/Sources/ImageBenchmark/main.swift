@@ -19,7 +19,9 @@ func median(runs: Int, _ body: () -> Void) -> Double {
 }
 
 func milliseconds(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
-func ratio(_ value: Double, _ baseline: Double) -> String { String(format: "%.2f×", value / baseline) }
+func ratio(_ value: Double, _ baseline: Double) -> String {
+  String(format: "%.2f×", value / baseline)
+}
 
 /// Something like a screenshot: a gradient header, flat panels, text-like strokes and a disc.
 func screenshotLike(side: Int) throws -> Bitmap {
@@ -35,7 +37,8 @@ func screenshotLike(side: Int) throws -> Bitmap {
     if dx * dx + dy * dy < 200 * 200 {
       return RGBA(red: UInt8(200 - (dx * dx + dy * dy) / 400), green: 80, blue: 60)
     }
-    let isText = scaledY % 24 < 14 && scaledX > 320 && scaledX < 1800 && (scaledX * 7 + scaledY * 13) % 11 < 4
+    let isText =
+      scaledY % 24 < 14 && scaledX > 320 && scaledX < 1800 && (scaledX * 7 + scaledY * 13) % 11 < 4
     return isText ? RGBA(red: 20, green: 20, blue: 30) : RGBA(red: 250, green: 250, blue: 252)
   }
 }
@@ -52,7 +55,9 @@ func changed(_ bitmap: Bitmap, every stride: Int, by amount: UInt8) throws -> Bi
 }
 
 print("## Comparison (median of runs; perceptualPrecision 0.98)\n")
-print("| image | identical: compare | memcmp | ratio | 2% changed | every pixel changed | per megapixel | noise, every pixel changed | per megapixel |")
+print(
+  "| image | identical: compare | memcmp | ratio | 2% changed | every pixel changed | per megapixel | noise, every pixel changed | per megapixel |"
+)
 print("|---|---|---|---|---|---|---|---|---|")
 for side in [512, 2048, 4096] {
   let reference = try screenshotLike(side: side)
@@ -62,8 +67,12 @@ for side in [512, 2048, 4096] {
   // No two neighbouring pixels alike: every pixel needs its own CIELAB conversion.
   var generator = SystemRandomNumberGenerator()
   let noise = try Bitmap(
-    width: side, height: side,
-    rgbaBytes: (0..<side * side * 4).map { $0 % 4 == 3 ? 255 : UInt8.random(in: 0...250, using: &generator) })
+    width: side,
+    height: side,
+    rgbaBytes: (0..<side * side * 4).map {
+      $0 % 4 == 3 ? 255 : UInt8.random(in: 0...250, using: &generator)
+    }
+  )
   let noiseChanged = try changed(noise, every: 1, by: 3)
   let runs = side == 4096 ? 5 : 11
   var sink = 0
@@ -78,13 +87,16 @@ for side in [512, 2048, 4096] {
     }
   }
   let few = median(runs: runs) {
-    sink &+= Bitmap.compare(reference, twoPercent, perceptualPrecision: 0.98)?.failingPixelCount ?? 0
+    sink &+=
+      Bitmap.compare(reference, twoPercent, perceptualPrecision: 0.98)?.failingPixelCount ?? 0
   }
   let all = median(runs: runs) {
-    sink &+= Bitmap.compare(reference, everything, perceptualPrecision: 0.98)?.differingPixelCount ?? 0
+    sink &+=
+      Bitmap.compare(reference, everything, perceptualPrecision: 0.98)?.differingPixelCount ?? 0
   }
   let noisy = median(runs: runs) {
-    sink &+= Bitmap.compare(noise, noiseChanged, perceptualPrecision: 0.98)?.differingPixelCount ?? 0
+    sink &+=
+      Bitmap.compare(noise, noiseChanged, perceptualPrecision: 0.98)?.differingPixelCount ?? 0
   }
   let megapixels = Double(side * side) / 1e6
   print(
@@ -111,12 +123,19 @@ let directDecode = median(runs: 9) {
   encoded.withUnsafeBytes { data in
     scratch.withUnsafeMutableBufferPointer { pixels in
       _ = direct_decode_rgba(
-        data.baseAddress!.assumingMemoryBound(to: UInt8.self), data.count, pixels.baseAddress,
-        pixels.count)
+        data.baseAddress!.assumingMemoryBound(to: UInt8.self),
+        data.count,
+        pixels.baseAddress,
+        pixels.count
+      )
     }
   }
 }
 print("| operation | ImageSnapshotTesting | libpng from C | ratio |")
 print("|---|---|---|---|")
-print("| encode (\(encoded.count / 1024) KiB; C: \(directSize / 1024) KiB) | \(milliseconds(ours)) | \(milliseconds(direct)) | \(ratio(ours, direct)) |")
-print("| decode | \(milliseconds(oursDecode)) | \(milliseconds(directDecode)) | \(ratio(oursDecode, directDecode)) |")
+print(
+  "| encode (\(encoded.count / 1024) KiB; C: \(directSize / 1024) KiB) | \(milliseconds(ours)) | \(milliseconds(direct)) | \(ratio(ours, direct)) |"
+)
+print(
+  "| decode | \(milliseconds(oursDecode)) | \(milliseconds(directDecode)) | \(ratio(oursDecode, directDecode)) |"
+)
