@@ -62,6 +62,26 @@ extension Bitmap {
     _ new: Bitmap,
     perceptualPrecision: Float = 1
   ) -> BitmapComparison? {
+    compare(reference, new, perceptualPrecision: perceptualPrecision, threading: .automatic)
+  }
+
+  /// ``compare(_:_:perceptualPrecision:)`` on the calling thread only, whatever the size, for the
+  /// benchmark's single-threaded column; the result is the same.
+  @_spi(Benchmarks)
+  public static func compareSingleThreaded(
+    _ reference: Bitmap,
+    _ new: Bitmap,
+    perceptualPrecision: Float = 1
+  ) -> BitmapComparison? {
+    compare(reference, new, perceptualPrecision: perceptualPrecision, threading: .singleThreaded)
+  }
+
+  static func compare(
+    _ reference: Bitmap,
+    _ new: Bitmap,
+    perceptualPrecision: Float,
+    threading: PixelComparisonThreading
+  ) -> BitmapComparison? {
     guard reference.width == new.width, reference.height == new.height else { return nil }
     var comparison = BitmapComparison(
       pixelCount: reference.pixelCount,
@@ -74,7 +94,8 @@ extension Bitmap {
     let tally = PixelComparisonLoop.compare(
       reference: reference.rgbaBytes,
       new: new.rgbaBytes,
-      tolerance: deltaETolerance(perceptualPrecision: perceptualPrecision)
+      tolerance: deltaETolerance(perceptualPrecision: perceptualPrecision),
+      threading: threading
     )
     comparison.differingPixelCount = tally.differingPixelCount
     comparison.failingPixelCount = tally.failingPixelCount

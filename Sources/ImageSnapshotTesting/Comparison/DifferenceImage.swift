@@ -9,7 +9,8 @@ extension Bitmap {
   static func differenceImage(
     reference: Bitmap,
     new: Bitmap,
-    perceptualPrecision: Float
+    perceptualPrecision: Float,
+    threading: PixelComparisonThreading = .automatic
   ) -> Bitmap {
     guard reference.width == new.width, reference.height == new.height else {
       return sideBySide(reference, new)
@@ -23,7 +24,8 @@ extension Bitmap {
         reference: reference.rgbaBytes,
         new: new.rgbaBytes,
         tolerance: tolerance,
-        deltaEs: buffer
+        deltaEs: buffer,
+        threading: threading
       )
     }
     // A pixel fails when its bytes differ and, with a tolerance, when its ΔE exceeds it.

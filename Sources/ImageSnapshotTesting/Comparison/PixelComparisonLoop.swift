@@ -6,6 +6,8 @@
   import Darwin
 #endif
 
+import Dispatch
+
 // The unsafe pixel loops: raw pointers, lookup tables, no allocation per pixel, and `while`
 // loops rather than `for`-`in`, which stay fast in unoptimised (debug) builds too.
 
@@ -16,7 +18,25 @@ struct PixelComparisonTally {
   var maximumDeltaE = 0.0
 }
 
+/// How a comparison may use threads. Every choice gives the same result, to the bit.
+enum PixelComparisonThreading: Sendable {
+  /// Large images (at least ``PixelComparisonLoop/parallelPixelCount``) are split across the
+  /// available cores; smaller ones are compared on the calling thread.
+  case automatic
+  /// Always on the calling thread.
+  case singleThreaded
+  /// In this many ranges of whole blocks, whatever the size (for tests).
+  case ranges(Int)
+}
+
 enum PixelComparisonLoop {
+  /// The size from which ``PixelComparisonThreading/automatic`` uses every core: 1024 blocks.
+  /// At this size the worst case (every pixel converted) takes about 50 ms on one core and even
+  /// a plain scan of the differing bytes about a millisecond, against some tens of microseconds
+  /// to wake the other threads; smaller images, the usual snapshot, never pay for threads.
+  static let parallelPixelCount = 1 << 20
+  /// The smallest range a thread takes, in blocks (about 7 ms of work at worst).
+  static let minimumBlocksPerRange = 128
   /// Whether two byte buffers are identical, with `memcmp`.
   static func bytesAreEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
     guard lhs.count == rhs.count else { return false }
@@ -41,21 +61,27 @@ enum PixelComparisonLoop {
   /// largest ΔE so far is converted again, exactly, by ``LabLookup``. The counts and the largest
   /// ΔE are therefore those of ``LabLookup`` alone.
   ///
+  /// Large images are split into ranges of whole blocks, several per core so that a range with
+  /// more differing pixels does not hold up the rest. Each range has its own scratch memory,
+  /// counters and exact largest ΔE, and writes only its own part of `deltaEs`; the counts add
+  /// and the largest ΔE is the largest of the ranges', so the result does not depend on the split.
+  ///
   /// - Parameter deltaEs: When given, receives each pixel's ΔE\*94 (0 for identical pixels) and is
-  ///   `pixelCount` long; otherwise nothing is stored. Estimates are stored where they decide the
-  ///   same as the exact value.
-  /// - Complexity: O(*n*) in the number of pixels.
+  ///   `pixelCount` long; otherwise nothing is stored. The exact value is stored where it decides
+  ///   whether the pixel fails, the estimate elsewhere (where it decides the same), so what is
+  ///   stored depends on the pixel alone, not on the running maximum or the split.
+  /// - Complexity: O(*n*) in the number of pixels, divided among the cores for large images.
   static func compare(
     reference: [UInt8],
     new: [UInt8],
     tolerance: Double?,
-    deltaEs: UnsafeMutableBufferPointer<Float>? = nil
+    deltaEs: UnsafeMutableBufferPointer<Float>? = nil,
+    threading: PixelComparisonThreading = .automatic
   ) -> PixelComparisonTally {
     let tables = LabConversion.shared
     let pixelCount = min(reference.count, new.count) / 4
     var tally = PixelComparisonTally()
-    let scratch = BlockScratch()
-    defer { scratch.deallocate() }
+    let rangeCount = rangeCount(pixelCount: pixelCount, threading: threading)
     reference.withUnsafeBytes { referenceBuffer in
       new.withUnsafeBytes { newBuffer in
         tables.linearFromSRGB.withUnsafeBufferPointer { linearBuffer in
@@ -68,16 +94,16 @@ enum PixelComparisonLoop {
                 let linearFloat = linearFloatBuffer.baseAddress,
                 let curve = curveBuffer.baseAddress
               else { return }
-              tally = loop(
+              let pass = ComparisonPass(
                 reference: referenceBase,
                 new: newBase,
                 pixelCount: pixelCount,
                 tolerance: tolerance,
                 converter: LabLookup(linear: linear, curve: curve),
                 linearFloat: linearFloat,
-                scratch: scratch,
                 deltaEs: deltaEs?.baseAddress
               )
+              tally = rangeCount > 1 ? pass.runInParallel(rangeCount: rangeCount) : pass.run()
             }
           }
         }
@@ -86,18 +112,91 @@ enum PixelComparisonLoop {
     return tally
   }
 
-  /// The loop itself, on raw pointers with local counters (not captured by a closure, so they
-  /// stay in registers).
-  private static func loop(
-    reference referenceBase: UnsafeRawPointer,
-    new newBase: UnsafeRawPointer,
-    pixelCount: Int,
-    tolerance: Double?,
-    converter: LabLookup,
-    linearFloat: UnsafePointer<Float>,
-    scratch: BlockScratch,
-    deltaEs deltaEBase: UnsafeMutablePointer<Float>?
-  ) -> PixelComparisonTally {
+  /// How many ranges to split `pixelCount` pixels into: 1 on one core or below
+  /// ``parallelPixelCount``, otherwise four per core, each at least ``minimumBlocksPerRange``.
+  static func rangeCount(pixelCount: Int, threading: PixelComparisonThreading) -> Int {
+    let blockCount = (pixelCount + BlockScratch.capacity - 1) / BlockScratch.capacity
+    switch threading {
+    case .singleThreaded:
+      return 1
+    case .ranges(let count):
+      return max(1, min(count, blockCount))
+    case .automatic:
+      let cores = activeProcessorCount
+      guard cores > 1, pixelCount >= parallelPixelCount else { return 1 }
+      return max(1, min(cores * 4, blockCount / minimumBlocksPerRange))
+    }
+  }
+
+  /// The processors online, read once.
+  static let activeProcessorCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}
+
+/// Where the threads of a parallel pass put their tallies, one slot each, written by that
+/// thread alone and read after all have finished.
+private struct TallySlots: @unchecked Sendable {
+  let base: UnsafeMutablePointer<PixelComparisonTally>
+}
+
+/// One comparison's inputs, as raw pointers that stay valid until it returns.
+///
+/// `@unchecked Sendable` because the threads of ``runInParallel(rangeCount:)`` share it: they only
+/// read the images and tables, and each writes a disjoint range of `deltaEs` and its own tally.
+private struct ComparisonPass: @unchecked Sendable {
+  let reference: UnsafeRawPointer
+  let new: UnsafeRawPointer
+  let pixelCount: Int
+  let tolerance: Double?
+  let converter: LabLookup
+  let linearFloat: UnsafePointer<Float>
+  let deltaEs: UnsafeMutablePointer<Float>?
+
+  /// The whole image on the calling thread.
+  func run() -> PixelComparisonTally {
+    let scratch = BlockScratch()
+    defer { scratch.deallocate() }
+    return loop(from: 0, to: pixelCount, scratch: scratch)
+  }
+
+  /// The image in `rangeCount` ranges of whole blocks, on all cores, merged.
+  func runInParallel(rangeCount: Int) -> PixelComparisonTally {
+    let blockSize = BlockScratch.capacity
+    let blockCount = (pixelCount + blockSize - 1) / blockSize
+    // Whole blocks, so that each block holds the same pixels as on one thread.
+    let rangeBlocks = (blockCount + rangeCount - 1) / rangeCount
+    let tallies = UnsafeMutablePointer<PixelComparisonTally>.allocate(capacity: rangeCount)
+    tallies.initialize(repeating: PixelComparisonTally(), count: rangeCount)
+    defer { tallies.deallocate() }
+    let slots = TallySlots(base: tallies)
+    DispatchQueue.concurrentPerform(iterations: rangeCount) { range in
+      let start = min(range * rangeBlocks * blockSize, pixelCount)
+      let end = min(start + rangeBlocks * blockSize, pixelCount)
+      guard start < end else { return }
+      let scratch = BlockScratch()
+      defer { scratch.deallocate() }
+      slots.base[range] = loop(from: start, to: end, scratch: scratch)
+    }
+    var merged = PixelComparisonTally()
+    var range = 0
+    while range < rangeCount {
+      let tally = tallies[range]
+      merged.differingPixelCount += tally.differingPixelCount
+      merged.failingPixelCount += tally.failingPixelCount
+      merged.maximumDeltaE = max(merged.maximumDeltaE, tally.maximumDeltaE)
+      range += 1
+    }
+    return merged
+  }
+
+  /// The loop itself over pixels `start..<end`, on raw pointers with local counters (not
+  /// captured by a closure, so they stay in registers).
+  private func loop(from start: Int, to end: Int, scratch: BlockScratch) -> PixelComparisonTally {
+    let referenceBase = reference
+    let newBase = new
+    let pixelCount = end
+    let converter = converter
+    let linearFloat = linearFloat
+    let deltaEBase = deltaEs
     let exact = tolerance == nil
     let limit = tolerance ?? 0
     let margin = DeltaEKernel.errorBound
@@ -119,7 +218,7 @@ enum PixelComparisonLoop {
     // Equal pixels never get this far, so an equal pair is a safe initial key.
     var maximumReferencePixel: UInt32 = 0
     var maximumNewPixel: UInt32 = 0
-    var blockStart = 0
+    var blockStart = start
     while blockStart < pixelCount {
       let blockEnd = pixelCount - blockStart > blockSize ? blockStart &+ blockSize : pixelCount
 
@@ -210,12 +309,14 @@ enum PixelComparisonLoop {
       while item < queued {
         let slot = pixelSlots[item]
         let pixelIndex = pixelIndices[item]
+        let estimate = estimates[slot]
+        let nearLimit =
+          !exact && Double(estimate) - limit <= margin && limit - Double(estimate) <= margin
         var deltaE: Double
         if slot == lastSlot && lastIsExact {
           deltaE = lastDeltaE
         } else {
-          deltaE = Double(estimates[slot])
-          let nearLimit = !exact && deltaE - limit <= margin && limit - deltaE <= margin
+          deltaE = Double(estimate)
           let mayBeMaximum = deltaE + margin > maximumDeltaE
           var isExact = false
           if nearLimit || mayBeMaximum {
@@ -245,7 +346,9 @@ enum PixelComparisonLoop {
           lastIsExact = isExact
         }
         if exact || deltaE > limit { failing &+= 1 }
-        if let deltaEBase { deltaEBase[pixelIndex] = Float(deltaE) }
+        // The exact value only where it decides: what is stored must not depend on the running
+        // maximum, which differs between one thread and several.
+        if let deltaEBase { deltaEBase[pixelIndex] = nearLimit ? Float(deltaE) : estimate }
         item &+= 1
       }
       blockStart = blockEnd

@@ -5,7 +5,7 @@
 
 import DirectLibPNG
 import Foundation
-import ImageSnapshotTesting
+@_spi(Benchmarks) import ImageSnapshotTesting
 
 /// The median wall time of `runs` calls, in seconds.
 func median(runs: Int, _ body: () -> Void) -> Double {
@@ -56,9 +56,9 @@ func changed(_ bitmap: Bitmap, every stride: Int, by amount: UInt8) throws -> Bi
 
 print("## Comparison (median of runs; perceptualPrecision 0.98)\n")
 print(
-  "| image | identical: compare | memcmp | ratio | 2% changed | every pixel changed | per megapixel | noise, every pixel changed | per megapixel |"
+  "| image | identical: compare | memcmp | ratio | 2% changed | every pixel changed | per megapixel | noise, every pixel changed | per megapixel | noise, one thread | one thread ÷ all cores |"
 )
-print("|---|---|---|---|---|---|---|---|---|")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for side in [512, 2048, 4096] {
   let reference = try screenshotLike(side: side)
   let same = try Bitmap(width: side, height: side, rgbaBytes: reference.rgbaBytes)
@@ -98,11 +98,18 @@ for side in [512, 2048, 4096] {
     sink &+=
       Bitmap.compare(noise, noiseChanged, perceptualPrecision: 0.98)?.differingPixelCount ?? 0
   }
+  // The same comparison forced onto one thread: the before and after of splitting large images.
+  let noisyOneThread = median(runs: runs) {
+    sink &+=
+      Bitmap.compareSingleThreaded(noise, noiseChanged, perceptualPrecision: 0.98)?
+      .differingPixelCount ?? 0
+  }
   let megapixels = Double(side * side) / 1e6
   print(
     "| \(side)² | \(milliseconds(identical)) | \(milliseconds(memcmpTime)) | \(ratio(identical, memcmpTime)) "
       + "| \(milliseconds(few)) | \(milliseconds(all)) | \(milliseconds(all / megapixels)) "
-      + "| \(milliseconds(noisy)) | \(milliseconds(noisy / megapixels)) |"
+      + "| \(milliseconds(noisy)) | \(milliseconds(noisy / megapixels)) "
+      + "| \(milliseconds(noisyOneThread)) | \(ratio(noisyOneThread, noisy)) |"
   )
   if sink == 42 { print("") }
 }

@@ -1,0 +1,143 @@
+import Testing
+
+@testable import ImageSnapshotTesting
+
+@Suite struct PixelComparisonLoopTests {
+  /// Two random images of `width` × `height`: a third of the pixels equal, runs of repeated
+  /// pairs, opaque and translucent pixels, small and large changes.
+  static func randomImages(width: Int, height: Int, seed: UInt64) throws -> (Bitmap, Bitmap) {
+    var generator = DeltaEKernelTests.SplitMix(state: seed)
+    let count = width * height * 4
+    var reference = [UInt8](repeating: 0, count: count)
+    var new = [UInt8](repeating: 0, count: count)
+    var offset = 0
+    while offset < count {
+      let random = generator.next()
+      let kind = random % 8
+      if kind == 0 && offset >= 4 {
+        // The previous pair again: a run that shares one slot, also across range boundaries.
+        for channel in 0..<4 {
+          reference[offset + channel] = reference[offset - 4 + channel]
+          new[offset + channel] = new[offset - 4 + channel]
+        }
+      } else {
+        let colour = generator.next()
+        let opaque = kind % 2 == 1
+        for channel in 0..<4 {
+          let byte = UInt8(truncatingIfNeeded: colour >> (channel * 8))
+          reference[offset + channel] = channel == 3 && opaque ? 255 : byte
+          new[offset + channel] = reference[offset + channel]
+        }
+        if kind >= 6 {
+          // A different colour altogether.
+          for channel in 0..<4 {
+            let byte = UInt8(truncatingIfNeeded: colour >> (32 + channel * 8))
+            new[offset + channel] = channel == 3 && opaque ? 255 : byte
+          }
+        } else if kind >= 3 {
+          // A small change in one channel.
+          let channel = Int(random >> 8) % 3
+          new[offset + channel] = reference[offset + channel] &+ UInt8(1 + (random >> 16) % 6)
+        }
+      }
+      offset += 4
+    }
+    return (
+      try Bitmap(width: width, height: height, rgbaBytes: reference),
+      try Bitmap(width: width, height: height, rgbaBytes: new)
+    )
+  }
+
+  /// The tally and every stored ΔE, compared with `threading`.
+  static func compare(
+    _ reference: Bitmap,
+    _ new: Bitmap,
+    tolerance: Double?,
+    threading: PixelComparisonThreading
+  ) -> (PixelComparisonTally, [UInt32]) {
+    var deltaEs = [Float](repeating: -1, count: reference.pixelCount)
+    let tally = deltaEs.withUnsafeMutableBufferPointer { buffer in
+      PixelComparisonLoop.compare(
+        reference: reference.rgbaBytes,
+        new: new.rgbaBytes,
+        tolerance: tolerance,
+        deltaEs: buffer,
+        threading: threading
+      )
+    }
+    return (tally, deltaEs.map(\.bitPattern))
+  }
+
+  static func expectSameResults(
+    _ reference: Bitmap,
+    _ new: Bitmap,
+    threading: PixelComparisonThreading
+  ) {
+    for precision: Float in [1, 0.995, 0.98, 0.9] {
+      let tolerance = Bitmap.deltaETolerance(perceptualPrecision: precision)
+      let (single, singleDeltaEs) = compare(
+        reference,
+        new,
+        tolerance: tolerance,
+        threading: .singleThreaded
+      )
+      let (parallel, parallelDeltaEs) = compare(
+        reference,
+        new,
+        tolerance: tolerance,
+        threading: threading
+      )
+      #expect(single.differingPixelCount > 0)
+      #expect(parallel.differingPixelCount == single.differingPixelCount)
+      #expect(parallel.failingPixelCount == single.failingPixelCount)
+      #expect(parallel.maximumDeltaE.bitPattern == single.maximumDeltaE.bitPattern)
+      #expect(parallelDeltaEs == singleDeltaEs, "stored ΔE at precision \(precision)")
+      let singleImage = Bitmap.differenceImage(
+        reference: reference,
+        new: new,
+        perceptualPrecision: precision,
+        threading: .singleThreaded
+      )
+      let parallelImage = Bitmap.differenceImage(
+        reference: reference,
+        new: new,
+        perceptualPrecision: precision,
+        threading: threading
+      )
+      #expect(parallelImage.rgbaBytes == singleImage.rgbaBytes)
+    }
+  }
+
+  @Test(arguments: [
+    (7, 1, 3), (131, 97, 2), (131, 97, 3), (131, 97, 5), (131, 97, 13), (64, 64, 4),
+  ])
+  func rangesGiveTheSameResultsAsOneThread(width: Int, height: Int, ranges: Int) throws {
+    // 131 × 97 is 12 blocks and a part: ranges of unequal length, the last one short.
+    let (reference, new) = try Self.randomImages(width: width, height: height, seed: 11)
+    Self.expectSameResults(reference, new, threading: .ranges(ranges))
+  }
+
+  @Test func largeImagesUseEveryCoreWithTheSameResults() throws {
+    // Above the threshold and not a whole number of blocks.
+    let (reference, new) = try Self.randomImages(width: 1031, height: 1021, seed: 5)
+    if PixelComparisonLoop.activeProcessorCount > 1 {
+      #expect(
+        PixelComparisonLoop.rangeCount(pixelCount: reference.pixelCount, threading: .automatic) > 1
+      )
+    }
+    Self.expectSameResults(reference, new, threading: .automatic)
+    let single = Bitmap.compare(
+      reference,
+      new,
+      perceptualPrecision: 0.98,
+      threading: .singleThreaded
+    )
+    #expect(Bitmap.compare(reference, new, perceptualPrecision: 0.98) == single)
+  }
+
+  @Test func smallImagesStayOnTheCallingThread() {
+    #expect(PixelComparisonLoop.rangeCount(pixelCount: 1000 * 1000, threading: .automatic) == 1)
+    #expect(PixelComparisonLoop.rangeCount(pixelCount: 1 << 22, threading: .singleThreaded) == 1)
+    #expect(PixelComparisonLoop.rangeCount(pixelCount: 10, threading: .ranges(4)) == 1)
+  }
+}
