@@ -20,14 +20,9 @@ import Testing
   }
 
   @Test func defaultLayoutIsBesideTheTestFile() throws {
-    let location = try locateReference(
+    let location = try locate(
       filePath: "/src/pkg/Tests/AppTests/UserTests.swift",
-      testName: "testUser()",
-      identifier: nil,
-      counter: { 3 },
-      pathExtension: "txt",
-      snapshotDirectory: nil,
-      referenceRoot: nil
+      counter: { 3 }
     )
     #expect(
       location.referenceURL.path
@@ -38,16 +33,12 @@ import Testing
   }
 
   @Test func namedSnapshotsUseTheSanitizedName() throws {
-    let location = try locateReference(
-      filePath: "/src/Tests/T/UserTests.swift",
-      testName: "testUser()",
+    let location = try locate(
       identifier: "iPhone SE/dark",
       counter: {
         Issue.record("counter used"); return 0
       },
-      pathExtension: "png",
-      snapshotDirectory: nil,
-      referenceRoot: nil
+      pathExtension: "png"
     )
     #expect(location.fileName == "testUser.iPhone-SE-dark.png")
     #expect(location.directory.path == "/src/Tests/T/__Snapshots__/UserTests")
@@ -56,14 +47,8 @@ import Testing
   @Test(arguments: ["..", "/", "../..", " ", "—"])
   func namesWithoutLettersOrDigitsAreRejected(_ name: String) {
     #expect {
-      _ = try locateReference(
-        filePath: "/src/Tests/T/UserTests.swift",
-        testName: "testUser()",
-        identifier: name,
-        counter: { 1 },
-        pathExtension: "txt",
-        snapshotDirectory: nil,
-        referenceRoot: nil
+      _ = try locate(
+        identifier: name
       )
     } throws: { error in
       (error as? SnapshotNameError)?.description.hasPrefix(
@@ -73,14 +58,9 @@ import Testing
   }
 
   @Test func namesNeverEscapeTheSnapshotFolder() throws {
-    let location = try locateReference(
-      filePath: "/src/Tests/T/UserTests.swift",
-      testName: "testUser()",
+    let location = try locate(
       identifier: "../../etc/passwd",
-      counter: { 1 },
-      pathExtension: nil,
-      snapshotDirectory: nil,
-      referenceRoot: nil
+      pathExtension: nil
     )
     #expect(
       location.referenceURL.path == "/src/Tests/T/__Snapshots__/UserTests/testUser.etc-passwd"
@@ -88,23 +68,18 @@ import Testing
   }
 
   @Test func noPathExtensionMeansNoSuffix() throws {
-    let location = try locateReference(
+    let location = try locate(
       filePath: "/src/Tests/T/A.swift",
       testName: "t()",
-      identifier: nil,
-      counter: { 1 },
-      pathExtension: nil,
-      snapshotDirectory: nil,
-      referenceRoot: nil
+      pathExtension: nil
     )
     #expect(location.fileName == "t.1")
   }
 
   @Test func snapshotDirectoryReplacesTheDefaultFolder() throws {
-    let location = try locateReference(
+    let location = try locate(
       filePath: "/src/Tests/T/A.swift",
       testName: "t()",
-      identifier: nil,
       counter: { 2 },
       pathExtension: "json",
       snapshotDirectory: "/fixtures/here",
@@ -114,13 +89,9 @@ import Testing
   }
 
   @Test func referenceRootKeepsTheLayoutFromTheTestsFolder() throws {
-    let location = try locateReference(
+    let location = try locate(
       filePath: "/build/machine/pkg/Tests/AppTests/UI/ButtonTests.swift",
       testName: "t()",
-      identifier: nil,
-      counter: { 1 },
-      pathExtension: "txt",
-      snapshotDirectory: nil,
       referenceRoot: "/mnt/references"
     )
     #expect(
@@ -130,17 +101,34 @@ import Testing
   }
 
   @Test func referenceRootOutsideATestsFolderKeepsTheFolderName() throws {
-    let location = try locateReference(
+    let location = try locate(
       filePath: "/work/Checks/ButtonChecks.swift",
       testName: "t()",
-      identifier: nil,
-      counter: { 1 },
-      pathExtension: "txt",
-      snapshotDirectory: nil,
       referenceRoot: "/mnt/references"
     )
     #expect(
       location.referenceURL.path == "/mnt/references/Checks/__Snapshots__/ButtonChecks/t.1.txt"
     )
   }
+}
+
+/// `locateReference` with the defaults most tests share, so each test shows only what it varies.
+private func locate(
+  filePath: String = "/src/Tests/T/UserTests.swift",
+  testName: String = "testUser()",
+  identifier: String? = nil,
+  counter: @escaping () -> Int = { 1 },
+  pathExtension: String? = "txt",
+  snapshotDirectory: String? = nil,
+  referenceRoot: String? = nil
+) throws(SnapshotNameError) -> ReferenceLocation {
+  try locateReference(
+    filePath: filePath,
+    testName: testName,
+    identifier: identifier,
+    counter: counter,
+    pathExtension: pathExtension,
+    snapshotDirectory: snapshotDirectory,
+    referenceRoot: referenceRoot
+  )
 }
