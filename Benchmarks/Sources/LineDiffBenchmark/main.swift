@@ -152,55 +152,31 @@ let assertionCases = ["lines-5000", "lines-20", "dump-200", "dump-small"]
 func verify(_ name: String, record: SnapshotTestingConfiguration.Record, in directory: String)
   -> (() -> String?)?
 {
+  /// The call being measured, the same for every case but for its value and strategy.
+  func call<Value>(_ value: Value, as strategy: Snapshotting<Value, String>, named snapshot: String)
+    -> () -> String?
+  {
+    {
+      verifySnapshot(
+        of: value,
+        as: strategy,
+        named: snapshot,
+        record: record,
+        snapshotDirectory: directory,
+        testName: "benchmark"
+      )
+    }
+  }
+
   switch name {
   case "lines-5000":
-    let text = assertedText(lines: 5_000)
-    return {
-      verifySnapshot(
-        of: text,
-        as: .lines,
-        named: "lines",
-        record: record,
-        snapshotDirectory: directory,
-        testName: "benchmark"
-      )
-    }
+    return call(assertedText(lines: 5_000), as: .lines, named: "lines")
   case "lines-20":
-    let text = assertedText(lines: 20)
-    return {
-      verifySnapshot(
-        of: text,
-        as: .lines,
-        named: "lines",
-        record: record,
-        snapshotDirectory: directory,
-        testName: "benchmark"
-      )
-    }
+    return call(assertedText(lines: 20), as: .lines, named: "lines")
   case "dump-200":
-    let records = customers(count: 200)
-    return {
-      verifySnapshot(
-        of: records,
-        as: .dump,
-        named: "dump",
-        record: record,
-        snapshotDirectory: directory,
-        testName: "benchmark"
-      )
-    }
+    return call(customers(count: 200) as Any, as: .dump, named: "dump")
   case "dump-small":
-    let user = smallUser
-    return {
-      verifySnapshot(
-        of: user,
-        as: .dump,
-        named: "dump",
-        record: record,
-        snapshotDirectory: directory,
-        testName: "benchmark"
-      )
-    }
+    return call(smallUser as Any, as: .dump, named: "dump")
   default:
     return nil
   }
