@@ -26,10 +26,14 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
   ],
   targets: [
-    .target(name: "SnapshotTesting"),
+    // What a run reads and leaves on disk: atomic writes, the artifacts folder, failure records,
+    // the usage log, the environment. No test framework, so the review tool links none.
+    .target(name: "RunRecord"),
+    .testTarget(name: "RunRecordTests", dependencies: ["RunRecord"]),
+    .target(name: "SnapshotTesting", dependencies: ["RunRecord"]),
     .testTarget(
       name: "SnapshotTestingTests",
-      dependencies: ["SnapshotTesting"],
+      dependencies: ["SnapshotTesting", "RunRecord"],
       exclude: [
         "__Fixtures__", "__Snapshots__", "Compatibility/__Snapshots__",
         "SwiftTesting/__Snapshots__", "XCTest/__Snapshots__",
@@ -40,16 +44,20 @@ let package = Package(
       name: "CLibPNG",
       linkerSettings: [.linkedLibrary("png"), .linkedLibrary("z")]
     ),
-    .target(name: "ImageSnapshotTesting", dependencies: ["SnapshotTesting", "CLibPNG"]),
+    .target(
+      name: "ImageSnapshotTesting",
+      dependencies: ["SnapshotTesting", "RunRecord", "CLibPNG"]
+    ),
     .testTarget(
       name: "ImageSnapshotTestingTests",
-      dependencies: ["ImageSnapshotTesting"],
+      dependencies: ["ImageSnapshotTesting", "RunRecord"],
       exclude: ["__Fixtures__"]
     ),
     .target(
       name: "InlineSnapshotTesting",
       dependencies: [
         "SnapshotTesting",
+        "RunRecord",
         // As upstream: users of the inline product can reach `.customDump` without another product.
         "SnapshotTestingCustomDump",
         .product(name: "SwiftParser", package: "swift-syntax"),
@@ -58,7 +66,7 @@ let package = Package(
     ),
     .testTarget(
       name: "InlineSnapshotTestingTests",
-      dependencies: ["InlineSnapshotTesting", "SnapshotTestingCustomDump"],
+      dependencies: ["InlineSnapshotTesting", "SnapshotTestingCustomDump", "RunRecord"],
       exclude: ["__Fixtures__"]
     ),
     .target(
@@ -72,20 +80,22 @@ let package = Package(
       name: "SnapshotTestingCustomDumpTests",
       dependencies: ["SnapshotTestingCustomDump"]
     ),
-    // Reviewing, accepting and pruning snapshots. Text only, so that the tool runs without libpng:
-    // image failures are shown from their stored message and PNG files.
-    .target(name: "SnapshotReview", dependencies: ["SnapshotTesting"]),
+    // Reviewing, accepting and pruning snapshots. It reads what a run left on disk and nothing
+    // else, so the tool links neither a test framework nor libpng: images are shown from their
+    // failure records and PNG files.
+    .target(name: "SnapshotReview", dependencies: ["RunRecord"]),
     .executableTarget(
       name: "SnapshotTestingCLI",
       dependencies: [
         "SnapshotReview",
+        "RunRecord",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .testTarget(
       name: "SnapshotReviewTests",
       // Images come from real image assertions; the tool itself never links libpng.
-      dependencies: ["SnapshotReview", "SnapshotTesting", "ImageSnapshotTesting"]
+      dependencies: ["SnapshotReview", "RunRecord", "SnapshotTesting", "ImageSnapshotTesting"]
     ),
   ]
 )

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SnapshotReview
-import SnapshotTesting
+import RunRecord
 
 /// Where the failures are and where the package is, shared by the commands that read failures.
 struct ArtifactsOptions: ParsableArguments {
@@ -24,9 +24,8 @@ struct ArtifactsOptions: ParsableArguments {
   var root: String?
 
   var artifactsRoot: URL {
-    let environment = ProcessInfo.processInfo.environment
     if let artifacts { return URL(fileURLWithPath: artifacts, isDirectory: true) }
-    return artifactsRootURL(environment)
+    return ArtifactsFolder(RunEnvironment.current).root
   }
 
   var packageRoot: URL {

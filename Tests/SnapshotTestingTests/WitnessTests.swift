@@ -71,12 +71,4 @@ import Testing
     #expect(attachments.isEmpty)
     #expect(diffing.diff("a", "a") == nil)
   }
-
-  @Test func environmentIsReadFromTheProcess() {
-    #expect(snapshotEnvironment()["CI"] == ProcessInfo.processInfo.environment["CI"])
-    #expect(
-      snapshotEnvironment()["SNAPSHOT_ARTIFACTS"]
-        == ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"]
-    )
-  }
 }

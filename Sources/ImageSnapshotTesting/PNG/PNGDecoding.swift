@@ -1,5 +1,6 @@
 import CLibPNG
 import Foundation
+import RunRecord
 
 extension Bitmap {
   /// Decodes a PNG image.
@@ -27,15 +28,6 @@ extension Bitmap {
       try PNGDecoder.decode(bytes.bindMemory(to: UInt8.self))
     }
     self.init(validWidth: decoded.width, height: decoded.height, rgbaBytes: decoded.rgbaBytes)
-  }
-}
-
-/// Recognises the text file that Git LFS leaves in place of a file that was not fetched.
-enum GitLFSPointer {
-  private static let prefix = Data("version https://git-lfs".utf8)
-
-  static func matches(_ data: Data) -> Bool {
-    data.starts(with: prefix)
   }
 }
 

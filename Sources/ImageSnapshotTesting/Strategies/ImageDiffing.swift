@@ -47,7 +47,7 @@ extension Diffing where Value == Bitmap {
           perceptualPrecision: perceptualPrecision
         )
       }
-    )
+    ).reviewedAsImages()
   }
 }
 

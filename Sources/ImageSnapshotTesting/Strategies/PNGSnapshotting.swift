@@ -31,7 +31,7 @@ extension Diffing where Value == Data {
         }
         return image.diffV2(reference, new)
       }
-    )
+    ).reviewedAsImages()
   }
 }
 

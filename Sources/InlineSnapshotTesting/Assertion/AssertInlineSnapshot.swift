@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 @_spi(Internals) import SnapshotTesting
 
 /// Asserts that a value's text snapshot matches the one written in the test's source, recording
@@ -65,7 +66,7 @@ public func assertInlineSnapshot<Value>(
       argument: record,
       scoped: SnapshotTestingConfiguration.current?.record,
       global: GlobalConfiguration.shared.record,
-      environment: snapshotEnvironment()
+      environment: RunEnvironment.current
     )
   } catch {
     report(error.description)

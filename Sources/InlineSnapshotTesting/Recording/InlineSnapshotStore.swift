@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 #if canImport(Glibc)
   import Glibc
@@ -124,7 +125,7 @@ final class InlineSnapshotStore: @unchecked Sendable {
 enum InlineSnapshotWriteError: Error, Equatable, CustomStringConvertible {
   case unreadable(path: String, reason: String)
   case changedOnDisk(path: String)
-  case unwritable(path: String, reason: String)
+  case unwritable(path: String, SnapshotFileError)
   case rewrite(path: String, InlineSnapshotRewriteError)
 
   var description: String {
@@ -137,8 +138,8 @@ enum InlineSnapshotWriteError: Error, Equatable, CustomStringConvertible {
         in it unchanged, so its inline snapshots were not written. Re-run the tests to record \
         them.
         """
-    case .unwritable(let path, let reason):
-      return #"Could not write the inline snapshots into "\#(path)": \#(reason)."#
+    case .unwritable(let path, let error):
+      return #"Could not write the inline snapshots into "\#(path)". \#(error.description)"#
     case .rewrite(let path, let error):
       return #"Could not record an inline snapshot in "\#(path)". \#(error.description)"#
     }
@@ -187,29 +188,9 @@ func writeRecordings(
     throw .rewrite(path: path, error)
   }
   guard rewritten != current else { return }
-  try replaceFileAtomically(atPath: path, with: Data(rewritten.utf8))
-}
-
-/// Writes `data` to a temporary file beside `path` and renames it over `path`, keeping the file's
-/// permissions. A symbolic link is followed, so the link stays and its target is replaced.
-func replaceFileAtomically(atPath path: String, with data: Data) throws(InlineSnapshotWriteError) {
-  let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
-  let temporary = target.deletingLastPathComponent().appendingPathComponent(
-    ".\(target.lastPathComponent).\(UUID().uuidString).tmp",
-    isDirectory: false
-  )
   do {
-    try data.write(to: temporary)
+    try AtomicFile.write(Data(rewritten.utf8), to: URL(fileURLWithPath: path))
   } catch {
-    throw .unwritable(path: path, reason: (error as NSError).localizedDescription)
-  }
-  var status = stat()
-  if stat(target.path, &status) == 0 {
-    _ = chmod(temporary.path, status.st_mode & 0o7777)
-  }
-  guard rename(temporary.path, target.path) == 0 else {
-    let reason = String(cString: strerror(errno))
-    try? FileManager.default.removeItem(at: temporary)
-    throw .unwritable(path: path, reason: reason)
+    throw .unwritable(path: path, error)
   }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import SnapshotTesting
+import RunRecord
 
 /// Finds a failure's files on this machine when the record was written on another one (a CI
 /// runner's checkout at `/home/runner/work/app/app`, artifacts downloaded to `./artifacts`).

@@ -1,5 +1,5 @@
 import Foundation
-import SnapshotTesting
+import RunRecord
 
 /// A failed assertion waiting to be accepted or rejected, with its files located on this machine.
 ///
@@ -7,52 +7,51 @@ import SnapshotTesting
 /// were downloaded from CI, they are found again under the local artifacts folder and package root
 /// (see ``PathRelocation``).
 package struct PendingFailure: Sendable {
+  /// A file of the failure, found on this machine.
+  package struct File: Sendable {
+    package var role: FailureRecord.Role
+    package var url: URL
+  }
+
   package var record: FailureRecord
   /// The record's own file, removed once the failure is accepted or rejected.
   package var recordURL: URL
   /// Where the reference lives on this machine, or `nil` when neither it nor its test file could
   /// be found under the package root.
   package var referenceURL: URL?
-  package var failedSnapshotURL: URL
-  package var attachmentURLs: [URL]
+  /// The new snapshot, then every file the comparison attached.
+  package var files: [File]
+
+  /// The snapshot this run took.
+  package var failedSnapshotURL: URL {
+    files.first { $0.role == .newSnapshot }?.url ?? recordURL
+  }
+
+  /// The files the comparison attached (everything but the new snapshot itself).
+  package var attachmentURLs: [URL] {
+    files.dropFirst().map(\.url)
+  }
 
   /// Whether the snapshot is an image, shown by its PNG files rather than as text.
-  package var isImage: Bool {
-    failedSnapshotURL.pathExtension.lowercased() == "png"
+  package var isImage: Bool { record.kind == .image }
+
+  /// The first attached file in `role`: the unified diff (`.patch`), the difference image.
+  package func file(_ role: FailureRecord.Role) -> URL? {
+    files.dropFirst().first { $0.role == role }?.url
   }
 
-  /// The unified diff a text strategy attached (`….difference.patch`), if any.
-  package var patchURL: URL? {
-    attachmentURLs.first { $0.pathExtension.lowercased() == "patch" }
-  }
+  /// "Snapshot does not match reference." and the like.
+  package var headline: String { record.headline }
 
-  /// The attachment whose name ends with `suffix` (`difference.png`, `reference.png`).
-  package func attachment(endingWith suffix: String) -> URL? {
-    attachmentURLs.first { $0.lastPathComponent.hasSuffix(".\(suffix)") }
-  }
-
-  /// The message's first line: "Snapshot does not match reference." and the like.
-  package var headline: String {
-    let first = record.message.split(separator: "\n", omittingEmptySubsequences: true).first
-    return first.map(String.init) ?? record.kind.rawValue
-  }
-
-  /// The stored message without its headline (shown on its own) and, for images, without the
-  /// diff tool's paragraph: the comparison's own words ("Newly-taken snapshot does not match
-  /// reference. 49 of 384 pixels differ…").
+  /// The comparison's own words ("Newly-taken snapshot does not match reference. 49 of 384
+  /// pixels differ…"), or for a missing reference why it was not recorded.
   package var details: String {
-    var lines = record.message.split(separator: "\n", omittingEmptySubsequences: false)
-    if let first = lines.first, String(first) == headline { lines.removeFirst() }
-    var text = lines.joined(separator: "\n")
-    if isImage, let start = text.range(of: "\nNewly-taken snapshot") {
-      text = String(text[start.lowerBound...])
-    }
-    return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    record.difference ?? (record.reason == .missing ? record.message : "")
   }
 
   /// Every file of the failure in the artifacts folder, the record last.
   var artifactURLs: [URL] {
-    [failedSnapshotURL] + attachmentURLs + [recordURL]
+    files.map(\.url) + [recordURL]
   }
 }
 
@@ -65,18 +64,17 @@ package struct PendingFailures: Sendable {
   /// Loads the failures recorded under `artifactsRoot`, locating their references under
   /// `packageRoot` when they were recorded on another machine.
   package static func load(artifactsRoot: URL, packageRoot: URL) -> PendingFailures {
-    let (records, problems) = FailureRecord.load(artifactsRoot: artifactsRoot)
+    let artifacts = ArtifactsFolder(root: artifactsRoot)
+    let (records, problems) = FailureRecordStore.load(from: artifacts)
     let relocation = PathRelocation(artifactsRoot: artifactsRoot, packageRoot: packageRoot)
     let failures = records.map { record in
       PendingFailure(
         record: record,
-        recordURL: FailureRecord.fileURL(
-          forReference: record.referencePath,
-          artifactsRoot: artifactsRoot
-        ),
+        recordURL: artifacts.failureRecordURL(forReference: record.referencePath),
         referenceURL: relocation.reference(of: record),
-        failedSnapshotURL: relocation.artifact(record.failedSnapshotPath),
-        attachmentURLs: record.attachmentPaths.map(relocation.artifact)
+        files: record.files.map {
+          PendingFailure.File(role: $0.role, url: relocation.artifact($0.path))
+        }
       )
     }
     return PendingFailures(failures: failures, problems: problems)

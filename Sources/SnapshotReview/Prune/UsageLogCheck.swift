@@ -1,5 +1,5 @@
 import Foundation
-import SnapshotTesting
+import RunRecord
 
 /// Why `prune` will not act on a usage log.
 package struct PruneRefusal: Error, CustomStringConvertible, Sendable {
@@ -34,7 +34,7 @@ package struct CompleteUsageLog: Sendable {
     } catch {
       throw PruneRefusal(
         description: """
-          Refusing to prune: the usage log "\(folder.path)" could not be read (\(reason(error))).
+          Refusing to prune: the usage log "\(folder.path)" could not be read (\(SnapshotFileError.reason(of: error))).
           \(howToLog)
           """
       )

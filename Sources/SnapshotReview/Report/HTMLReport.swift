@@ -73,14 +73,14 @@ package struct HTMLReport {
     let format = failure.isImage ? "image" : "text"
     let reference = failure.referenceURL?.path ?? record.referencePath
     var html = """
-      <article class="entry" id="failure-\(index)" data-kind="\(record.kind.rawValue)" \
+      <article class="entry" id="failure-\(index)" data-kind="\(record.reason.rawValue)" \
       data-format="\(format)">
-      <h2><span class="kind \(record.kind.rawValue)">\(record.kind == .missing ? "new" : "changed")\
+      <h2><span class="kind \(record.reason.rawValue)">\(record.reason == .missing ? "new" : "changed")\
       </span> \(escape(record.testName))\(record.snapshotName.map { " <span class=\"name\">“\(escape($0))”</span>" } ?? "")</h2>
       <dl class="where">
       <dt>test</dt><dd><code>\(escape(hints.display(record.testFilePath))):\(record.line)</code></dd>
       <dt>reference</dt><dd><code>\(escape(hints.display(reference)))</code>\
-      \(record.kind == .missing ? " (none yet)" : "")</dd>
+      \(record.reason == .missing ? " (none yet)" : "")</dd>
       </dl>
       <p class="headline">\(escape(failure.headline))</p>
 
@@ -97,7 +97,7 @@ package struct HTMLReport {
   // MARK: - Text
 
   private func textDiff(_ failure: PendingFailure) -> String {
-    if failure.record.kind == .mismatch, let patchURL = failure.patchURL,
+    if failure.record.reason == .mismatch, let patchURL = failure.file(.patch),
       let patch = try? String(contentsOf: patchURL, encoding: .utf8)
     {
       let lines = PatchLine.parse(patch).map { line -> String in
@@ -111,7 +111,8 @@ package struct HTMLReport {
       // Each line is a block of its own, so no newline goes between them.
       return "<pre class=\"diff\">\(lines.joined())</pre>\n"
     }
-    if failure.record.kind == .missing, let data = try? Data(contentsOf: failure.failedSnapshotURL),
+    if failure.record.reason == .missing,
+      let data = try? Data(contentsOf: failure.failedSnapshotURL),
       let text = String(data: data, encoding: .utf8)
     {
       var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -143,11 +144,11 @@ package struct HTMLReport {
 
   private func imageViews(_ failure: PendingFailure) -> String {
     let referenceFile =
-      failure.attachment(endingWith: "reference.png")
+      failure.file(.reference)
       ?? failure.referenceURL.flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
     let reference = embed(referenceFile)
     let new = embed(failure.failedSnapshotURL)
-    let difference = embed(failure.attachment(endingWith: "difference.png"))
+    let difference = embed(failure.file(.differenceImage))
     let width = [reference, new].compactMap { $0?.size?.displayWidth }.max() ?? 240
 
     var html = "<div class=\"images\" data-view=\"side\" style=\"--image-width: \(width)px\">\n"
@@ -164,7 +165,7 @@ package struct HTMLReport {
     }
     html += "<div class=\"view side\">\n"
     html += figure(reference, caption: "Reference")
-    html += figure(new, caption: failure.record.kind == .missing ? "New snapshot" : "New")
+    html += figure(new, caption: failure.record.reason == .missing ? "New snapshot" : "New")
     if let difference { html += figure(difference, caption: "Difference") }
     html += "</div>\n"
     if canCompare, let reference, let new, let under = reference.source, let over = new.source {

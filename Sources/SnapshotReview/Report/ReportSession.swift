@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 extension ReviewSession {
   /// The `report` command: writes the HTML page of the pending failures matching `filters` to
@@ -20,7 +21,7 @@ extension ReviewSession {
     do {
       try AtomicFile.write(Data(html.utf8), to: output)
     } catch {
-      console.warn("error: could not write the report to \"\(output.path)\" (\(reason(error))).\n")
+      console.warn("error: could not write the report to \"\(output.path)\" (\(error.cause)).\n")
       return .failure
     }
     console.write(

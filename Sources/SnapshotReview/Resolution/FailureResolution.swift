@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// What to do with a pending failure.
 package enum Decision: String, Sendable {
@@ -36,7 +37,7 @@ extension PendingFailure {
         throw ResolutionError(
           description: """
             Cannot accept "\(record.testName)": the new snapshot "\(failedSnapshotURL.path)" \
-            could not be read (\(reason(error))). Re-run the test to produce it again.
+            could not be read (\(SnapshotFileError.reason(of: error))). Re-run the test to produce it again.
             """
         )
       }
@@ -46,7 +47,7 @@ extension PendingFailure {
         throw ResolutionError(
           description: """
             Cannot accept "\(record.testName)": writing "\(referenceURL.path)" failed \
-            (\(reason(error))). The reference is unchanged.
+            (\(error.cause)). The reference is unchanged.
             """
         )
       }
@@ -63,24 +64,4 @@ extension PendingFailure {
     // The test file's folder in the artifacts, once it holds nothing else.
     _ = rmdir(failedSnapshotURL.deletingLastPathComponent().path)
   }
-}
-
-/// A short reason from a Foundation error, in the system's words where it has them.
-func reason(_ error: any Error) -> String {
-  let nsError = error as NSError
-  if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-    underlying.domain == NSPOSIXErrorDomain
-  {
-    return String(cString: strerror(Int32(underlying.code)))
-  }
-  if let cocoa = error as? CocoaError {
-    switch cocoa.code {
-    case .fileReadNoSuchFile, .fileNoSuchFile: return String(cString: strerror(ENOENT))
-    case .fileReadNoPermission, .fileWriteNoPermission: return String(cString: strerror(EACCES))
-    case .fileWriteOutOfSpace: return String(cString: strerror(ENOSPC))
-    case .fileWriteVolumeReadOnly: return String(cString: strerror(EROFS))
-    default: break
-    }
-  }
-  return nsError.localizedDescription
 }

@@ -190,7 +190,7 @@ package struct ReviewSession {
     text += "  test:      \(hints.display(record.testFilePath)):\(record.line)\n"
     let reference = failure.referenceURL?.path ?? record.referencePath
     text += "  reference: \(hints.display(reference))"
-    text += record.kind == .missing ? " (missing)\n" : "\n"
+    text += record.reason == .missing ? " (missing)\n" : "\n"
     text += "  new:       \(hints.display(failure.failedSnapshotURL.path))\n"
     text += "\n" + indented(difference(of: failure), by: 4)
     text += "\n  accept: \(hints.acceptCommand(for: failure))\n"
@@ -200,17 +200,17 @@ package struct ReviewSession {
   /// The text diff (the `.patch` attachment), or for images and other formats the stored
   /// message and the files to look at.
   private func difference(of failure: PendingFailure) -> String {
-    if failure.record.kind == .mismatch, let patchURL = failure.patchURL,
+    if failure.record.reason == .mismatch, let patchURL = failure.file(.patch),
       let patch = try? String(contentsOf: patchURL, encoding: .utf8)
     {
       return patch
     }
     var text = failure.details
-    if failure.isImage || failure.attachmentURLs.contains(where: { $0.pathExtension == "png" }) {
-      let files = failure.attachmentURLs.filter { $0.pathExtension != "patch" }
+    if failure.isImage {
+      let files = failure.files.dropFirst().filter { $0.role != .patch }.map(\.url)
       for url in files { text += "\nfile: \(hints.display(url.path))" }
       text += "\nSee the images side by side with: \(hints.command("report"))"
-    } else if failure.record.kind == .missing,
+    } else if failure.record.reason == .missing,
       let data = try? Data(contentsOf: failure.failedSnapshotURL),
       let snapshot = String(data: data, encoding: .utf8)
     {

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// Makes a test or snapshot name safe as one path component, as upstream does: every run of
 /// characters that are not letters, digits, marks or `_` becomes `-`, and a `-` at either end is
@@ -50,6 +51,14 @@ struct ReferenceLocation: Equatable {
   var baseName: String
 }
 
+/// What tells an assertion's reference apart from the test's others.
+enum ReferenceIdentifier: Equatable {
+  /// The `named:` argument.
+  case named(String)
+  /// The 1-based number of an unnamed snapshot within its test.
+  case counter(Int)
+}
+
 /// A problem with the name the caller gave a snapshot.
 struct SnapshotNameError: Error, CustomStringConvertible {
   var name: String
@@ -67,8 +76,7 @@ struct SnapshotNameError: Error, CustomStringConvertible {
 /// - Parameters:
 ///   - filePath: The test file's path (`#filePath`).
 ///   - testName: The test function's name (`#function`), sanitized for the file name.
-///   - identifier: The `named:` argument, or `nil` to use `counter`.
-///   - counter: The 1-based number of this unnamed snapshot within the test.
+///   - identifier: The snapshot's name, or its number within the test.
 ///   - pathExtension: The strategy's extension, if any.
 ///   - snapshotDirectory: A directory that replaces the default one, if given.
 ///   - referenceRoot: `SNAPSHOT_TESTING_REFERENCE_DIR`, if set: it replaces the package
@@ -76,8 +84,7 @@ struct SnapshotNameError: Error, CustomStringConvertible {
 func locateReference(
   filePath: String,
   testName: String,
-  identifier: String?,
-  counter: () -> Int,
+  identifier: ReferenceIdentifier,
   pathExtension: String?,
   snapshotDirectory: String?,
   referenceRoot: String?
@@ -99,11 +106,12 @@ func locateReference(
   }
 
   let suffix: String
-  if let identifier {
-    suffix = sanitizePathComponent(identifier)
-    guard !suffix.isEmpty else { throw SnapshotNameError(name: identifier) }
-  } else {
-    suffix = String(counter())
+  switch identifier {
+  case .named(let name):
+    suffix = sanitizePathComponent(name)
+    guard !suffix.isEmpty else { throw SnapshotNameError(name: name) }
+  case .counter(let number):
+    suffix = String(number)
   }
   let baseName = "\(sanitizePathComponent(testName)).\(suffix)"
   let fileName = pathExtension.map { "\(baseName).\($0)" } ?? baseName
@@ -115,8 +123,7 @@ func locateReference(
   )
 }
 
-private let testFilePartsLock = NSLock()
-nonisolated(unsafe) private var testFilePartsCache: [String: (name: String, folder: URL)] = [:]
+private let testFilePartsCache = LockedCache<String, (name: String, folder: URL)>()
 
 /// A test file's name without its extension, and its folder, as `URL` gives them. Every assertion
 /// asks and `URL` is slow to answer, so the answer is kept for absolute paths (a relative path
@@ -127,10 +134,7 @@ private func testFileParts(_ filePath: String) -> (name: String, folder: URL) {
     return (fileURL.deletingPathExtension().lastPathComponent, fileURL.deletingLastPathComponent())
   }
   guard filePath.hasPrefix("/") else { return build() }
-  if let cached = testFilePartsLock.withLock({ testFilePartsCache[filePath] }) { return cached }
-  let parts = build()
-  testFilePartsLock.withLock { testFilePartsCache[filePath] = parts }
-  return parts
+  return testFilePartsCache.value(for: filePath, make: build)
 }
 
 /// Moves a test folder under another root, keeping its path from the last `Tests` component on

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// The process-wide settings behind the deprecated globals; `nil` until someone sets them.
 package final class GlobalConfiguration: @unchecked Sendable {
@@ -30,7 +31,7 @@ public var _record: SnapshotTestingConfiguration.Record {
       argument: nil,
       scoped: SnapshotTestingConfiguration.current?.record,
       global: GlobalConfiguration.shared.record,
-      environment: snapshotEnvironment()
+      environment: RunEnvironment.current
     )
     return resolved?.mode ?? .missing
   }
@@ -93,7 +94,7 @@ public var __record: SnapshotTestingConfiguration.Record {
       argument: nil,
       scoped: nil,
       global: GlobalConfiguration.shared.record,
-      environment: snapshotEnvironment()
+      environment: RunEnvironment.current
     )
     return resolved?.mode ?? .missing
   }

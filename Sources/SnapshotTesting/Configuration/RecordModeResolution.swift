@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// The record mode an assertion runs with, and whether anyone chose it.
 package struct ResolvedRecordMode: Equatable {
@@ -34,12 +35,12 @@ package func resolveRecordMode(
   argument: SnapshotTestingConfiguration.Record?,
   scoped: SnapshotTestingConfiguration.Record?,
   global: SnapshotTestingConfiguration.Record?,
-  environment: [String: String]
+  environment: RunEnvironment
 ) throws(RecordModeError) -> ResolvedRecordMode {
   if let chosen = argument ?? scoped ?? global {
     return ResolvedRecordMode(mode: chosen, isConfigured: true, writesMissingReferences: true)
   }
-  if let raw = environment["SNAPSHOT_TESTING_RECORD"], !raw.isEmpty {
+  if let raw = environment[.record] {
     guard let mode = SnapshotTestingConfiguration.Record(rawValue: raw) else {
       throw RecordModeError(value: raw)
     }
@@ -48,12 +49,6 @@ package func resolveRecordMode(
   return ResolvedRecordMode(
     mode: .missing,
     isConfigured: false,
-    writesMissingReferences: !isRunningOnCI(environment)
+    writesMissingReferences: !environment.isContinuousIntegration
   )
-}
-
-/// Whether the `CI` environment variable says this is a continuous-integration run.
-func isRunningOnCI(_ environment: [String: String]) -> Bool {
-  guard let value = environment["CI"]?.lowercased() else { return false }
-  return !["", "0", "false", "no"].contains(value)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// How values of a snapshot format are stored on disk and compared.
 ///
@@ -21,6 +22,14 @@ public struct Diffing<Value>: @unchecked Sendable {
   /// Compares a reference (first) with a new value (second): `nil` when they match, otherwise a
   /// description of the difference and files that help to see it.
   public var diffV2: (Value, Value) -> (String, [DiffAttachment])?
+
+  /// How review tools show this format's failures; `nil` lets the assertion infer it (text for
+  /// `String`, else data). Only the package's own strategies know better.
+  package var reviewKind: FailureRecord.Kind?
+
+  /// What each attachment the comparison makes is, by its name (`"difference.patch"`: a patch);
+  /// an attachment not named here is a plain attachment.
+  package var attachmentRoles: [String: FailureRecord.Role] = [:]
 
   /// The comparison in its older shape, returning XCTest attachments.
   @available(*, deprecated, message: "Use 'diffV2'")

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 extension Diffing where Value == String {
   /// Compares text line by line and describes a mismatch as a unified diff.
@@ -20,13 +21,18 @@ extension Diffing where Value == String {
   /// - Complexity: O((*n* + *m*) · *d*) time and O(*n* + *m*) memory for texts of *n* and *m*
   ///   bytes with *d* changed lines (a minimal diff, found with Myers' algorithm); close to
   ///   linear when few lines change.
-  public static let lines = Diffing.diff(
-    toData: { Data($0.utf8) },
-    fromData: { String(decoding: $0, as: UTF8.self) }
-  ) { old, new in
-    guard old != new, let difference = lineDiff(old: old, new: new) else { return nil }
-    return (difference, [.data(Data(difference.utf8), name: "difference.patch")])
-  }
+  public static let lines: Diffing = {
+    var diffing = Diffing.diff(
+      toData: { Data($0.utf8) },
+      fromData: { String(decoding: $0, as: UTF8.self) }
+    ) { old, new in
+      guard old != new, let difference = lineDiff(old: old, new: new) else { return nil }
+      return (difference, [.data(Data(difference.utf8), name: "difference.patch")])
+    }
+    diffing.reviewKind = .text
+    diffing.attachmentRoles = ["difference.patch": .patch]
+    return diffing
+  }()
 }
 
 extension Snapshotting where Value == String, Format == String {

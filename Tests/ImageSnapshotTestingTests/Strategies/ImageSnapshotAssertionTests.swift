@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import Testing
 
 @testable import ImageSnapshotTesting
@@ -15,8 +16,8 @@ import Testing
     record: SnapshotTestingConfiguration.Record,
     testName: String = #function
   ) -> String? {
-    SnapshotEnvironment.$override.withValue([
-      "SNAPSHOT_ARTIFACTS": folder.appendingPathComponent("artifacts").path
+    RunEnvironment.$override.withValue([
+      .artifacts: folder.appendingPathComponent("artifacts").path
     ]) {
       verifySnapshot(
         of: bitmap,

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import Testing
 
 @_spi(Internals) import SnapshotTesting
@@ -131,7 +132,7 @@ import Testing
   @Test func onCIAMissingSnapshotIsNotRecorded() throws {
     let run = try FixtureRun(source: Self.fresh)
     let issues = expectIssues {
-      run.run(environment: ["CI": "true"]) { assertGreeting("Hello, Blob!") }
+      run.run(environment: [.continuousIntegration: "true"]) { assertGreeting("Hello, Blob!") }
     }
     #expect(
       issues.messages.first?.hasPrefix(
@@ -144,7 +145,7 @@ import Testing
 
     // Configured on purpose, CI records.
     _ = expectIssues {
-      run.run(environment: ["CI": "true", "SNAPSHOT_TESTING_RECORD": "missing"]) {
+      run.run(environment: [.continuousIntegration: "true", .record: "missing"]) {
         assertGreeting("Hello, Blob!")
       }
     }
@@ -155,7 +156,7 @@ import Testing
   @Test func anInvalidRecordModeVariableFails() throws {
     let run = try FixtureRun(source: Self.fresh)
     let issues = expectIssues {
-      run.run(environment: ["SNAPSHOT_TESTING_RECORD": "sometimes"]) { assertGreeting("x") }
+      run.run(environment: [.record: "sometimes"]) { assertGreeting("x") }
     }
     #expect(
       issues.messages.first?.hasPrefix(#"SNAPSHOT_TESTING_RECORD is set to "sometimes""#) == true

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import Testing
 
 @_spi(Internals) @testable import SnapshotTesting
@@ -30,8 +31,8 @@ final class FixtureRun: @unchecked Sendable {
   }
 
   /// Runs assertions against the copy, with only the given environment variables set.
-  func run<R>(environment: [String: String] = [:], _ body: () throws -> R) rethrows -> R {
-    try SnapshotEnvironment.$override.withValue(environment) {
+  func run<R>(environment: RunEnvironment = [:], _ body: () throws -> R) rethrows -> R {
+    try RunEnvironment.$override.withValue(environment) {
       try InlineSnapshotStore.$current.withValue(store) {
         try GlobalConfiguration.$shared.withValue(GlobalConfiguration()) {
           try body()

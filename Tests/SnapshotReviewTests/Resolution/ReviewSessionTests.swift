@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import SnapshotTesting
 import Testing
 
@@ -29,8 +30,8 @@ import Testing
       )
       let badge = try #require(failures.first { $0.record.testName == "testBadge()" })
       #expect(badge.isImage)
-      #expect(badge.attachment(endingWith: "difference.png") != nil)
-      #expect(badge.attachment(endingWith: "reference.png") != nil)
+      #expect(badge.file(.differenceImage) != nil)
+      #expect(badge.file(.reference) != nil)
     }
   }
 
@@ -202,7 +203,8 @@ import Testing
       // Rewrite the records as a CI runner with another checkout and artifacts path wrote them.
       let ciRoot = "/home/runner/work/App/App"
       let ciArtifacts = "/home/runner/artifacts"
-      let folder = FailureRecord.folder(artifactsRoot: fixture.artifacts)
+      let artifacts = ArtifactsFolder(root: fixture.artifacts)
+      let folder = artifacts.failureRecordsFolder
       for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
         let url = folder.appendingPathComponent(name)
         var record = try JSONDecoder().decode(FailureRecord.self, from: Data(contentsOf: url))
@@ -211,20 +213,15 @@ import Testing
         }
         record.referencePath = moved(record.referencePath, from: fixture.root.path, to: ciRoot)
         record.testFilePath = ciRoot + "/Tests/AppTests/GreetingTests.swift"
-        record.failedSnapshotPath = moved(
-          record.failedSnapshotPath,
-          from: fixture.artifacts.path,
-          to: ciArtifacts
-        )
-        record.attachmentPaths = record.attachmentPaths.map {
-          moved($0, from: fixture.artifacts.path, to: ciArtifacts)
+        record.files = record.files.map {
+          FailureRecord.File(
+            role: $0.role,
+            path: moved($0.path, from: fixture.artifacts.path, to: ciArtifacts)
+          )
         }
         try FileManager.default.removeItem(at: url)
         try JSONEncoder().encode(record).write(
-          to: FailureRecord.fileURL(
-            forReference: record.referencePath,
-            artifactsRoot: fixture.artifacts
-          )
+          to: artifacts.failureRecordURL(forReference: record.referencePath)
         )
       }
       try fixture.write(

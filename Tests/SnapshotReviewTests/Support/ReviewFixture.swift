@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import ImageSnapshotTesting
 import SnapshotTesting
 
@@ -14,8 +15,8 @@ struct ReviewFixture {
   /// `Tests/AppTests/__Snapshots__/GreetingTests`.
   let snapshots: URL
 
-  var environment: [String: String] {
-    ["SNAPSHOT_ARTIFACTS": artifacts.path, "SNAPSHOT_TESTING_USED_REFERENCES": usage.path]
+  var environment: RunEnvironment {
+    [.artifacts: artifacts.path, .usedReferences: usage.path]
   }
 
   /// References whose tests still exist, and the stale ones no test reads.
@@ -113,7 +114,7 @@ struct ReviewFixture {
     named name: String? = nil,
     testName: String
   ) -> String? {
-    SnapshotEnvironment.$override.withValue(environment) {
+    RunEnvironment.$override.withValue(environment) {
       verifySnapshot(
         of: value,
         as: strategy,

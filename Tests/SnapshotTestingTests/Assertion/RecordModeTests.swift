@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import Testing
 
 @testable import SnapshotTesting
@@ -89,7 +90,7 @@ import Testing
 
   @Test func onCIWithNothingConfiguredAMissingReferenceIsNotWritten() throws {
     try withTemporaryDirectory { root in
-      let sandbox = SnapshotSandbox(root: root, environment: ["CI": "true"])
+      let sandbox = SnapshotSandbox(root: root, environment: [.continuousIntegration: "true"])
       let message = try #require(sandbox.verify("x", as: .lines))
       #expect(
         message.hasPrefix(
@@ -108,7 +109,7 @@ import Testing
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(
         root: root,
-        environment: ["CI": "true", "SNAPSHOT_TESTING_RECORD": "missing"]
+        environment: [.continuousIntegration: "true", .record: "missing"]
       )
       #expect(sandbox.verify("x", as: .lines)?.hasPrefix("No reference was found on disk.") == true)
       #expect(contents(of: sandbox.reference("sandbox.1.txt")) == "x")
@@ -125,14 +126,14 @@ import Testing
 
   @Test func environmentVariableSetsTheMode() throws {
     try withTemporaryDirectory { root in
-      let sandbox = SnapshotSandbox(root: root, environment: ["SNAPSHOT_TESTING_RECORD": "never"])
+      let sandbox = SnapshotSandbox(root: root, environment: [.record: "never"])
       #expect(sandbox.verify("x", as: .lines)?.contains(#"the record mode is "never""#) == true)
     }
   }
 
   @Test func invalidEnvironmentVariableFailsTheAssertion() throws {
     try withTemporaryDirectory { root in
-      let sandbox = SnapshotSandbox(root: root, environment: ["SNAPSHOT_TESTING_RECORD": "true"])
+      let sandbox = SnapshotSandbox(root: root, environment: [.record: "true"])
       let message = try #require(sandbox.verify("x", as: .lines))
       #expect(message.hasPrefix(#"SNAPSHOT_TESTING_RECORD is set to "true""#))
       #expect(!FileManager.default.fileExists(atPath: sandbox.snapshots.path))

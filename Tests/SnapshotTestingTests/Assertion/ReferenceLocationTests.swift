@@ -125,8 +125,7 @@ private func locate(
   try locateReference(
     filePath: filePath,
     testName: testName,
-    identifier: identifier,
-    counter: counter,
+    identifier: identifier.map(ReferenceIdentifier.named) ?? .counter(counter()),
     pathExtension: pathExtension,
     snapshotDirectory: snapshotDirectory,
     referenceRoot: referenceRoot

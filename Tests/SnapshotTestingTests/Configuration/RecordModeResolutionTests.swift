@@ -10,7 +10,7 @@ import Testing
       argument: .never,
       scoped: .all,
       global: .failed,
-      environment: ["SNAPSHOT_TESTING_RECORD": "all"]
+      environment: [.record: "all"]
     )
     #expect(
       resolved
@@ -23,7 +23,7 @@ import Testing
       argument: nil,
       scoped: .failed,
       global: .all,
-      environment: ["SNAPSHOT_TESTING_RECORD": "never"]
+      environment: [.record: "never"]
     )
     #expect(resolved.mode == .failed)
   }
@@ -33,7 +33,7 @@ import Testing
       argument: nil,
       scoped: nil,
       global: .all,
-      environment: ["SNAPSHOT_TESTING_RECORD": "never"]
+      environment: [.record: "never"]
     )
     #expect(resolved.mode == .all)
   }
@@ -44,7 +44,7 @@ import Testing
       argument: nil,
       scoped: nil,
       global: nil,
-      environment: ["SNAPSHOT_TESTING_RECORD": raw, "CI": "true"]
+      environment: [.record: raw, .continuousIntegration: "true"]
     )
     #expect(resolved.mode == Record(rawValue: raw))
     #expect(resolved.isConfigured)
@@ -65,7 +65,7 @@ import Testing
       argument: nil,
       scoped: nil,
       global: nil,
-      environment: ["CI": ci]
+      environment: [.continuousIntegration: ci]
     )
     #expect(resolved.mode == .missing)
     #expect(!resolved.writesMissingReferences)
@@ -77,7 +77,7 @@ import Testing
       argument: nil,
       scoped: nil,
       global: nil,
-      environment: ["CI": ci]
+      environment: [.continuousIntegration: ci]
     )
     #expect(resolved.writesMissingReferences)
   }
@@ -87,7 +87,7 @@ import Testing
       argument: .missing,
       scoped: nil,
       global: nil,
-      environment: ["CI": "true"]
+      environment: [.continuousIntegration: "true"]
     )
     #expect(resolved.writesMissingReferences)
   }
@@ -98,7 +98,7 @@ import Testing
         argument: nil,
         scoped: nil,
         global: nil,
-        environment: ["SNAPSHOT_TESTING_RECORD": "yes"]
+        environment: [.record: "yes"]
       )
     } throws: { error in
       (error as? RecordModeError)?.description == """

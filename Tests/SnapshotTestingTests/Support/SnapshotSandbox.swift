@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 @testable import SnapshotTesting
 
@@ -8,12 +9,14 @@ import Foundation
 struct SnapshotSandbox: Sendable {
   let snapshots: URL
   let artifacts: URL
-  var environment: [String: String]
+  var environment: RunEnvironment
 
-  init(root: URL, environment: [String: String] = [:]) {
+  init(root: URL, environment: RunEnvironment = [:]) {
     snapshots = root.appendingPathComponent("__Snapshots__/SandboxTests", isDirectory: true)
     artifacts = root.appendingPathComponent("artifacts", isDirectory: true)
-    self.environment = environment.merging(["SNAPSHOT_ARTIFACTS": artifacts.path]) { old, _ in old }
+    var environment = environment
+    environment[.artifacts] = environment[.artifacts] ?? artifacts.path
+    self.environment = environment
   }
 
   /// Runs `verifySnapshot` for `value` with the sandbox's folders and environment.
@@ -26,7 +29,7 @@ struct SnapshotSandbox: Sendable {
     testName: String = "sandbox()"
   ) -> String? {
     do {
-      return try SnapshotEnvironment.$override.withValue(environment) { () -> String? in
+      return try RunEnvironment.$override.withValue(environment) { () -> String? in
         verifySnapshot(
           of: try value(),
           as: strategy,

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import Testing
 
 @_spi(Internals) @testable import SnapshotTesting
@@ -11,7 +12,7 @@ import Testing
       try sandbox.write("old\n", to: "SwiftTestingEntryPointTests.1.txt")
       let line = #line + 4
       withKnownIssue {
-        SnapshotEnvironment.$override.withValue(sandbox.environment) {
+        RunEnvironment.$override.withValue(sandbox.environment) {
           withSnapshotTesting(record: .never) {
             assertSnapshot(of: "new\n", as: .lines, testName: "SwiftTestingEntryPointTests")
           }
@@ -28,7 +29,7 @@ import Testing
       let sandbox = SnapshotSandbox(root: root)
       var matched = true
       withKnownIssue {
-        SnapshotEnvironment.$override.withValue(sandbox.environment) {
+        RunEnvironment.$override.withValue(sandbox.environment) {
           matched = expectSnapshot(of: "v", as: .lines, record: .never)
         }
       } matching: { issue in

@@ -14,10 +14,8 @@ package final class ReferenceUsageLog: @unchecked Sendable {
     package var startedAt: Double
   }
 
-  package static let environmentKey = "SNAPSHOT_TESTING_USED_REFERENCES"
-
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var logs: [String: ReferenceUsageLog] = [:]
+  /// The open log of each folder, so a process appends to one file per folder.
+  private static let logs = LockedCache<String, ReferenceUsageLog?>()
 
   private let lock = NSLock()
   private let descriptor: Int32
@@ -35,18 +33,15 @@ package final class ReferenceUsageLog: @unchecked Sendable {
       startedAt: Date().timeIntervalSince1970
     )
     if let data = try? JSONEncoder().encode(record) {
-      try? SnapshotFileStore.write(data, to: folder.appendingPathComponent("process-\(stem).json"))
+      try? AtomicFile.write(data, to: folder.appendingPathComponent("process-\(stem).json"))
     }
   }
 
-  /// Notes that `referencePath` was used, if usage logging is enabled in `environment`.
-  static func note(_ referencePath: String, environment: [String: String]) {
-    guard let folder = environment[environmentKey], !folder.isEmpty else { return }
-    let log = lock.withLock { () -> ReferenceUsageLog? in
-      if let existing = logs[folder] { return existing }
-      let created = ReferenceUsageLog(folder: URL(fileURLWithPath: folder, isDirectory: true))
-      logs[folder] = created
-      return created
+  /// Notes that `referencePath` was used, if `SNAPSHOT_TESTING_USED_REFERENCES` names a folder.
+  package static func note(_ referencePath: String, environment: RunEnvironment) {
+    guard let folder = environment[.usedReferences] else { return }
+    let log = logs.value(for: folder) {
+      ReferenceUsageLog(folder: URL(fileURLWithPath: folder, isDirectory: true))
     }
     log?.append(referencePath)
   }

@@ -1,0 +1,117 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The one way the package writes a file: references, artifacts, failure records and rewritten
+/// test sources all go through it.
+///
+/// - Readers see the old bytes or the new ones, never a part: the data goes to a temporary file
+///   in the destination's folder, which is then renamed over the destination.
+/// - Missing folders are created.
+/// - A symbolic link is written through: its target gets the new bytes and the link stays.
+/// - An existing file keeps its permissions; a read-only one is refused rather than replaced.
+package enum AtomicFile {
+  /// Writes `data` to `url`.
+  package static func write(_ data: Data, to url: URL) throws(SnapshotFileError) {
+    let destination = try resolveSymbolicLinks(url)
+    let folder = (destination as NSString).deletingLastPathComponent
+    do {
+      try FileManager.default.createDirectory(
+        atPath: folder.isEmpty ? "." : folder,
+        withIntermediateDirectories: true
+      )
+    } catch {
+      throw .unwritable(URL(fileURLWithPath: folder), SnapshotFileError.reason(of: error))
+    }
+    var status = stat()
+    let exists = stat(destination, &status) == 0
+    if exists {
+      if status.st_mode & S_IFMT == S_IFDIR { throw .isFolder(url) }
+      // The permission bits, not access(2): a test run as root may write anything, and would
+      // otherwise replace a file its owner made read-only.
+      if status.st_mode & 0o222 == 0 { throw .readOnly(url) }
+    }
+    let temporary = temporaryPath(for: destination)
+    try writeNewFile(
+      data,
+      atPath: temporary,
+      permissions: exists ? status.st_mode & 0o7777 : nil,
+      reportingAs: url
+    )
+    guard rename(temporary, destination) == 0 else {
+      let cause = String(cString: strerror(errno))
+      _ = unlink(temporary)
+      throw .unwritable(url, cause)
+    }
+  }
+
+  /// A hidden name beside `path` that no other write uses: `.<name>.<random>.tmp`.
+  package static func temporaryPath(for path: String) -> String {
+    let folder = (path as NSString).deletingLastPathComponent
+    let name = ".\((path as NSString).lastPathComponent).\(UUID().uuidString).tmp"
+    return folder.isEmpty ? name : folder + "/" + name
+  }
+
+  /// The file a path finally names once every symbolic link in its last component is followed;
+  /// the path itself when it is not a link. A link to a missing file names that file.
+  static func resolveSymbolicLinks(_ url: URL) throws(SnapshotFileError) -> String {
+    var path = url.path
+    for _ in 0..<40 {
+      guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else {
+        return path
+      }
+      path =
+        target.hasPrefix("/")
+        ? target
+        : ((path as NSString).deletingLastPathComponent as NSString)
+          .appendingPathComponent(target)
+    }
+    throw .unwritable(url, String(cString: strerror(ELOOP)))
+  }
+
+  /// Creates `path` (which must not exist) holding `data`, with `permissions` when given.
+  private static func writeNewFile(
+    _ data: Data,
+    atPath path: String,
+    permissions: mode_t?,
+    reportingAs url: URL
+  ) throws(SnapshotFileError) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else { throw .unwritable(url, String(cString: strerror(errno))) }
+    var failure: Int32 = 0
+    if let permissions, fchmod(descriptor, permissions) != 0 { failure = errno }
+    if failure == 0 { failure = writeAll(data, to: descriptor) }
+    if close(descriptor) != 0 && failure == 0 { failure = errno }
+    guard failure == 0 else {
+      _ = unlink(path)
+      throw .unwritable(url, String(cString: strerror(failure)))
+    }
+  }
+
+  /// Writes every byte, retrying short and interrupted writes; returns `errno` or 0.
+  private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
+    data.withUnsafeBytes { bytes -> Int32 in
+      var offset = 0
+      while offset < bytes.count {
+        let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return errno
+        }
+        offset += written
+      }
+      return 0
+    }
+  }
+}
+
+/// write(2), under a name the enum's own `write` does not hide.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
+}
