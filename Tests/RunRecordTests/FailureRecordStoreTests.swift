@@ -80,7 +80,10 @@ import Testing
     #expect(record.pathExtension == "txt")
     #expect(record.headline == #"Snapshot "hi" does not match reference."#)
     #expect(record.newSnapshotPath == "/tmp/GreetingTests/testGreeting.hi.txt")
-    #expect(record.paths(.patch) == ["/tmp/GreetingTests/testGreeting.hi.difference.patch"])
+    #expect(
+      record.files.last
+        == FailureRecord.File(role: .patch, path: "/tmp/GreetingTests/testGreeting.hi.difference.patch")
+    )
     #expect(record.line == 7 && record.snapshotName == "hi" && record.recordedAt == 5)
   }
 

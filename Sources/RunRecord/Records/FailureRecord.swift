@@ -120,9 +120,4 @@ package struct FailureRecord: Codable, Equatable, Sendable {
   package var newSnapshotPath: String? {
     files.first { $0.role == .newSnapshot }?.path
   }
-
-  /// The paths of the files in `role`.
-  package func paths(_ role: Role) -> [String] {
-    files.filter { $0.role == role }.map(\.path)
-  }
 }

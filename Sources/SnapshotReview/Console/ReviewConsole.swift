@@ -30,25 +30,3 @@ package final class StandardConsole: ReviewConsole {
   /// Whether a person can answer prompts: standard input is a terminal.
   package static var isInteractive: Bool { isatty(STDIN_FILENO) != 0 }
 }
-
-/// Collects what the tool writes and answers its questions from a list; for tests.
-package final class ScriptedConsole: ReviewConsole {
-  package private(set) var output = ""
-  package private(set) var errors = ""
-  private var answers: [String]
-
-  package init(answers: [String] = []) {
-    self.answers = answers
-  }
-
-  package func write(_ text: String) { output += text }
-  package func warn(_ text: String) { errors += text }
-
-  package func ask(_ question: String) -> String? {
-    output += question
-    guard !answers.isEmpty else { return nil }
-    let answer = answers.removeFirst()
-    output += answer + "\n"
-    return answer
-  }
-}

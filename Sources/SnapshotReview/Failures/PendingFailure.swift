@@ -27,11 +27,6 @@ package struct PendingFailure: Sendable {
     files.first { $0.role == .newSnapshot }?.url ?? recordURL
   }
 
-  /// The files the comparison attached (everything but the new snapshot itself).
-  package var attachmentURLs: [URL] {
-    files.dropFirst().map(\.url)
-  }
-
   /// Whether the snapshot is an image, shown by its PNG files rather than as text.
   package var isImage: Bool { record.kind == .image }
 
