@@ -61,6 +61,7 @@ public func assertInlineSnapshot<Value>(
     recordIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
   }
   let recordMode: ResolvedRecordMode
+  let actual: String?
   do {
     recordMode = try resolveRecordMode(
       argument: record,
@@ -68,21 +69,9 @@ public func assertInlineSnapshot<Value>(
       global: GlobalConfiguration.shared.record,
       environment: RunEnvironment.current
     )
+    actual = try takeInlineSnapshot(of: value, as: snapshotting, timeout: timeout)
   } catch {
-    report(error.description)
-    return
-  }
-
-  let actual: String?
-  do {
-    actual = try value().map {
-      try awaitInlineSnapshot(snapshotting.snapshot($0), timeout: timeout)
-    }
-  } catch let error as InlineSnapshotTimeoutError {
-    report(error.description)
-    return
-  } catch {
-    report("Threw error: \(error)")
+    report("\(error)")
     return
   }
   let expected = expected?()
@@ -92,23 +81,18 @@ public func assertInlineSnapshot<Value>(
     recordMode: recordMode,
     diffing: snapshotting.diffing
   )
-
-  var recordingError: InlineSnapshotWriteError?
-  if decision.records {
-    let recording = InlineSnapshotRecording(
-      line: Int(line),
-      column: Int(column),
-      syntaxDescriptor: syntaxDescriptor,
-      expected: expected,
-      actual: actual
-    )
-    do {
-      try InlineSnapshotStore.current.enqueue(recording, path: "\(filePath)")
-    } catch {
-      recordingError = error
-    }
-  }
-
+  let recordingError =
+    decision.records
+    ? enqueueInlineRecording(
+      InlineSnapshotRecording(
+        line: Int(line),
+        column: Int(column),
+        syntaxDescriptor: syntaxDescriptor,
+        expected: expected,
+        actual: actual
+      ),
+      filePath: "\(filePath)"
+    ) : nil
   let failure = inlineSnapshotFailureMessage(
     decision,
     actual: actual,
@@ -123,4 +107,40 @@ public func assertInlineSnapshot<Value>(
   } else {
     report(failure)
   }
+}
+
+/// The value's text, or `nil` for a `nil` value; a timeout or a throwing value is an error whose
+/// description is the failure message.
+private func takeInlineSnapshot<Value>(
+  of value: () throws -> Value?,
+  as snapshotting: Snapshotting<Value, String>,
+  timeout: TimeInterval
+) throws(InlineSnapshotFailure) -> String? {
+  do {
+    return try value().map {
+      try awaitInlineSnapshot(snapshotting.snapshot($0), timeout: timeout)
+    }
+  } catch let error as InlineSnapshotTimeoutError {
+    throw InlineSnapshotFailure(description: error.description)
+  } catch {
+    throw InlineSnapshotFailure(description: "Threw error: \(error)")
+  }
+}
+
+/// Queues a recording for the end of the run; returns why it cannot be written, if it cannot.
+private func enqueueInlineRecording(
+  _ recording: InlineSnapshotRecording,
+  filePath: String
+) -> InlineSnapshotWriteError? {
+  do {
+    try InlineSnapshotStore.current.enqueue(recording, path: filePath)
+    return nil
+  } catch {
+    return error
+  }
+}
+
+/// A failure that ends an inline assertion before it compares anything.
+struct InlineSnapshotFailure: Error, CustomStringConvertible {
+  var description: String
 }
