@@ -27,18 +27,12 @@ struct ReportCommand: ParsableCommand {
   )
   var output: String?
 
-  @Argument(
-    help: ArgumentHelp(
-      "Only failures whose test name or path contains one of these.",
-      valueName: "filter"
-    )
-  )
-  var filters: [String] = []
+  @OptionGroup var selection: FailureFilters
 
   func run() throws {
     let destination =
       output.map { URL(fileURLWithPath: $0) }
       ?? options.artifactsRoot.appendingPathComponent("snapshot-report.html")
-    throw options.session().report(to: destination, filters: filters).exitCode
+    throw options.session().report(to: destination, filters: selection.filters).exitCode
   }
 }

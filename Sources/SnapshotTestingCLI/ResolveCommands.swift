@@ -1,18 +1,26 @@
 import ArgumentParser
 import SnapshotReview
 
-/// The selection shared by `accept` and `reject`.
-struct FailureSelection: ParsableArguments {
-  @Flag(name: .long, help: "Every pending failure.")
-  var all = false
-
+/// Which failures a command acts on: those whose test name, snapshot name, reference path or test
+/// file path contains one of the filters; every one when there are none.
+struct FailureFilters: ParsableArguments {
   @Argument(
     help: ArgumentHelp(
-      "Failures whose test name, snapshot name, reference path or test file path contains one of these.",
+      "Only failures whose test name, snapshot name, reference path or test file path contains one of these.",
       valueName: "filter"
     )
   )
   var filters: [String] = []
+}
+
+/// The selection shared by `accept` and `reject`: filters or `--all`, never neither.
+struct FailureSelection: ParsableArguments {
+  @Flag(name: .long, help: "Every pending failure.")
+  var all = false
+
+  @OptionGroup var matching: FailureFilters
+
+  var filters: [String] { matching.filters }
 
   mutating func validate() throws {
     if all && !filters.isEmpty {
