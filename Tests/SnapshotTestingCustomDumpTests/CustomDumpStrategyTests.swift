@@ -2,18 +2,6 @@ import CustomDump
 import SnapshotTesting
 import SnapshotTestingCustomDump
 import Testing
-import XCTest
-
-private struct User {
-  var id: Int
-  var name: String
-  var tags: Set<String>
-}
-
-private enum Role {
-  case admin
-  case member(since: Int)
-}
 
 @Suite struct CustomDumpStrategyTests {
   @Test func snapshotsACustomDumpOfAnyValue() async throws {
@@ -52,21 +40,5 @@ private enum Role {
     let difference = strategy.diffing.diffV2("a\nb", "a\nc")?.0
     #expect(difference == Diffing<String>.lines.diffV2("a\nb", "a\nc")?.0)
     #expect(strategy.diffing.diffV2("same", "same") == nil)
-  }
-}
-
-final class CustomDumpXCTests: XCTestCase {
-  func testWorksWithAssertSnapshotsValueTypes() async {
-    let text = await snapshotText(of: Role.admin, as: .customDump)
-    XCTAssertEqual(text, "Role.admin")
-  }
-}
-
-/// Runs a strategy and returns its text.
-private func snapshotText<Value>(of value: Value, as strategy: Snapshotting<Value, String>) async
-  -> String
-{
-  await withCheckedContinuation { continuation in
-    strategy.snapshot(value).run { continuation.resume(returning: $0) }
   }
 }

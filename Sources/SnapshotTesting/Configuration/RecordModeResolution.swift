@@ -23,8 +23,8 @@ package struct RecordModeError: Error, CustomStringConvertible {
 }
 
 /// Resolves the record mode, highest precedence first: the assertion's `record:` argument, the
-/// innermost `withSnapshotTesting` scope or `.snapshots` trait, the deprecated globals, the
-/// `SNAPSHOT_TESTING_RECORD` environment variable, then `.missing`.
+/// innermost `withSnapshotTesting` scope or `.snapshots` trait that chose a mode, the deprecated
+/// globals, the `SNAPSHOT_TESTING_RECORD` environment variable, then `.missing`.
 ///
 /// On CI (a non-empty `CI` variable other than `false`/`0`) and with no mode configured anywhere,
 /// missing references are not written: a retried CI job must not pass on a reference it just
@@ -37,7 +37,10 @@ package func resolveRecordMode(
   global: SnapshotTestingConfiguration.Record?,
   environment: RunEnvironment
 ) throws(RecordModeError) -> ResolvedRecordMode {
-  if let chosen = argument ?? scoped ?? global {
+  // `withSnapshotTesting` fills every scope's mode in; one it copied from outside the scopes was
+  // not chosen there, so the globals and the environment are asked again instead. The same holds
+  // for an argument that forwards `current.record`, as libraries built on assertions do.
+  if let chosen = argument?.chosen ?? scoped?.chosen ?? global {
     return ResolvedRecordMode(mode: chosen, isConfigured: true, writesMissingReferences: true)
   }
   if let raw = environment[.record] {

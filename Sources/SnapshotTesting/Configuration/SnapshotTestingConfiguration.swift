@@ -8,7 +8,17 @@ import Foundation
 /// with the `SNAPSHOT_TESTING_RECORD` environment variable.
 public struct SnapshotTestingConfiguration: Sendable {
   /// The configuration of the current task, set by `withSnapshotTesting` and the `.snapshots`
-  /// trait. Libraries built on top of snapshot testing read and bind it.
+  /// trait; `nil` outside them. Libraries built on top of snapshot testing read and bind it.
+  ///
+  /// Inside a scope both fields are filled in with what is in effect there: the innermost
+  /// scope's choice, else the deprecated globals (and `SNAPSHOT_TESTING_RECORD` for the record
+  /// mode), else the defaults.
+  ///
+  /// ```swift
+  /// withSnapshotTesting(diffTool: .ksdiff) {
+  ///   SnapshotTestingConfiguration.current?.record  // .missing, unless configured elsewhere
+  /// }
+  /// ```
   @_spi(Internals) @TaskLocal public static var current: Self?
 
   /// How a failure message shows the reference and the failed snapshot, or `nil` to inherit.
@@ -38,6 +48,19 @@ public struct SnapshotTestingConfiguration: Sendable {
 
     let mode: Mode
 
+    /// Whether a scope, trait, argument or user chose this mode, or `withSnapshotTesting` copied
+    /// it into ``SnapshotTestingConfiguration/current`` from outside every scope (the globals,
+    /// `SNAPSHOT_TESTING_RECORD` or the default) so that readers of `current` see the mode in
+    /// effect, as upstream does. Record-mode resolution skips a copied mode and looks outside the
+    /// scopes again, so a mode that nobody configured keeps counting as unconfigured (the CI
+    /// rule) and the globals and the environment variable keep their precedence.
+    var origin: Origin = .chosen
+
+    enum Origin: Sendable {
+      case chosen
+      case copiedFromOutsideScopes
+    }
+
     /// Parses `"all"`, `"failed"`, `"missing"` or `"never"`, the values of
     /// `SNAPSHOT_TESTING_RECORD`; returns `nil` for anything else.
     public init?(rawValue: String) {
@@ -58,6 +81,9 @@ public struct SnapshotTestingConfiguration: Sendable {
 
     /// The mode's name, as `SNAPSHOT_TESTING_RECORD` spells it.
     public var description: String { mode.rawValue }
+
+    /// Two records are equal when they are the same mode, wherever it came from.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.mode == rhs.mode }
   }
 
   /// Renders the part of a failure message that locates the reference and the failed snapshot,

@@ -1,3 +1,5 @@
+import RunRecord
+
 /// Runs `operation` with a snapshot configuration; assertions inside it use this record mode and
 /// diff tool unless they pass their own.
 ///
@@ -39,12 +41,34 @@ public func withSnapshotTesting<R>(
 }
 
 extension SnapshotTestingConfiguration {
-  /// The current configuration with the given fields overridden.
+  /// The configuration of a new scope: the given fields, else the enclosing scope's, else the
+  /// ones in effect outside every scope. As upstream, `current` inside a scope always holds the
+  /// effective record mode and diff tool, so libraries reading it need no fallback of their own.
   static func merging(record: Record?, diffTool: DiffTool?) -> Self {
     let enclosing = current
     return Self(
-      record: record ?? enclosing?.record,
-      diffTool: diffTool ?? enclosing?.diffTool
+      record: record ?? enclosing?.record?.chosen ?? recordOutsideScopes(),
+      diffTool: diffTool ?? enclosing?.diffTool ?? GlobalConfiguration.shared.diffTool ?? .default
     )
   }
+
+  /// The record mode the globals, `SNAPSHOT_TESTING_RECORD` or the default give, marked as copied
+  /// so that resolution does not mistake it for a mode a scope chose. An invalid environment
+  /// value gives `.missing` here; the assertions themselves report it.
+  private static func recordOutsideScopes() -> Record {
+    let resolved = try? resolveRecordMode(
+      argument: nil,
+      scoped: nil,
+      global: GlobalConfiguration.shared.record,
+      environment: RunEnvironment.current
+    )
+    var record = resolved?.mode ?? .missing
+    record.origin = .copiedFromOutsideScopes
+    return record
+  }
+}
+
+extension SnapshotTestingConfiguration.Record {
+  /// This mode if a scope or user chose it, `nil` if it was copied from outside the scopes.
+  var chosen: Self? { origin == .chosen ? self : nil }
 }

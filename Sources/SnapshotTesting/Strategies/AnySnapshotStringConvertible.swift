@@ -56,9 +56,10 @@ extension NSObject: AnySnapshotStringConvertible {
       removingAddresses(from: debugDescription)
     }
   #else
-    // Without the Objective-C runtime a member of an extension cannot be overridden whatever
-    // its access, so `public` says what `open` would promise and could not keep.
-    public var snapshotDescription: String {
+    // `open` as upstream declares it, so that code written against upstream compiles here.
+    // Without the Objective-C runtime a subclass still cannot override a member declared in an
+    // extension, so a subclass customises its text through `debugDescription` instead.
+    open var snapshotDescription: String {
       removingAddresses(from: debugDescription)
     }
   #endif

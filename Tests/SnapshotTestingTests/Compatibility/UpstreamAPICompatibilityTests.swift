@@ -144,19 +144,6 @@ struct UpstreamAPICompatibilityTests {
   }
 }
 
-/// The README's XCTest pattern: configure every test of a class.
-final class UpstreamXCTestCompatibilityTests: XCTestCase {
-  override func invokeTest() {
-    withSnapshotTesting(record: .never, diffTool: .ksdiff) {
-      super.invokeTest()
-    }
-  }
-
-  func testFeature() {
-    assertSnapshot(of: LegacyViewController(), as: .outline)
-  }
-}
-
 /// The pre-1.17 globals, as the migration guide shows them. Compiled, not run: they mutate
 /// process-wide state that parallel tests share.
 @available(*, deprecated)

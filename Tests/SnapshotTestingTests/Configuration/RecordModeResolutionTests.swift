@@ -92,6 +92,43 @@ import Testing
     #expect(resolved.writesMissingReferences)
   }
 
+  /// `withSnapshotTesting` fills in the mode of a scope that chose none; that copy must not
+  /// count as configured.
+  @Test func copiedScopeModeIsNotConfigured() throws {
+    let resolved = try resolveRecordMode(
+      argument: copied(.all),
+      scoped: copied(.all),
+      global: nil,
+      environment: [.continuousIntegration: "true"]
+    )
+    #expect(
+      resolved
+        == ResolvedRecordMode(mode: .missing, isConfigured: false, writesMissingReferences: false)
+    )
+  }
+
+  @Test func copiedScopeModeDefersToTheGlobalAndTheEnvironment() throws {
+    let global = try resolveRecordMode(
+      argument: nil,
+      scoped: copied(.never),
+      global: .all,
+      environment: [.record: "failed"]
+    )
+    #expect(global.mode == .all)
+    let environment = try resolveRecordMode(
+      argument: nil,
+      scoped: copied(.never),
+      global: nil,
+      environment: [.record: "failed"]
+    )
+    #expect(environment.mode == .failed)
+  }
+
+  @Test func copiedModeEqualsTheChosenOne() {
+    #expect(copied(.failed) == .failed)
+    #expect(copied(.failed) != .all)
+  }
+
   @Test func invalidEnvironmentValueIsAnErrorNamingIt() {
     #expect {
       _ = try resolveRecordMode(
@@ -115,5 +152,11 @@ import Testing
     #expect(Record(rawValue: "never") == .never)
     #expect(Record(rawValue: "All") == nil)
     #expect(Record(rawValue: "") == nil)
+  }
+
+  private func copied(_ mode: Record) -> Record {
+    var record = mode
+    record.origin = .copiedFromOutsideScopes
+    return record
   }
 }

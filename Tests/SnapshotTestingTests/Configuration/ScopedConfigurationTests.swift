@@ -56,15 +56,3 @@ import Testing
     #expect(text.hasPrefix("@\u{2212}\n\"file:///ref.txt\"\n@+\n\"file:///tmp/new.txt\"\n"))
   }
 }
-
-@Suite(.snapshots(record: .failed))
-struct SuiteTraitTests {
-  @Test func suiteTraitAppliesToItsTests() {
-    #expect(SnapshotTestingConfiguration.current?.record == .failed)
-  }
-
-  @Test(.snapshots(record: .never))
-  func testTraitInsideSuiteTraitWins() {
-    #expect(SnapshotTestingConfiguration.current?.record == .never)
-  }
-}
