@@ -78,35 +78,23 @@ enum PixelComparisonLoop {
     deltaEs: UnsafeMutableBufferPointer<Float>? = nil,
     threading: PixelComparisonThreading = .automatic
   ) -> PixelComparisonTally {
-    let tables = LabConversion.shared
     let pixelCount = min(reference.count, new.count) / 4
     var tally = PixelComparisonTally()
     let rangeCount = rangeCount(pixelCount: pixelCount, threading: threading)
     reference.withUnsafeBytes { referenceBuffer in
       new.withUnsafeBytes { newBuffer in
-        tables.linearFromSRGB.withUnsafeBufferPointer { linearBuffer in
-          tables.linearFloatFromSRGB.withUnsafeBufferPointer { linearFloatBuffer in
-            tables.labCurve.withUnsafeBufferPointer { curveBuffer in
-              guard
-                let referenceBase = referenceBuffer.baseAddress,
-                let newBase = newBuffer.baseAddress,
-                let linear = linearBuffer.baseAddress,
-                let linearFloat = linearFloatBuffer.baseAddress,
-                let curve = curveBuffer.baseAddress
-              else { return }
-              let pass = ComparisonPass(
-                reference: referenceBase,
-                new: newBase,
-                pixelCount: pixelCount,
-                tolerance: tolerance,
-                converter: LabLookup(linear: linear, curve: curve),
-                linearFloat: linearFloat,
-                deltaEs: deltaEs?.baseAddress
-              )
-              tally = rangeCount > 1 ? pass.runInParallel(rangeCount: rangeCount) : pass.run()
-            }
-          }
-        }
+        guard let referenceBase = referenceBuffer.baseAddress, let newBase = newBuffer.baseAddress
+        else { return }
+        let pass = ComparisonPass(
+          reference: referenceBase,
+          new: newBase,
+          pixelCount: pixelCount,
+          tolerance: tolerance,
+          converter: LabLookup.shared,
+          linearFloat: LabLookup.shared.linearFloat,
+          deltaEs: deltaEs?.baseAddress
+        )
+        tally = rangeCount > 1 ? pass.runInParallel(rangeCount: rangeCount) : pass.run()
       }
     }
     return tally
@@ -403,76 +391,5 @@ struct BlockScratch {
   func deallocate() {
     floats.deallocate()
     integers.deallocate()
-  }
-}
-
-/// CIELAB conversion through the tables of ``LabConversion``, on raw pointers.
-///
-/// The matrix is copied into stored properties, already divided by the white point, so the hot
-/// loop reads no global (each would be a lazy-initialisation check).
-struct LabLookup {
-  let linear: UnsafePointer<Double>
-  let curve: UnsafePointer<Double>
-  let xr = LabConversion.xFromRGB.0 / LabConversion.whiteX
-  let xg = LabConversion.xFromRGB.1 / LabConversion.whiteX
-  let xb = LabConversion.xFromRGB.2 / LabConversion.whiteX
-  let yr = LabConversion.yFromRGB.0 / LabConversion.whiteY
-  let yg = LabConversion.yFromRGB.1 / LabConversion.whiteY
-  let yb = LabConversion.yFromRGB.2 / LabConversion.whiteY
-  let zr = LabConversion.zFromRGB.0 / LabConversion.whiteZ
-  let zg = LabConversion.zFromRGB.1 / LabConversion.whiteZ
-  let zb = LabConversion.zFromRGB.2 / LabConversion.whiteZ
-  let steps = Double(LabConversion.curveSteps)
-  let lastInterval = LabConversion.curveSteps - 1
-
-  init(linear: UnsafePointer<Double>, curve: UnsafePointer<Double>) {
-    self.linear = linear
-    self.curve = curve
-  }
-
-  /// ΔE\*94 between two RGBA8 pixels, the larger of the two composited over black and over
-  /// white. Opaque pairs look the same on both, so they are converted once.
-  @inline(__always)
-  func largestDeltaE(reference: UnsafePointer<UInt8>, new: UnsafePointer<UInt8>) -> Double {
-    if reference[3] == 255 && new[3] == 255 {
-      return cie94Difference(
-        reference: lab(reference, alpha: 1, background: 0),
-        sample: lab(new, alpha: 1, background: 0)
-      )
-    }
-    let referenceAlpha = Double(reference[3]) * (1.0 / 255)
-    let newAlpha = Double(new[3]) * (1.0 / 255)
-    let overBlack = cie94Difference(
-      reference: lab(reference, alpha: referenceAlpha, background: 0),
-      sample: lab(new, alpha: newAlpha, background: 0)
-    )
-    let overWhite = cie94Difference(
-      reference: lab(reference, alpha: referenceAlpha, background: 1 - referenceAlpha),
-      sample: lab(new, alpha: newAlpha, background: 1 - newAlpha)
-    )
-    return max(overBlack, overWhite)
-  }
-
-  /// The CIELAB colour of a pixel whose linear colour is scaled by `alpha` and lifted by
-  /// `background` (0 over black, 1 − alpha over white).
-  @inline(__always)
-  func lab(_ pixel: UnsafePointer<UInt8>, alpha: Double, background: Double) -> LabColor {
-    let r = linear[Int(pixel[0])] * alpha + background
-    let g = linear[Int(pixel[1])] * alpha + background
-    let b = linear[Int(pixel[2])] * alpha + background
-    let fx = companded(xr * r + xg * g + xb * b)
-    let fy = companded(yr * r + yg * g + yb * b)
-    let fz = companded(zr * r + zg * g + zb * b)
-    return LabColor(l: 116 * fy - 16, a: 500 * (fx - fy), b: 200 * (fy - fz))
-  }
-
-  /// f(t) for t in 0...1 (clamped), by linear interpolation in the table.
-  @inline(__always)
-  func companded(_ t: Double) -> Double {
-    let position = min(max(t, 0), 1) * steps
-    let lower = min(Int(position), lastInterval)
-    let fraction = position - Double(lower)
-    let start = curve[lower]
-    return start + (curve[lower + 1] - start) * fraction
   }
 }
