@@ -90,8 +90,8 @@ extension Bitmap {
       maximumDeltaE: 0,
       perceptualPrecision: perceptualPrecision
     )
-    if PixelComparisonLoop.bytesAreEqual(reference.rgbaBytes, new.rgbaBytes) { return comparison }
-    let tally = PixelComparisonLoop.compare(
+    if PixelComparison.bytesAreEqual(reference.rgbaBytes, new.rgbaBytes) { return comparison }
+    let tally = PixelComparison.compare(
       reference: reference.rgbaBytes,
       new: new.rgbaBytes,
       tolerance: deltaETolerance(perceptualPrecision: perceptualPrecision),

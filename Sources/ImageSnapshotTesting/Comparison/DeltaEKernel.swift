@@ -18,6 +18,17 @@ struct LinearColorPairBatch {
     newGreen = storage + 4 * stride
     newBlue = storage + 5 * stride
   }
+
+  /// Stores pair `index`: the reference's red, green and blue, then the new colour's.
+  @inline(__always)
+  func store(_ index: Int, reference: (Float, Float, Float), new: (Float, Float, Float)) {
+    referenceRed[index] = reference.0
+    referenceGreen[index] = reference.1
+    referenceBlue[index] = reference.2
+    newRed[index] = new.0
+    newGreen[index] = new.1
+    newBlue[index] = new.2
+  }
 }
 
 /// ΔE\*94 of many colour pairs at once, in `Float`, with the cube root computed rather than

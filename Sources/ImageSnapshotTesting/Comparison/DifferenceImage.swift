@@ -20,7 +20,7 @@ extension Bitmap {
     var deltaEs = [Float](repeating: 0, count: pixelCount)
     var failing = [Bool](repeating: false, count: pixelCount)
     deltaEs.withUnsafeMutableBufferPointer { buffer in
-      _ = PixelComparisonLoop.compare(
+      _ = PixelComparison.compare(
         reference: reference.rgbaBytes,
         new: new.rgbaBytes,
         tolerance: tolerance,

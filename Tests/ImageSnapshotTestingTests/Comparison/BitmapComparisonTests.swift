@@ -63,19 +63,19 @@ import Testing
   @Test func aPixelAtExactlyTheToleranceMatches() throws {
     let reference = try Self.image(Self.gray)
     let new = try Self.image(Self.gray, changed: 1, to: RGBA(red: 128, green: 140, blue: 128))
-    let measured = PixelComparisonLoop.compare(
+    let measured = PixelComparison.compare(
       reference: reference.rgbaBytes,
       new: new.rgbaBytes,
       tolerance: 0
     )
     let deltaE = measured.maximumDeltaE
-    let atTolerance = PixelComparisonLoop.compare(
+    let atTolerance = PixelComparison.compare(
       reference: reference.rgbaBytes,
       new: new.rgbaBytes,
       tolerance: deltaE
     )
     #expect(atTolerance.failingPixelCount == 0)
-    let belowTolerance = PixelComparisonLoop.compare(
+    let belowTolerance = PixelComparison.compare(
       reference: reference.rgbaBytes,
       new: new.rgbaBytes,
       tolerance: deltaE.nextDown

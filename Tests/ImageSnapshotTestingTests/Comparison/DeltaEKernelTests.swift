@@ -69,7 +69,7 @@ import Testing
     var stored = [Float](repeating: 0, count: count)
     stored.withUnsafeMutableBufferPointer { buffer in
       // A tolerance that no ΔE is near, and a maximum reached early, leave most estimates as they are.
-      _ = PixelComparisonLoop.compare(
+      _ = PixelComparison.compare(
         reference: reference,
         new: new,
         tolerance: 1000,
@@ -103,7 +103,7 @@ import Testing
     let count = reference.count / 4
     var stored = [Float](repeating: 0, count: count)
     stored.withUnsafeMutableBufferPointer { buffer in
-      _ = PixelComparisonLoop.compare(
+      _ = PixelComparison.compare(
         reference: reference,
         new: new,
         tolerance: 1000,
@@ -127,7 +127,7 @@ import Testing
     // The loop's estimates only filter: its results must equal converting every pixel with
     // `LabLookup`, to the last bit.
     let (reference, new) = Self.randomPixels(count: 5000, seed: 7)
-    let tally = PixelComparisonLoop.compare(reference: reference, new: new, tolerance: tolerance)
+    let tally = PixelComparison.compare(reference: reference, new: new, tolerance: tolerance)
     var failing = 0
     var differing = 0
     var maximum = 0.0
@@ -157,7 +157,7 @@ import Testing
     for tolerance in [1.0, 2.0, 5.0, 20.0] {
       var stored = [Float](repeating: 0, count: 4000)
       let tally = stored.withUnsafeMutableBufferPointer { buffer in
-        PixelComparisonLoop.compare(
+        PixelComparison.compare(
           reference: reference,
           new: new,
           tolerance: tolerance,

@@ -67,7 +67,7 @@ import Testing
   /// Random pairs (opaque and translucent, equal, nearly equal and far apart) and a grey ramp
   /// changed by one to three codes, so that many pixels sit near the tolerances below.
   static func pinnedInputs() throws -> [(name: String, reference: Bitmap, new: Bitmap)] {
-    let (randomReference, randomNew) = try PixelComparisonLoopTests.randomImages(
+    let (randomReference, randomNew) = try PixelComparisonThreadingTests.randomImages(
       width: 131,
       height: 97,
       seed: 11

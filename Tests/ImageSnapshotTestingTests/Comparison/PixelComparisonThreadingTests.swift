@@ -2,7 +2,7 @@ import Testing
 
 @testable import ImageSnapshotTesting
 
-@Suite struct PixelComparisonLoopTests {
+@Suite struct PixelComparisonThreadingTests {
   /// Two random images of `width` × `height`: a third of the pixels equal, runs of repeated
   /// pairs, opaque and translucent pixels, small and large changes.
   static func randomImages(width: Int, height: Int, seed: UInt64) throws -> (Bitmap, Bitmap) {
@@ -57,7 +57,7 @@ import Testing
   ) -> (PixelComparisonTally, [UInt32]) {
     var deltaEs = [Float](repeating: -1, count: reference.pixelCount)
     let tally = deltaEs.withUnsafeMutableBufferPointer { buffer in
-      PixelComparisonLoop.compare(
+      PixelComparison.compare(
         reference: reference.rgbaBytes,
         new: new.rgbaBytes,
         tolerance: tolerance,
@@ -123,9 +123,9 @@ import Testing
   @Test func largeImagesUseEveryCoreWithTheSameResults() throws {
     // Above the threshold and not a whole number of blocks.
     let (reference, new) = try Self.randomImages(width: 1031, height: 1021, seed: 5)
-    if PixelComparisonLoop.activeProcessorCount > 1 {
+    if PixelComparisonThreading.activeProcessorCount > 1 {
       #expect(
-        PixelComparisonLoop.rangeCount(pixelCount: reference.pixelCount, threading: .automatic) > 1
+        PixelComparisonThreading.automatic.rangeCount(pixelCount: reference.pixelCount) > 1
       )
     }
     Self.expectSameResults(reference, new, threading: .automatic)
@@ -139,8 +139,8 @@ import Testing
   }
 
   @Test func smallImagesStayOnTheCallingThread() {
-    #expect(PixelComparisonLoop.rangeCount(pixelCount: 1000 * 1000, threading: .automatic) == 1)
-    #expect(PixelComparisonLoop.rangeCount(pixelCount: 1 << 22, threading: .singleThreaded) == 1)
-    #expect(PixelComparisonLoop.rangeCount(pixelCount: 10, threading: .ranges(4)) == 1)
+    #expect(PixelComparisonThreading.automatic.rangeCount(pixelCount: 1000 * 1000) == 1)
+    #expect(PixelComparisonThreading.singleThreaded.rangeCount(pixelCount: 1 << 22) == 1)
+    #expect(PixelComparisonThreading.ranges(4).rangeCount(pixelCount: 10) == 1)
   }
 }
