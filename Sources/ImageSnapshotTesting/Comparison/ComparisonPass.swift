@@ -16,17 +16,18 @@ import Dispatch
 ///
 /// Large images are split into ranges of whole blocks (``PixelComparisonThreading``). Each range
 /// has its own scratch memory, counters and exact largest ΔE, and writes only its own part of
-/// `deltaEs`; the counts add and the largest ΔE is the largest of the ranges', so the result
+/// the map; the counts add and the largest ΔE is the largest of the ranges', so the result
 /// does not depend on the split.
 ///
 /// `@unchecked Sendable` because the threads of a parallel pass share it: they only read the
-/// images and tables, and each writes a disjoint range of `deltaEs`.
+/// images and tables, and each writes a disjoint range of the map.
 struct ComparisonPass: @unchecked Sendable {
   let reference: UnsafeRawPointer
   let new: UnsafeRawPointer
   let pixelCount: Int
   let tolerance: Double?
-  let deltaEs: UnsafeMutablePointer<Float>?
+  /// Where each differing pixel's verdict and ΔE go, when a map was asked for.
+  let map: PixelDifferenceMap.Recorder?
   let lookup = LabLookup.shared
 
   /// The whole image: on the calling thread, or in `rangeCount` ranges on all cores, merged.
@@ -74,7 +75,6 @@ struct ComparisonPass: @unchecked Sendable {
   private func gather(_ block: Range<Int>, into scratch: borrowing BlockScratch) -> BlockQueue {
     let reference = reference
     let new = new
-    let deltaEs = deltaEs
     let pixelIndices = scratch.pixelIndices
     let pixelSlots = scratch.pixelSlots
     var queue = BlockQueue()
@@ -94,8 +94,6 @@ struct ComparisonPass: @unchecked Sendable {
         pixelIndices[queue.pixelCount] = index
         pixelSlots[queue.pixelCount] = queue.slotCount &- 1
         queue.pixelCount &+= 1
-      } else if let deltaEs {
-        deltaEs[index] = 0
       }
       index &+= 1
     }
@@ -169,13 +167,13 @@ struct ComparisonPass: @unchecked Sendable {
   }
 
   /// Step 3: the number of the block's pixels that fail, converting exactly where the estimate's
-  /// error could matter; stores each pixel's ΔE when asked to.
+  /// error could matter; records each pixel in the map when there is one.
   private func count(
     _ queue: BlockQueue,
     in scratch: borrowing BlockScratch,
     maximum: inout RunningMaximum
   ) -> Int {
-    let deltaEs = deltaEs
+    let map = map
     let estimates = scratch.estimates
     let pixelIndices = scratch.pixelIndices
     let pixelSlots = scratch.pixelSlots
@@ -203,10 +201,11 @@ struct ComparisonPass: @unchecked Sendable {
         lastDeltaE = deltaE
         lastIsExact = isExact
       }
-      if exact || deltaE > limit { failing &+= 1 }
+      let fails = exact || deltaE > limit
+      if fails { failing &+= 1 }
       // The exact value only where it decides: what is stored must not depend on the running
       // maximum, which differs between one thread and several.
-      if let deltaEs { deltaEs[pixelIndex] = nearLimit ? Float(deltaE) : estimate }
+      map?.record(pixelIndex, deltaE: nearLimit ? Float(deltaE) : estimate, fails: fails)
       item &+= 1
     }
     return failing

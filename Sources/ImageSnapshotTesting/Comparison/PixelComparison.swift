@@ -43,17 +43,38 @@ enum PixelComparison {
   /// ``ComparisonPass`` describes how; large images are split across the cores as `threading`
   /// allows, with the same result.
   ///
-  /// - Parameter deltaEs: When given, receives each pixel's ΔE\*94 (0 for identical pixels) and is
-  ///   `pixelCount` long; otherwise nothing is stored. The exact value is stored where it decides
-  ///   whether the pixel fails, the estimate elsewhere (where it decides the same), so what is
-  ///   stored depends on the pixel alone, not on the running maximum or the split.
   /// - Complexity: O(*n*) in the number of pixels, divided among the cores for large images.
   static func compare(
     reference: [UInt8],
     new: [UInt8],
     tolerance: Double?,
-    deltaEs: UnsafeMutableBufferPointer<Float>? = nil,
     threading: PixelComparisonThreading = .automatic
+  ) -> PixelComparisonTally {
+    compare(reference, new, tolerance: tolerance, threading: threading, map: nil)
+  }
+
+  /// ``compare(reference:new:tolerance:threading:)``, recording in `map`, in the same pass, each
+  /// pixel's verdict and ΔE\*94.
+  ///
+  /// - Parameter map: A fresh map of at least as many pixels as the buffers.
+  static func compare(
+    reference: [UInt8],
+    new: [UInt8],
+    tolerance: Double?,
+    threading: PixelComparisonThreading = .automatic,
+    recordingInto map: borrowing PixelDifferenceMap
+  ) -> PixelComparisonTally {
+    // The pass writes through the map's pointers: a smaller map would be written past its end.
+    precondition(map.pixelCount >= min(reference.count, new.count) / 4, "The map is too small")
+    return compare(reference, new, tolerance: tolerance, threading: threading, map: map.recorder)
+  }
+
+  private static func compare(
+    _ reference: [UInt8],
+    _ new: [UInt8],
+    tolerance: Double?,
+    threading: PixelComparisonThreading,
+    map: PixelDifferenceMap.Recorder?
   ) -> PixelComparisonTally {
     let pixelCount = min(reference.count, new.count) / 4
     let rangeCount = threading.rangeCount(pixelCount: pixelCount)
@@ -66,7 +87,7 @@ enum PixelComparison {
           new: newBase,
           pixelCount: pixelCount,
           tolerance: tolerance,
-          deltaEs: deltaEs?.baseAddress
+          map: map
         )
         return pass.run(rangeCount: rangeCount)
       }

@@ -164,4 +164,48 @@ import Testing
       }
     }
   }
+
+  @Test func theDiffingDrawsTheImageFromTheOnePassItComparedWith() throws {
+    for (name, reference, new) in try Self.pinnedInputs() {
+      for precision: Float in [1, 0.99, 0.9] {
+        let result = try #require(
+          Bitmap.compare(
+            reference,
+            new,
+            perceptualPrecision: precision,
+            differenceImageUnlessMatching: 1
+          )
+        )
+        #expect(result.comparison == Bitmap.compare(reference, new, perceptualPrecision: precision))
+        let drawn = Bitmap.differenceImage(
+          reference: reference,
+          new: new,
+          perceptualPrecision: precision
+        )
+        #expect(result.differenceImage == drawn, "\(name) at precision \(precision)")
+      }
+    }
+  }
+
+  @Test func matchingImagesGetNoDifferenceImage() throws {
+    let (reference, new) = try PixelComparisonThreadingTests.randomImages(
+      width: 40,
+      height: 30,
+      seed: 3
+    )
+    let identical = try #require(
+      Bitmap.compare(reference, reference, perceptualPrecision: 1, differenceImageUnlessMatching: 1)
+    )
+    #expect(identical.differenceImage == nil)
+    #expect(identical.comparison.differingPixelCount == 0)
+    let lenient = try #require(
+      Bitmap.compare(reference, new, perceptualPrecision: 0.9, differenceImageUnlessMatching: 0)
+    )
+    #expect(lenient.comparison.failingPixelCount > 0, "fails some pixels, yet matches")
+    #expect(lenient.differenceImage == nil)
+    let unasked = try #require(
+      Bitmap.compare(reference, new, perceptualPrecision: 1, differenceImageUnlessMatching: nil)
+    )
+    #expect(unasked.differenceImage == nil)
+  }
 }

@@ -48,24 +48,23 @@ import Testing
     )
   }
 
-  /// The tally and every stored ΔE, compared with `threading`.
+  /// The tally, every stored ΔE and the failing-pixel mask, compared with `threading`.
   static func compare(
     _ reference: Bitmap,
     _ new: Bitmap,
     tolerance: Double?,
     threading: PixelComparisonThreading
-  ) -> (PixelComparisonTally, [UInt32]) {
-    var deltaEs = [Float](repeating: -1, count: reference.pixelCount)
-    let tally = deltaEs.withUnsafeMutableBufferPointer { buffer in
-      PixelComparison.compare(
-        reference: reference.rgbaBytes,
-        new: new.rgbaBytes,
-        tolerance: tolerance,
-        deltaEs: buffer,
-        threading: threading
-      )
-    }
-    return (tally, deltaEs.map(\.bitPattern))
+  ) -> (PixelComparisonTally, [UInt32], [Bool]) {
+    let map = PixelDifferenceMap(pixelCount: reference.pixelCount)
+    let tally = PixelComparison.compare(
+      reference: reference.rgbaBytes,
+      new: new.rgbaBytes,
+      tolerance: tolerance,
+      threading: threading,
+      recordingInto: map
+    )
+    let failing = (0..<reference.pixelCount).map { map.isFailing($0) }
+    return (tally, map.deltaEs.map(\.bitPattern), failing)
   }
 
   static func expectSameResults(
@@ -75,13 +74,13 @@ import Testing
   ) {
     for precision: Float in [1, 0.995, 0.98, 0.9] {
       let tolerance = Bitmap.deltaETolerance(perceptualPrecision: precision)
-      let (single, singleDeltaEs) = compare(
+      let (single, singleDeltaEs, singleFailing) = compare(
         reference,
         new,
         tolerance: tolerance,
         threading: .singleThreaded
       )
-      let (parallel, parallelDeltaEs) = compare(
+      let (parallel, parallelDeltaEs, parallelFailing) = compare(
         reference,
         new,
         tolerance: tolerance,
@@ -94,6 +93,9 @@ import Testing
       // Counted rather than compared whole, so that a failure does not print a million values.
       let differentDeltaEs = zip(parallelDeltaEs, singleDeltaEs).filter { $0 != $1 }.count
       #expect(differentDeltaEs == 0, "stored ΔE at precision \(precision)")
+      let differentVerdicts = zip(parallelFailing, singleFailing).filter { $0 != $1 }.count
+      #expect(differentVerdicts == 0, "failing-pixel mask at precision \(precision)")
+      #expect(singleFailing.filter { $0 }.count == single.failingPixelCount)
       let singleImage = Bitmap.differenceImage(
         reference: reference,
         new: new,
