@@ -82,29 +82,72 @@ extension Bitmap {
     perceptualPrecision: Float,
     threading: PixelComparisonThreading
   ) -> BitmapComparison? {
+    compare(
+      reference,
+      new,
+      perceptualPrecision: perceptualPrecision,
+      threading: threading,
+      differenceImageUnlessMatching: nil
+    )?.comparison
+  }
+
+  /// Compares two bitmaps of the same size and, when they do not match at `precision`, draws
+  /// their difference image from the same pass.
+  ///
+  /// - Returns: `nil` when the sizes differ; otherwise the comparison and, when `precision` is
+  ///   given and the images do not match at it, the difference image.
+  /// - Complexity: One `memcmp` when the images are identical; otherwise one pass, which with a
+  ///   `precision` also fills a ``PixelDifferenceMap`` (5 bytes a pixel) to draw from.
+  static func compare(
+    _ reference: Bitmap,
+    _ new: Bitmap,
+    perceptualPrecision: Float,
+    threading: PixelComparisonThreading = .automatic,
+    differenceImageUnlessMatching precision: Float?
+  ) -> (comparison: BitmapComparison, differenceImage: Bitmap?)? {
     guard reference.width == new.width, reference.height == new.height else { return nil }
-    var comparison = BitmapComparison(
-      pixelCount: reference.pixelCount,
-      differingPixelCount: 0,
-      failingPixelCount: 0,
-      maximumDeltaE: 0,
-      perceptualPrecision: perceptualPrecision
-    )
-    if PixelComparisonLoop.bytesAreEqual(reference.rgbaBytes, new.rgbaBytes) { return comparison }
-    let tally = PixelComparisonLoop.compare(
+    let pixelCount = reference.pixelCount
+    if PixelComparison.bytesAreEqual(reference.rgbaBytes, new.rgbaBytes) {
+      return (BitmapComparison(pixelCount, PixelComparisonTally(), perceptualPrecision), nil)
+    }
+    let tolerance = deltaETolerance(perceptualPrecision: perceptualPrecision)
+    guard let precision else {
+      let tally = PixelComparison.compare(
+        reference: reference.rgbaBytes,
+        new: new.rgbaBytes,
+        tolerance: tolerance,
+        threading: threading
+      )
+      return (BitmapComparison(pixelCount, tally, perceptualPrecision), nil)
+    }
+    let map = PixelDifferenceMap(pixelCount: pixelCount)
+    let tally = PixelComparison.compare(
       reference: reference.rgbaBytes,
       new: new.rgbaBytes,
-      tolerance: deltaETolerance(perceptualPrecision: perceptualPrecision),
-      threading: threading
+      tolerance: tolerance,
+      threading: threading,
+      recordingInto: map
     )
-    comparison.differingPixelCount = tally.differingPixelCount
-    comparison.failingPixelCount = tally.failingPixelCount
-    comparison.maximumDeltaE = tally.maximumDeltaE
-    return comparison
+    let comparison = BitmapComparison(pixelCount, tally, perceptualPrecision)
+    if comparison.matches(precision: precision) { return (comparison, nil) }
+    return (comparison, differenceImage(reference: reference, map: map))
   }
 
   /// The largest ΔE\*94 a matching pixel may have, or `nil` for byte-exact comparison.
   static func deltaETolerance(perceptualPrecision: Float) -> Double? {
     perceptualPrecision >= 1 ? nil : Double(1 - max(perceptualPrecision, 0)) * 100
+  }
+}
+
+extension BitmapComparison {
+  /// The comparison of two images of `pixelCount` pixels whose pass found `tally`.
+  fileprivate init(_ pixelCount: Int, _ tally: PixelComparisonTally, _ perceptualPrecision: Float) {
+    self.init(
+      pixelCount: pixelCount,
+      differingPixelCount: tally.differingPixelCount,
+      failingPixelCount: tally.failingPixelCount,
+      maximumDeltaE: tally.maximumDeltaE,
+      perceptualPrecision: perceptualPrecision
+    )
   }
 }

@@ -18,6 +18,17 @@ struct LinearColorPairBatch {
     newGreen = storage + 4 * stride
     newBlue = storage + 5 * stride
   }
+
+  /// Stores pair `index`: the reference's red, green and blue, then the new colour's.
+  @inline(__always)
+  func store(_ index: Int, reference: (Float, Float, Float), new: (Float, Float, Float)) {
+    referenceRed[index] = reference.0
+    referenceGreen[index] = reference.1
+    referenceBlue[index] = reference.2
+    newRed[index] = new.0
+    newGreen[index] = new.1
+    newBlue[index] = new.2
+  }
 }
 
 /// ΔE\*94 of many colour pairs at once, in `Float`, with the cube root computed rather than
@@ -34,23 +45,16 @@ struct DeltaEKernel {
   /// that, and costs only the rare pixels this close to the tolerance or the running maximum.
   static let errorBound = 0.01
 
-  // The matrix rows, each divided by its white-point component, as `Float` locals.
-  let xr = Float(LabConversion.xFromRGB.0 / LabConversion.whiteX)
-  let xg = Float(LabConversion.xFromRGB.1 / LabConversion.whiteX)
-  let xb = Float(LabConversion.xFromRGB.2 / LabConversion.whiteX)
-  let yr = Float(LabConversion.yFromRGB.0 / LabConversion.whiteY)
-  let yg = Float(LabConversion.yFromRGB.1 / LabConversion.whiteY)
-  let yb = Float(LabConversion.yFromRGB.2 / LabConversion.whiteY)
-  let zr = Float(LabConversion.zFromRGB.0 / LabConversion.whiteZ)
-  let zg = Float(LabConversion.zFromRGB.1 / LabConversion.whiteZ)
-  let zb = Float(LabConversion.zFromRGB.2 / LabConversion.whiteZ)
+  /// Stored, so that a block reads no global (each would be a lazy-initialisation check).
+  let matrix = NormalizedXYZMatrix.sRGB
 
   /// Writes the estimated ΔE\*94 of pair `i` of `pairs` to `output[i]`, for `i` in `0..<count`.
   ///
-  /// Three loops with no call inside, so that a debug build runs them inline too: to CIE XYZ, f
-  /// of every component, then CIELAB and CIE94.
+  /// Three loops, each with no call inside so that a debug build runs it inline too: to CIE XYZ,
+  /// f of every component, then CIELAB and CIE94.
   ///
-  /// - Parameter workspace: Room for six arrays of `stride` ≥ `count` values.
+  /// - Parameter workspace: Room for six arrays of `stride` ≥ `count` values: the reference's
+  ///   X, Y and Z, then the new colour's.
   /// - Complexity: O(*n*), six cube roots and three square roots a pair.
   func deltaEs(
     of pairs: LinearColorPairBatch,
@@ -59,36 +63,42 @@ struct DeltaEKernel {
     stride: Int,
     into output: UnsafeMutablePointer<Float>
   ) {
-    // Locals, so that the loops read no property through `self`.
-    let xr = xr
-    let xg = xg
-    let xb = xb
-    let yr = yr
-    let yg = yg
-    let yb = yb
-    let zr = zr
-    let zg = zg
-    let zb = zb
-    let referenceRed = pairs.referenceRed
-    let referenceGreen = pairs.referenceGreen
-    let referenceBlue = pairs.referenceBlue
-    let newRed = pairs.newRed
-    let newGreen = pairs.newGreen
-    let newBlue = pairs.newBlue
-    let x1 = workspace
-    let y1 = workspace + stride
-    let z1 = workspace + 2 * stride
-    let x2 = workspace + 3 * stride
-    let y2 = workspace + 4 * stride
-    let z2 = workspace + 5 * stride
+    relativeXYZ(of: pairs, count: count, workspace: workspace, stride: stride)
+    var column = 0
+    while column < 6 {
+      Self.compand(workspace + column * stride, count: count)
+      column &+= 1
+    }
+    Self.cie94(workspace: workspace, stride: stride, count: count, into: output)
+  }
+
+  /// X/Xn, Y/Yn and Z/Zn of both colours of each pair, into the workspace's six arrays.
+  private func relativeXYZ(
+    of pairs: LinearColorPairBatch,
+    count: Int,
+    workspace: UnsafeMutablePointer<Float>,
+    stride: Int
+  ) {
+    // Locals, so that the loop reads no property through `self`; `Float` keeps it SIMD.
+    let xr = Float(matrix.xr)
+    let xg = Float(matrix.xg)
+    let xb = Float(matrix.xb)
+    let yr = Float(matrix.yr)
+    let yg = Float(matrix.yg)
+    let yb = Float(matrix.yb)
+    let zr = Float(matrix.zr)
+    let zg = Float(matrix.zg)
+    let zb = Float(matrix.zb)
+    let (x1, y1, z1) = (workspace, workspace + stride, workspace + 2 * stride)
+    let (x2, y2, z2) = (workspace + 3 * stride, workspace + 4 * stride, workspace + 5 * stride)
     var index = 0
     while index < count {
-      let r1 = referenceRed[index]
-      let g1 = referenceGreen[index]
-      let b1 = referenceBlue[index]
-      let r2 = newRed[index]
-      let g2 = newGreen[index]
-      let b2 = newBlue[index]
+      let r1 = pairs.referenceRed[index]
+      let g1 = pairs.referenceGreen[index]
+      let b1 = pairs.referenceBlue[index]
+      let r2 = pairs.newRed[index]
+      let g2 = pairs.newGreen[index]
+      let b2 = pairs.newBlue[index]
       x1[index] = xr * r1 + xg * g1 + xb * b1
       y1[index] = yr * r1 + yg * g1 + yb * b1
       z1[index] = zr * r1 + zg * g1 + zb * b1
@@ -97,47 +107,50 @@ struct DeltaEKernel {
       z2[index] = zr * r2 + zg * g2 + zb * b2
       index &+= 1
     }
+  }
 
-    // CIELAB's f(t): a cube root above (6/29)³, a straight segment below, with neither a
-    // branch nor a division.
+  /// Replaces each of `count` values t by CIELAB's f(t): a cube root above (6/29)³, a straight
+  /// segment below, with neither a branch nor a division.
+  private static func compand(_ values: UnsafeMutablePointer<Float>, count: Int) {
     let epsilon: Float = 216.0 / 24_389
-    var column = 0
-    while column < 6 {
-      let values = workspace + column * stride
-      index = 0
-      while index < count {
-        let t = values[index]
-        // Clamped so the cube root never sees zero or a denormal, whichever side is kept.
-        let above = t > epsilon ? t : epsilon
-        let third = above * (1.0 / 3)
-        // t^(−1/3): a first guess from the exponent divided by three (about 4% off), then two
-        // Newton steps, y ← y (4 − t y³) / 3, each squaring the error.
-        var inverse = Float(bitPattern: 0x54a2_1d2a &- above.bitPattern / 3)
-        var squared = inverse * inverse
-        inverse = inverse * (4.0 / 3) - third * (squared * squared)
-        squared = inverse * inverse
-        inverse = inverse * (4.0 / 3) - third * (squared * squared)
-        // t^(1/3) = t y², within 2·10⁻⁵; one Newton step on r³ = t, with 1 / (3 r²) ≈ y² / 3,
-        // brings it to Float's precision.
-        squared = inverse * inverse
-        let root = above * squared
-        let refined = root - (root * root * root - above) * (squared * (1.0 / 3))
-        let linear = t * (24_389.0 / 27 / 116) + 16.0 / 116
-        values[index] = t > epsilon ? refined : linear
-        index &+= 1
-      }
-      column &+= 1
-    }
-
-    // CIE94 as in `cie94Difference`, on L = 116 fy − 16, a = 500 (fx − fy), b = 200 (fy − fz).
-    index = 0
+    var index = 0
     while index < count {
-      let fx1 = x1[index]
-      let fy1 = y1[index]
-      let fz1 = z1[index]
-      let fx2 = x2[index]
-      let fy2 = y2[index]
-      let fz2 = z2[index]
+      let t = values[index]
+      // Clamped so the cube root never sees zero or a denormal, whichever side is kept.
+      let above = t > epsilon ? t : epsilon
+      let third = above * (1.0 / 3)
+      // t^(−1/3): a first guess from the exponent divided by three (about 4% off), then two
+      // Newton steps, y ← y (4 − t y³) / 3, each squaring the error.
+      var inverse = Float(bitPattern: 0x54a2_1d2a &- above.bitPattern / 3)
+      var squared = inverse * inverse
+      inverse = inverse * (4.0 / 3) - third * (squared * squared)
+      squared = inverse * inverse
+      inverse = inverse * (4.0 / 3) - third * (squared * squared)
+      // t^(1/3) = t y², within 2·10⁻⁵; one Newton step on r³ = t, with 1 / (3 r²) ≈ y² / 3,
+      // brings it to Float's precision.
+      squared = inverse * inverse
+      let root = above * squared
+      let refined = root - (root * root * root - above) * (squared * (1.0 / 3))
+      let linear = t * (24_389.0 / 27 / 116) + 16.0 / 116
+      values[index] = t > epsilon ? refined : linear
+      index &+= 1
+    }
+  }
+
+  /// CIE94 as in `cie94Difference`, on L = 116 fy − 16, a = 500 (fx − fy), b = 200 (fy − fz),
+  /// from the companded workspace.
+  private static func cie94(
+    workspace: UnsafeMutablePointer<Float>,
+    stride: Int,
+    count: Int,
+    into output: UnsafeMutablePointer<Float>
+  ) {
+    let (x1, y1, z1) = (workspace, workspace + stride, workspace + 2 * stride)
+    let (x2, y2, z2) = (workspace + 3 * stride, workspace + 4 * stride, workspace + 5 * stride)
+    var index = 0
+    while index < count {
+      let (fx1, fy1, fz1) = (x1[index], y1[index], z1[index])
+      let (fx2, fy2, fz2) = (x2[index], y2[index], z2[index])
       let deltaL = 116 * (fy1 - fy2)
       let a1 = 500 * (fx1 - fy1)
       let bb1 = 200 * (fy1 - fz1)

@@ -5,6 +5,9 @@ extension Bitmap {
   /// darker for small differences and brighter for large ones (full brightness from ΔE\*94 20).
   /// For different sizes: the reference and the new image side by side, on transparency.
   ///
+  /// The image diffing does not call this: it draws the image from the pass it compared with,
+  /// through ``compare(_:_:perceptualPrecision:threading:differenceImageUnlessMatching:)``.
+  ///
   /// - Complexity: O(*n*) in the number of pixels.
   static func differenceImage(
     reference: Bitmap,
@@ -15,42 +18,30 @@ extension Bitmap {
     guard reference.width == new.width, reference.height == new.height else {
       return sideBySide(reference, new)
     }
-    let pixelCount = reference.pixelCount
-    let tolerance = deltaETolerance(perceptualPrecision: perceptualPrecision)
-    var deltaEs = [Float](repeating: 0, count: pixelCount)
-    var failing = [Bool](repeating: false, count: pixelCount)
-    deltaEs.withUnsafeMutableBufferPointer { buffer in
-      _ = PixelComparisonLoop.compare(
-        reference: reference.rgbaBytes,
-        new: new.rgbaBytes,
-        tolerance: tolerance,
-        deltaEs: buffer,
-        threading: threading
-      )
-    }
-    // A pixel fails when its bytes differ and, with a tolerance, when its ΔE exceeds it.
-    var index = 0
-    let referenceBytes = reference.rgbaBytes
-    let newBytes = new.rgbaBytes
-    while index < pixelCount {
-      let offset = index * 4
-      let differs =
-        referenceBytes[offset] != newBytes[offset]
-        || referenceBytes[offset + 1] != newBytes[offset + 1]
-        || referenceBytes[offset + 2] != newBytes[offset + 2]
-        || referenceBytes[offset + 3] != newBytes[offset + 3]
-      if differs {
-        failing[index] = tolerance.map { Double(deltaEs[index]) > $0 } ?? true
-      }
-      index += 1
-    }
+    let map = PixelDifferenceMap(pixelCount: reference.pixelCount)
+    _ = PixelComparison.compare(
+      reference: reference.rgbaBytes,
+      new: new.rgbaBytes,
+      tolerance: deltaETolerance(perceptualPrecision: perceptualPrecision),
+      threading: threading,
+      recordingInto: map
+    )
+    return differenceImage(reference: reference, map: map)
+  }
 
+  /// The reference faded to a light grey, with the pixels that `map` says fail in red, brighter
+  /// the larger their ΔE\*94.
+  ///
+  /// - Parameter map: What a pass over `reference` and an image of its size found.
+  static func differenceImage(reference: Bitmap, map: borrowing PixelDifferenceMap) -> Bitmap {
+    let pixelCount = reference.pixelCount
+    let referenceBytes = reference.rgbaBytes
     var output = [UInt8](repeating: 255, count: pixelCount * 4)
-    index = 0
+    var index = 0
     while index < pixelCount {
       let offset = index * 4
-      if failing[index] {
-        let strength = min(Double(deltaEs[index]) / 20, 1)
+      if map.isFailing(index) {
+        let strength = min(Double(map.deltaE(index)) / 20, 1)
         output[offset] = UInt8(110 + 145 * strength)
         output[offset + 1] = 0
         output[offset + 2] = 0

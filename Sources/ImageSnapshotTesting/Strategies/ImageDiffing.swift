@@ -65,21 +65,28 @@ enum ImageDifference {
     if let failure = new.decodingFailure {
       return ("Newly-taken snapshot could not be decoded. \(failure.description)", [])
     }
+    // One pass: the difference image, when there is one, is drawn from what it found.
     guard
-      let comparison = Bitmap.compare(reference, new, perceptualPrecision: perceptualPrecision)
+      let result = Bitmap.compare(
+        reference,
+        new,
+        perceptualPrecision: perceptualPrecision,
+        differenceImageUnlessMatching: precision
+      )
     else {
       return (
         """
         Newly-taken snapshot@(\(new.width), \(new.height)) does not match \
         reference@(\(reference.width), \(reference.height)).
         """,
-        attachments(reference: reference, new: new, perceptualPrecision: perceptualPrecision)
+        attachments(reference: reference, new: new, difference: Bitmap.sideBySide(reference, new))
       )
     }
-    guard !comparison.matches(precision: precision) else { return nil }
+    // Without a difference image, the images match at `precision`.
+    guard let difference = result.differenceImage else { return nil }
     return (
-      message(comparison, precision: precision),
-      attachments(reference: reference, new: new, perceptualPrecision: perceptualPrecision)
+      message(result.comparison, precision: precision),
+      attachments(reference: reference, new: new, difference: difference)
     )
   }
 
@@ -112,16 +119,8 @@ enum ImageDifference {
     return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
   }
 
-  static func attachments(
-    reference: Bitmap,
-    new: Bitmap,
-    perceptualPrecision: Float
-  ) -> [DiffAttachment] {
-    let difference = Bitmap.differenceImage(
-      reference: reference,
-      new: new,
-      perceptualPrecision: perceptualPrecision
-    )
+  /// The reference, the new image and their difference image, as PNG, each that can be encoded.
+  static func attachments(reference: Bitmap, new: Bitmap, difference: Bitmap) -> [DiffAttachment] {
     var attachments: [DiffAttachment] = []
     if let data = try? reference.pngData() {
       attachments.append(.data(data, name: "reference.png"))

@@ -63,19 +63,19 @@ import Testing
   @Test func aPixelAtExactlyTheToleranceMatches() throws {
     let reference = try Self.image(Self.gray)
     let new = try Self.image(Self.gray, changed: 1, to: RGBA(red: 128, green: 140, blue: 128))
-    let measured = PixelComparisonLoop.compare(
+    let measured = PixelComparison.compare(
       reference: reference.rgbaBytes,
       new: new.rgbaBytes,
       tolerance: 0
     )
     let deltaE = measured.maximumDeltaE
-    let atTolerance = PixelComparisonLoop.compare(
+    let atTolerance = PixelComparison.compare(
       reference: reference.rgbaBytes,
       new: new.rgbaBytes,
       tolerance: deltaE
     )
     #expect(atTolerance.failingPixelCount == 0)
-    let belowTolerance = PixelComparisonLoop.compare(
+    let belowTolerance = PixelComparison.compare(
       reference: reference.rgbaBytes,
       new: new.rgbaBytes,
       tolerance: deltaE.nextDown
@@ -153,5 +153,42 @@ import Testing
     )
     #expect(comparison.matchingPixelFraction == 1)
     #expect(!comparison.matches(precision: 1))
+  }
+
+  /// The counts and the largest ΔE (its bits) of the difference images' pinned inputs, as the
+  /// comparison gave them before it was split into files: a refactoring must not move them.
+  @Test func talliesAreThoseRecordedBeforeTheSplit() throws {
+    let expected: [String: (differing: Int, failing: Int, maximumDeltaE: UInt64)] = [
+      "pairs 1.0": (4000, 4000, 0x405b074ae8d6082e),
+      "pairs 0.995": (4000, 3074, 0x405b074ae8d6082e),
+      "pairs 0.99": (4000, 2548, 0x405b074ae8d6082e),
+      "pairs 0.98": (4000, 2105, 0x405b074ae8d6082e),
+      "pairs 0.9": (4000, 1997, 0x405b074ae8d6082e),
+      "ramp 1.0": (1024, 1024, 0x403b1b6e1cbe2a19),
+      "ramp 0.995": (1024, 326, 0x403b1b6e1cbe2a19),
+      "ramp 0.99": (1024, 37, 0x403b1b6e1cbe2a19),
+      "ramp 0.98": (1024, 8, 0x403b1b6e1cbe2a19),
+      "ramp 0.9": (1024, 8, 0x403b1b6e1cbe2a19),
+      "random 1.0": (8975, 8975, 0x405e196a33fd3fbd),
+      "random 0.995": (8975, 6844, 0x405e196a33fd3fbd),
+      "random 0.99": (8975, 5332, 0x405e196a33fd3fbd),
+      "random 0.98": (8975, 4002, 0x405e196a33fd3fbd),
+      "random 0.9": (8975, 3603, 0x405e196a33fd3fbd),
+    ]
+    for (name, reference, new) in try DifferenceImageTests.pinnedInputs() {
+      for precision: Float in [1, 0.995, 0.99, 0.98, 0.9] {
+        let key = "\(name) \(precision)"
+        for threading: PixelComparisonThreading in [.singleThreaded, .ranges(3)] {
+          let comparison = try #require(
+            Bitmap.compare(reference, new, perceptualPrecision: precision, threading: threading)
+          )
+          let tally = (
+            comparison.differingPixelCount, comparison.failingPixelCount,
+            comparison.maximumDeltaE.bitPattern
+          )
+          #expect(expected[key].map { $0 == tally } == true, "\(key): \(tally)")
+        }
+      }
+    }
   }
 }

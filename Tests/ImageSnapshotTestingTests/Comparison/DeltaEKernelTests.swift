@@ -62,20 +62,28 @@ import Testing
     )
   }
 
+  /// The tally of a pass over two RGBA8 buffers, and the ΔE it stored for each pixel.
+  static func compare(
+    _ reference: [UInt8],
+    _ new: [UInt8],
+    tolerance: Double?
+  ) -> (PixelComparisonTally, [Float]) {
+    let map = PixelDifferenceMap(pixelCount: reference.count / 4)
+    let tally = PixelComparison.compare(
+      reference: reference,
+      new: new,
+      tolerance: tolerance,
+      recordingInto: map
+    )
+    return (tally, map.deltaEs)
+  }
+
   @Test func estimatesStayWithinTheirErrorBound() {
     let count = 4000
     let (reference, new) = Self.randomPixels(count: count, seed: 1)
     // Every pixel's ΔE through the loop (the estimate where it decides alone), and the exact one.
-    var stored = [Float](repeating: 0, count: count)
-    stored.withUnsafeMutableBufferPointer { buffer in
-      // A tolerance that no ΔE is near, and a maximum reached early, leave most estimates as they are.
-      _ = PixelComparisonLoop.compare(
-        reference: reference,
-        new: new,
-        tolerance: 1000,
-        deltaEs: buffer
-      )
-    }
+    // A tolerance that no ΔE is near, and a maximum reached early, leave most estimates as they are.
+    let (_, stored) = Self.compare(reference, new, tolerance: 1000)
     var worst = 0.0
     for pixel in 0..<count {
       let range = pixel * 4..<pixel * 4 + 4
@@ -101,15 +109,7 @@ import Testing
       }
     }
     let count = reference.count / 4
-    var stored = [Float](repeating: 0, count: count)
-    stored.withUnsafeMutableBufferPointer { buffer in
-      _ = PixelComparisonLoop.compare(
-        reference: reference,
-        new: new,
-        tolerance: 1000,
-        deltaEs: buffer
-      )
-    }
+    let (_, stored) = Self.compare(reference, new, tolerance: 1000)
     var worst = 0.0
     for pixel in 0..<count
     where reference[pixel * 4..<pixel * 4 + 4] != new[pixel * 4..<pixel * 4 + 4] {
@@ -127,28 +127,23 @@ import Testing
     // The loop's estimates only filter: its results must equal converting every pixel with
     // `LabLookup`, to the last bit.
     let (reference, new) = Self.randomPixels(count: 5000, seed: 7)
-    let tally = PixelComparisonLoop.compare(reference: reference, new: new, tolerance: tolerance)
-    let tables = LabConversion.shared
+    let tally = PixelComparison.compare(reference: reference, new: new, tolerance: tolerance)
     var failing = 0
     var differing = 0
     var maximum = 0.0
-    tables.linearFromSRGB.withUnsafeBufferPointer { linear in
-      tables.labCurve.withUnsafeBufferPointer { curve in
-        let lookup = LabLookup(linear: linear.baseAddress!, curve: curve.baseAddress!)
-        reference.withUnsafeBufferPointer { first in
-          new.withUnsafeBufferPointer { second in
-            for pixel in 0..<5000 {
-              let offset = pixel * 4
-              if first[offset..<offset + 4].elementsEqual(second[offset..<offset + 4]) { continue }
-              differing += 1
-              let deltaE = lookup.largestDeltaE(
-                reference: first.baseAddress! + offset,
-                new: second.baseAddress! + offset
-              )
-              if tolerance.map({ deltaE > $0 }) ?? true { failing += 1 }
-              maximum = max(maximum, deltaE)
-            }
-          }
+    let lookup = LabLookup.shared
+    reference.withUnsafeBufferPointer { first in
+      new.withUnsafeBufferPointer { second in
+        for pixel in 0..<5000 {
+          let offset = pixel * 4
+          if first[offset..<offset + 4].elementsEqual(second[offset..<offset + 4]) { continue }
+          differing += 1
+          let deltaE = lookup.largestDeltaE(
+            reference: first.baseAddress! + offset,
+            new: second.baseAddress! + offset
+          )
+          if tolerance.map({ deltaE > $0 }) ?? true { failing += 1 }
+          maximum = max(maximum, deltaE)
         }
       }
     }
@@ -160,15 +155,7 @@ import Testing
   @Test func matchDecisionsAgreeWithTheExactConversionAwayFromTheTolerance() {
     let (reference, new) = Self.randomPixels(count: 4000, seed: 3)
     for tolerance in [1.0, 2.0, 5.0, 20.0] {
-      var stored = [Float](repeating: 0, count: 4000)
-      let tally = stored.withUnsafeMutableBufferPointer { buffer in
-        PixelComparisonLoop.compare(
-          reference: reference,
-          new: new,
-          tolerance: tolerance,
-          deltaEs: buffer
-        )
-      }
+      let (tally, stored) = Self.compare(reference, new, tolerance: tolerance)
       var failing = 0
       for pixel in 0..<4000 {
         let range = pixel * 4..<pixel * 4 + 4

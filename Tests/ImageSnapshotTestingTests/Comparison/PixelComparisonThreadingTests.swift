@@ -2,7 +2,7 @@ import Testing
 
 @testable import ImageSnapshotTesting
 
-@Suite struct PixelComparisonLoopTests {
+@Suite struct PixelComparisonThreadingTests {
   /// Two random images of `width` × `height`: a third of the pixels equal, runs of repeated
   /// pairs, opaque and translucent pixels, small and large changes.
   static func randomImages(width: Int, height: Int, seed: UInt64) throws -> (Bitmap, Bitmap) {
@@ -48,24 +48,23 @@ import Testing
     )
   }
 
-  /// The tally and every stored ΔE, compared with `threading`.
+  /// The tally, every stored ΔE and the failing-pixel mask, compared with `threading`.
   static func compare(
     _ reference: Bitmap,
     _ new: Bitmap,
     tolerance: Double?,
     threading: PixelComparisonThreading
-  ) -> (PixelComparisonTally, [UInt32]) {
-    var deltaEs = [Float](repeating: -1, count: reference.pixelCount)
-    let tally = deltaEs.withUnsafeMutableBufferPointer { buffer in
-      PixelComparisonLoop.compare(
-        reference: reference.rgbaBytes,
-        new: new.rgbaBytes,
-        tolerance: tolerance,
-        deltaEs: buffer,
-        threading: threading
-      )
-    }
-    return (tally, deltaEs.map(\.bitPattern))
+  ) -> (PixelComparisonTally, [UInt32], [Bool]) {
+    let map = PixelDifferenceMap(pixelCount: reference.pixelCount)
+    let tally = PixelComparison.compare(
+      reference: reference.rgbaBytes,
+      new: new.rgbaBytes,
+      tolerance: tolerance,
+      threading: threading,
+      recordingInto: map
+    )
+    let failing = (0..<reference.pixelCount).map { map.isFailing($0) }
+    return (tally, map.deltaEs.map(\.bitPattern), failing)
   }
 
   static func expectSameResults(
@@ -75,13 +74,13 @@ import Testing
   ) {
     for precision: Float in [1, 0.995, 0.98, 0.9] {
       let tolerance = Bitmap.deltaETolerance(perceptualPrecision: precision)
-      let (single, singleDeltaEs) = compare(
+      let (single, singleDeltaEs, singleFailing) = compare(
         reference,
         new,
         tolerance: tolerance,
         threading: .singleThreaded
       )
-      let (parallel, parallelDeltaEs) = compare(
+      let (parallel, parallelDeltaEs, parallelFailing) = compare(
         reference,
         new,
         tolerance: tolerance,
@@ -94,6 +93,9 @@ import Testing
       // Counted rather than compared whole, so that a failure does not print a million values.
       let differentDeltaEs = zip(parallelDeltaEs, singleDeltaEs).filter { $0 != $1 }.count
       #expect(differentDeltaEs == 0, "stored ΔE at precision \(precision)")
+      let differentVerdicts = zip(parallelFailing, singleFailing).filter { $0 != $1 }.count
+      #expect(differentVerdicts == 0, "failing-pixel mask at precision \(precision)")
+      #expect(singleFailing.filter { $0 }.count == single.failingPixelCount)
       let singleImage = Bitmap.differenceImage(
         reference: reference,
         new: new,
@@ -123,9 +125,9 @@ import Testing
   @Test func largeImagesUseEveryCoreWithTheSameResults() throws {
     // Above the threshold and not a whole number of blocks.
     let (reference, new) = try Self.randomImages(width: 1031, height: 1021, seed: 5)
-    if PixelComparisonLoop.activeProcessorCount > 1 {
+    if PixelComparisonThreading.activeProcessorCount > 1 {
       #expect(
-        PixelComparisonLoop.rangeCount(pixelCount: reference.pixelCount, threading: .automatic) > 1
+        PixelComparisonThreading.automatic.rangeCount(pixelCount: reference.pixelCount) > 1
       )
     }
     Self.expectSameResults(reference, new, threading: .automatic)
@@ -139,8 +141,8 @@ import Testing
   }
 
   @Test func smallImagesStayOnTheCallingThread() {
-    #expect(PixelComparisonLoop.rangeCount(pixelCount: 1000 * 1000, threading: .automatic) == 1)
-    #expect(PixelComparisonLoop.rangeCount(pixelCount: 1 << 22, threading: .singleThreaded) == 1)
-    #expect(PixelComparisonLoop.rangeCount(pixelCount: 10, threading: .ranges(4)) == 1)
+    #expect(PixelComparisonThreading.automatic.rangeCount(pixelCount: 1000 * 1000) == 1)
+    #expect(PixelComparisonThreading.singleThreaded.rangeCount(pixelCount: 1 << 22) == 1)
+    #expect(PixelComparisonThreading.ranges(4).rangeCount(pixelCount: 10) == 1)
   }
 }

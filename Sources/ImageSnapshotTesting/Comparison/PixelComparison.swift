@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What one pass over two equally sized pixel buffers found.
+struct PixelComparisonTally: Equatable {
+  var differingPixelCount = 0
+  var failingPixelCount = 0
+  var maximumDeltaE = 0.0
+
+  /// Adds the counts of `other`, a tally of other pixels, and keeps the larger maximum.
+  mutating func add(_ other: PixelComparisonTally) {
+    differingPixelCount += other.differingPixelCount
+    failingPixelCount += other.failingPixelCount
+    maximumDeltaE = max(maximumDeltaE, other.maximumDeltaE)
+  }
+}
+
+/// The pixel comparison's entry points: on arrays of RGBA8 bytes, with no pointer in sight.
+enum PixelComparison {
+  /// Whether two byte buffers are identical, with `memcmp`: the whole cost of comparing equal
+  /// images, the common case.
+  static func bytesAreEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    return lhs.withUnsafeBufferPointer { left in
+      rhs.withUnsafeBufferPointer { right in
+        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else {
+          return left.count == right.count
+        }
+        return memcmp(leftBase, rightBase, left.count) == 0
+      }
+    }
+  }
+
+  /// Compares two RGBA8 buffers of the same size pixel by pixel.
+  ///
+  /// Only pixels whose bytes differ are converted to CIELAB. A differing pixel fails when its
+  /// ΔE\*94 exceeds `tolerance`, or always when `tolerance` is `nil` (byte-exact comparison).
+  /// ``ComparisonPass`` describes how; large images are split across the cores as `threading`
+  /// allows, with the same result.
+  ///
+  /// - Complexity: O(*n*) in the number of pixels, divided among the cores for large images.
+  static func compare(
+    reference: [UInt8],
+    new: [UInt8],
+    tolerance: Double?,
+    threading: PixelComparisonThreading = .automatic
+  ) -> PixelComparisonTally {
+    compare(reference, new, tolerance: tolerance, threading: threading, map: nil)
+  }
+
+  /// ``compare(reference:new:tolerance:threading:)``, recording in `map`, in the same pass, each
+  /// pixel's verdict and ΔE\*94.
+  ///
+  /// - Parameter map: A fresh map of at least as many pixels as the buffers.
+  static func compare(
+    reference: [UInt8],
+    new: [UInt8],
+    tolerance: Double?,
+    threading: PixelComparisonThreading = .automatic,
+    recordingInto map: borrowing PixelDifferenceMap
+  ) -> PixelComparisonTally {
+    // The pass writes through the map's pointers: a smaller map would be written past its end.
+    precondition(map.pixelCount >= min(reference.count, new.count) / 4, "The map is too small")
+    return compare(reference, new, tolerance: tolerance, threading: threading, map: map.recorder)
+  }
+
+  private static func compare(
+    _ reference: [UInt8],
+    _ new: [UInt8],
+    tolerance: Double?,
+    threading: PixelComparisonThreading,
+    map: PixelDifferenceMap.Recorder?
+  ) -> PixelComparisonTally {
+    let pixelCount = min(reference.count, new.count) / 4
+    let rangeCount = threading.rangeCount(pixelCount: pixelCount)
+    return reference.withUnsafeBytes { referenceBuffer in
+      new.withUnsafeBytes { newBuffer in
+        guard let referenceBase = referenceBuffer.baseAddress, let newBase = newBuffer.baseAddress
+        else { return PixelComparisonTally() }
+        let pass = ComparisonPass(
+          reference: referenceBase,
+          new: newBase,
+          pixelCount: pixelCount,
+          tolerance: tolerance,
+          map: map
+        )
+        return pass.run(rangeCount: rangeCount)
+      }
+    }
+  }
+}
