@@ -24,13 +24,21 @@ extension Diffing where Value == Bitmap {
   ///   - precision: The fraction of pixels that must match, 0...1.
   ///   - perceptualPrecision: How close a pixel's colour must be to match, 0...1: 0.98 allows
   ///     ΔE\*94 2, a difference most people cannot see.
+  ///   A value outside `0...1`, or NaN, fails every assertion that uses the strategy, naming the
+  ///   parameter.
   /// - Complexity: O(*n*) in the number of pixels; a `memcmp` when the images are identical.
   public static func image(precision: Float = 1, perceptualPrecision: Float = 1) -> Diffing {
-    .diff(
+    let problem = ImagePrecision.problem(
+      precision: precision,
+      perceptualPrecision: perceptualPrecision
+    )
+    return .diff(
       toData: { bitmap in
+        // Reported here, where every assertion passes, so identical images fail too.
+        if let problem { return Data(UnavailableSnapshot.report(problem).utf8) }
         // Encoding valid pixels fails only when memory runs out; an empty file is then recorded
         // and reported as such on the next comparison.
-        (try? bitmap.pngData()) ?? Data()
+        return (try? bitmap.pngData()) ?? Data()
       },
       fromData: { data in
         do {

@@ -16,8 +16,15 @@ extension Diffing where Value == Data {
       precision: precision,
       perceptualPrecision: perceptualPrecision
     )
+    let problem = ImagePrecision.problem(
+      precision: precision,
+      perceptualPrecision: perceptualPrecision
+    )
     return .diff(
-      toData: { $0 },
+      toData: { data in
+        if let problem { UnavailableSnapshot.report(problem) }
+        return data
+      },
       fromData: { $0 },
       diffV2: { referenceData, newData in
         if referenceData == newData { return nil }

@@ -109,22 +109,35 @@ public func assertInlineSnapshot<Value>(
   }
 }
 
-/// The value's text, or `nil` for a `nil` value; a timeout or a throwing value is an error whose
-/// description is the failure message.
+/// The value's text, or `nil` for a `nil` value. A timeout, a throwing value or a strategy that
+/// cannot snapshot the value (``UnavailableSnapshot``) is an error whose description is the
+/// failure message; nothing is then recorded.
 private func takeInlineSnapshot<Value>(
   of value: () throws -> Value?,
   as snapshotting: Snapshotting<Value, String>,
   timeout: TimeInterval
 ) throws(InlineSnapshotFailure) -> String? {
+  let (text, unavailable): (String?, String?)
   do {
-    return try value().map {
-      try awaitInlineSnapshot(snapshotting.snapshot($0), timeout: timeout)
+    (text, unavailable) = try UnavailableSnapshot.collecting {
+      try value().map { try awaitInlineSnapshot(snapshotting.snapshot($0), timeout: timeout) }
     }
   } catch let error as InlineSnapshotTimeoutError {
     throw InlineSnapshotFailure(description: error.description)
   } catch {
     throw InlineSnapshotFailure(description: "Threw error: \(error)")
   }
+  if let unavailable {
+    throw InlineSnapshotFailure(
+      description: """
+        \(unavailable)
+
+        The strategy could not produce a snapshot of this value, so nothing was compared and \
+        nothing was written into the test.
+        """
+    )
+  }
+  return text
 }
 
 /// Queues a recording for the end of the run; returns why it cannot be written, if it cannot.

@@ -23,6 +23,17 @@ enum FailureMessage {
       """
   }
 
+  /// The failure of an assertion whose strategy could not snapshot the value; nothing was
+  /// compared or written.
+  static func unavailable(_ reason: String, _ referencePath: String) -> String {
+    """
+    \(reason)
+
+    The strategy could not produce a snapshot of this value, so nothing was compared with \
+    "\(referencePath)" and nothing was recorded.
+    """
+  }
+
   /// The failure's headline as review tools show it.
   static func headline(_ reason: SnapshotDecision.MissingReason) -> String {
     switch reason {

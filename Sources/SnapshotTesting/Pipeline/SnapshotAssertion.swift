@@ -12,16 +12,15 @@ func runSnapshotAssertion<Value, Format>(
   context: AssertionContext
 ) -> String? {
   let assertion: ResolvedAssertion
-  let snapshot: Format
+  let (snapshot, snapshotData): (Format, Data)
   do {
     assertion = try resolveAssertion(context, pathExtension: strategy.pathExtension)
     ReferenceUsageLog.note(assertion.referencePath, environment: assertion.environment)
-    snapshot = try takeSnapshot(of: value, as: strategy, assertion: assertion)
+    (snapshot, snapshotData) = try takeSnapshot(of: value, as: strategy, assertion: assertion)
   } catch {
     return error.description
   }
   let diffing = strategy.diffing
-  let snapshotData = diffing.toData(snapshot)
   let decision = decideSnapshot(
     recordMode: assertion.recordMode,
     // Record mode `all` writes whatever is there; it need not be read.
@@ -70,18 +69,25 @@ private func act<Format>(
   }
 }
 
-/// Step 2's input: the value, turned into the strategy's format within the timeout.
+/// Step 2's input: the value, turned into the strategy's format within the timeout, and the bytes
+/// that recording it would write. A strategy that reports it cannot snapshot the value
+/// (``UnavailableSnapshot``), while taking the snapshot or encoding it, fails the assertion here,
+/// before anything is compared or written.
 private func takeSnapshot<Value, Format>(
   of value: () throws -> Value,
   as strategy: Snapshotting<Value, Format>,
   assertion: ResolvedAssertion
-) throws(AssertionFailure) -> Format {
+) throws(AssertionFailure) -> (Format, Data) {
+  let (taken, unavailable): ((Format, Data), String?)
   do {
-    return try awaitSnapshot(
-      strategy.snapshot(try value()),
-      timeout: assertion.context.timeout,
-      referenceURL: assertion.referenceURL
-    )
+    (taken, unavailable) = try UnavailableSnapshot.collecting {
+      let snapshot = try awaitSnapshot(
+        strategy.snapshot(try value()),
+        timeout: assertion.context.timeout,
+        referenceURL: assertion.referenceURL
+      )
+      return (snapshot, strategy.diffing.toData(snapshot))
+    }
   } catch let error as SnapshotTimeoutError {
     throw AssertionFailure(description: error.description)
   } catch {
@@ -92,4 +98,10 @@ private func takeSnapshot<Value, Format>(
         """
     )
   }
+  if let unavailable {
+    throw AssertionFailure(
+      description: FailureMessage.unavailable(unavailable, assertion.referencePath)
+    )
+  }
+  return taken
 }

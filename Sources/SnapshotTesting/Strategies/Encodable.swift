@@ -89,7 +89,9 @@ extension Snapshotting where Value: Encodable, Format == String {
       do {
         return PropertyListXMLWriter.document(for: try treeEncoder.encode(value))
       } catch {
-        return "Could not encode \(type(of: value)) as property list: \(error)"
+        return UnavailableSnapshot.report(
+          "Could not encode \(type(of: value)) as property list: \(error)"
+        )
       }
     }
     strategy.pathExtension = "plist"
@@ -111,6 +113,6 @@ func encodedText<Value>(
   do {
     return String(decoding: try encode(value), as: UTF8.self)
   } catch {
-    return "Could not encode \(type(of: value)) as \(format): \(error)"
+    return UnavailableSnapshot.report("Could not encode \(type(of: value)) as \(format): \(error)")
   }
 }

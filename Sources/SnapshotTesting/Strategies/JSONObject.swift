@@ -10,11 +10,11 @@ extension Snapshotting where Format == String {
   /// assertSnapshot(of: object, as: .json)
   /// ```
   ///
-  /// A value that `JSONSerialization` cannot write produces a reference that says so.
+  /// A value that `JSONSerialization` cannot write fails the assertion, which records nothing.
   public static var json: Snapshotting {
     var strategy = SimplySnapshotting<String>.lines.pullback { (value: Value) in
       guard JSONSerialization.isValidJSONObject(value) else {
-        return "Not a valid JSON object: \(String(describing: value))"
+        return UnavailableSnapshot.report("Not a valid JSON object: \(String(describing: value))")
       }
       return encodedText(of: value, format: "JSON") {
         try JSONSerialization.data(withJSONObject: $0, options: [.prettyPrinted, .sortedKeys])

@@ -28,7 +28,8 @@
     /// Snapshots a request as an HTTP message, optionally re-indenting a JSON body.
     ///
     /// - Parameter pretty: Whether a body that parses as a JSON object or array is written
-    ///   pretty-printed with sorted keys. Any other body is written as it is.
+    ///   pretty-printed with sorted keys. Any other body is written as it is. A body that is not
+    ///   UTF-8 text fails the assertion, which records nothing.
     public static func raw(pretty: Bool) -> Snapshotting {
       SimplySnapshotting<String>.lines.pullback { (request: URLRequest) in
         let method = request.httpMethod ?? "GET"
@@ -38,8 +39,10 @@
           .sorted()
         var text = ([method + " " + url] + headers).joined(separator: "\n")
         if let body = request.httpBody {
-          let prettyBody = pretty ? prettyJSON(body) : nil
-          text += "\n\n" + (prettyBody ?? String(decoding: body, as: UTF8.self))
+          guard let bodyText = String(validatingUTF8Data: body) else {
+            return UnavailableSnapshot.report(notTextMessage(request, body))
+          }
+          text += "\n\n" + ((pretty ? prettyJSON(body) : nil) ?? bodyText)
         }
         return text
       }
@@ -62,8 +65,8 @@
     /// ```
     ///
     /// `GET` needs no option and `HEAD` is `--head`; headers come in name order, the `Cookie`
-    /// header as `--cookie`; a body that is not UTF-8 is left out. Double quotes are escaped,
-    /// nothing else is.
+    /// header as `--cookie`. Double quotes are escaped, nothing else is. A body that is not UTF-8
+    /// text fails the assertion, which records nothing (upstream leaves such a body out).
     public static let curl = SimplySnapshotting<String>.lines.pullback { (request: URLRequest) in
       var options = ["curl"]
       switch request.httpMethod ?? "GET" {
@@ -78,7 +81,10 @@
       for (name, value) in headers.sorted(by: { $0.key < $1.key }) where name != "Cookie" {
         options.append("--header \(quotedForShell("\(name): \(value)"))")
       }
-      if let body = request.httpBody, let text = String(data: body, encoding: .utf8) {
+      if let body = request.httpBody {
+        guard let text = String(validatingUTF8Data: body) else {
+          return UnavailableSnapshot.report(notTextMessage(request, body))
+        }
         options.append("--data \(quotedForShell(text))")
       }
       if let cookie = headers["Cookie"] {
@@ -121,3 +127,14 @@
     }
   }
 #endif
+
+/// Why a request whose body is binary has no text snapshot.
+private func notTextMessage(_ request: URLRequest, _ body: Data) -> String {
+  let method = request.httpMethod ?? "GET"
+  let url = request.url?.absoluteString ?? "(null)"
+  return """
+    The body of the request \(method) \(url) is not UTF-8 text (\(body.count) bytes), so the \
+    request has no text snapshot. Snapshot the body with a strategy for its format (.data, .png) \
+    and the request without it.
+    """
+}

@@ -293,6 +293,30 @@ import Testing
     #expect(issues.messages == ["Threw error: Boom()"])
   }
 
+  @Test(arguments: [SnapshotTestingConfiguration.Record.all, .failed, .missing, .never])
+  func aValueTheStrategyCannotSnapshotFailsAndWritesNothing(
+    _ mode: SnapshotTestingConfiguration.Record
+  ) throws {
+    let run = try FixtureRun(source: Self.fresh)
+    let issues = expectIssues {
+      run.run {
+        assertInlineSnapshot(
+          of: Double.nan,
+          as: .json,
+          record: mode,
+          file: FixtureRun.fileName,
+          line: Self.call.line,
+          column: Self.call.column
+        )
+      }
+    }
+    #expect(issues.messages.count == 1)
+    #expect(issues.messages.first?.hasPrefix("Could not encode Double as JSON:") == true)
+    #expect(issues.messages.first?.hasSuffix("nothing was written into the test.") == true)
+    #expect(run.writePending().isEmpty)
+    #expect(try run.text() == Self.fresh)
+  }
+
   @Test func anAsynchronousStrategyThatNeverAnswersTimesOut() throws {
     let run = try FixtureRun(source: Self.fresh)
     let silent = Snapshotting<String, String>(

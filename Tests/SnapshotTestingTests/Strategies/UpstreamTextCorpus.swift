@@ -411,12 +411,8 @@ enum UpstreamTextCorpus {
       method: "HEAD",
       headers: [("Cookie", "pf_session={}")]
     )
-    let binaryBody = request(
-      "https://api.test/upload",
-      method: "POST",
-      headers: [("Content-Type", "application/octet-stream")],
-      body: Data([0xFF, 0xFE, 0x00, 0x41])
-    )
+    // No binary body: upstream writes it as lossy text (raw) or leaves it out (curl), where this
+    // package fails the assertion instead (see UpstreamTextTests.binaryBodiesFailWhereUpstreamWroteText).
     let jsonArray = request(
       "https://api.test/batch",
       method: "PATCH",
@@ -431,7 +427,7 @@ enum UpstreamTextCorpus {
     )
     let requests: [(String, URLRequest)] = [
       ("get", get), ("get-with-query", getWithQuery), ("post", post), ("post-json", postJSON),
-      ("put", put), ("delete", delete), ("head", head), ("binary-body", binaryBody),
+      ("put", put), ("delete", delete), ("head", head),
       ("json-array-body", jsonArray), ("empty-body", emptyBody),
       ("lowercase-method", lowercaseMethod),
       ("fragment-body", fragmentBody), ("mixed-case-headers", mixedCaseHeaders),

@@ -34,4 +34,28 @@ import Testing
     #expect(Set(files) == Set(UpstreamTextCorpus.cases.map(\.fileName)))
     #expect(files.count > 150)
   }
+
+  /// The one deliberate difference in text: upstream 1.19.7 writes a body that is not UTF-8 as
+  /// text with replacement characters (`.raw`) or leaves it out (`.curl`), so two different
+  /// bodies can share a reference. Here the assertion fails and records nothing.
+  @Test(arguments: ["raw", "raw-pretty", "curl"])
+  func binaryBodiesFailWhereUpstreamWroteText(_ strategyName: String) {
+    var request = URLRequest(url: URL(string: "https://api.test/upload")!)
+    request.httpMethod = "POST"
+    request.httpBody = Data([0xFF, 0xFE, 0x00, 0x41])
+    let strategy: Snapshotting<URLRequest, String> =
+      switch strategyName {
+      case "raw": .raw
+      case "raw-pretty": .raw(pretty: true)
+      default: .curl
+      }
+    let (_, reason) = UnavailableSnapshot.collecting {
+      strategy.snapshot(request).run { _ in }
+    }
+    #expect(
+      reason?.hasPrefix(
+        "The body of the request POST https://api.test/upload is not UTF-8 text (4 bytes)"
+      ) == true
+    )
+  }
 }

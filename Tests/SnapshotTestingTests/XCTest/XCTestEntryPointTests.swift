@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import XCTest
 
 @testable import SnapshotTesting
@@ -59,6 +60,36 @@ final class XCTestEntryPointTests: XCTestCase {
       failures.first?.message.contains("+changed") ?? false,
       failures.first?.message ?? "no failure"
     )
+  }
+
+  func testAValueTheStrategyCannotSnapshotFailsAndRecordsNothing() throws {
+    struct Unencodable: Encodable {
+      func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(0, .init(codingPath: [], debugDescription: "no"))
+      }
+    }
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("XCTestEntryPointTests-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let failures = capturingFailures {
+      RunEnvironment.$override.withValue([.artifacts: folder.path]) {
+        withSnapshotTesting(record: .all) {
+          assertSnapshot(of: Unencodable(), as: .json, named: "unencodable")
+        }
+      }
+    }
+    XCTAssertEqual(failures.count, 1)
+    XCTAssertTrue(
+      failures.first?.message.contains("Could not encode Unencodable as JSON") ?? false,
+      failures.first?.message ?? "no failure"
+    )
+    let reference = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("__Snapshots__/XCTestEntryPointTests")
+      .appendingPathComponent(
+        "testAValueTheStrategyCannotSnapshotFailsAndRecordsNothing.unencodable.json"
+      )
+    XCTAssertFalse(FileManager.default.fileExists(atPath: reference.path))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path))
   }
 
   func testVerifySnapshotReturnsNilOnMatch() {
