@@ -82,7 +82,10 @@ import Testing
     #expect(record.newSnapshotPath == "/tmp/GreetingTests/testGreeting.hi.txt")
     #expect(
       record.files.last
-        == FailureRecord.File(role: .patch, path: "/tmp/GreetingTests/testGreeting.hi.difference.patch")
+        == FailureRecord.File(
+          role: .patch,
+          path: "/tmp/GreetingTests/testGreeting.hi.difference.patch"
+        )
     )
     #expect(record.line == 7 && record.snapshotName == "hi" && record.recordedAt == 5)
   }

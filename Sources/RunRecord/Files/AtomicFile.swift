@@ -12,7 +12,10 @@ import Foundation
 /// test sources all go through it.
 ///
 /// - Readers see the old bytes or the new ones, never a part: the data goes to a temporary file
-///   in the destination's folder, which is then renamed over the destination.
+///   in the destination's folder, which is then renamed over the destination. On Linux the
+///   temporary file has no name while it is written (`O_TMPFILE`), so a process killed meanwhile
+///   leaves nothing behind; elsewhere, or where the file system lacks it, a hidden named file is
+///   used, and one left by a killed process is removed by the next write in its folder.
 /// - Missing folders are created.
 /// - A symbolic link is written through: its target gets the new bytes and the link stays.
 /// - An existing file keeps its permissions; a read-only one is refused rather than replaced.
@@ -21,11 +24,9 @@ package enum AtomicFile {
   package static func write(_ data: Data, to url: URL) throws(SnapshotFileError) {
     let destination = try resolveSymbolicLinks(url)
     let folder = (destination as NSString).deletingLastPathComponent
+    let folderPath = folder.isEmpty ? "." : folder
     do {
-      try FileManager.default.createDirectory(
-        atPath: folder.isEmpty ? "." : folder,
-        withIntermediateDirectories: true
-      )
+      try FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true)
     } catch {
       throw .unwritable(URL(fileURLWithPath: folder), SnapshotFileError.reason(of: error))
     }
@@ -37,25 +38,34 @@ package enum AtomicFile {
       // otherwise replace a file its owner made read-only.
       if status.st_mode & 0o222 == 0 { throw .readOnly(url) }
     }
-    let temporary = temporaryPath(for: destination)
-    try writeNewFile(
+    TemporaryFiles.removeStrays(inFolder: folderPath)
+    let permissions = exists ? status.st_mode & 0o7777 : nil
+    if try UnnamedFile.write(
       data,
-      atPath: temporary,
-      permissions: exists ? status.st_mode & 0o7777 : nil,
+      inFolder: folderPath,
+      to: destination,
+      replacing: exists,
+      permissions: permissions,
       reportingAs: url
-    )
+    ) {
+      return
+    }
+    let temporary = TemporaryFiles.path(for: destination)
+    try writeNewFile(data, atPath: temporary, permissions: permissions, reportingAs: url)
+    try moveIntoPlace(temporary, over: destination, reportingAs: url)
+  }
+
+  /// Renames `temporary` over `destination`, removing `temporary` if that fails.
+  static func moveIntoPlace(
+    _ temporary: String,
+    over destination: String,
+    reportingAs url: URL
+  ) throws(SnapshotFileError) {
     guard rename(temporary, destination) == 0 else {
       let cause = String(cString: strerror(errno))
       _ = unlink(temporary)
       throw .unwritable(url, cause)
     }
-  }
-
-  /// A hidden name beside `path` that no other write uses: `.<name>.<random>.tmp`.
-  package static func temporaryPath(for path: String) -> String {
-    let folder = (path as NSString).deletingLastPathComponent
-    let name = ".\((path as NSString).lastPathComponent).\(UUID().uuidString).tmp"
-    return folder.isEmpty ? name : folder + "/" + name
   }
 
   /// The file a path finally names once every symbolic link in its last component is followed;
@@ -95,7 +105,7 @@ package enum AtomicFile {
   }
 
   /// Writes every byte, retrying short and interrupted writes; returns `errno` or 0.
-  private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
+  static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
     data.withUnsafeBytes { bytes -> Int32 in
       var offset = 0
       while offset < bytes.count {

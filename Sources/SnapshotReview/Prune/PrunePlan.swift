@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// The reference files under a package that no assertion of a complete run used.
 package struct PrunePlan: Sendable {
@@ -7,11 +8,17 @@ package struct PrunePlan: Sendable {
   package var unreferenced: [URL]
   /// How many files under `__Snapshots__` folders were looked at.
   package var referenceCount: Int
+  /// Hidden temporary files under `__Snapshots__` folders that a killed recording left.
+  package var strayTemporaryFiles: [URL] = []
+
+  /// Whether there is anything to delete.
+  package var isEmpty: Bool { unreferenced.isEmpty && strayTemporaryFiles.isEmpty }
 
   /// Walks every `__Snapshots__` folder beneath `root` and keeps the files `log` does not name.
   ///
-  /// Hidden files (`.gitattributes`) are kept, and hidden folders (`.build`, `.git`, `.swiftpm`)
-  /// are not entered: dependencies' checkouts hold references of their own. Refuses when no used
+  /// Hidden files (`.gitattributes`) are kept, except the temporary files of killed recordings
+  /// (see `TemporaryFiles`), and hidden folders (`.build`, `.git`, `.swiftpm`) are not entered:
+  /// dependencies' checkouts hold references of their own. Refuses when no used
   /// reference lies beneath `root`, which means the log comes from another checkout or `root` is
   /// wrong.
   ///
@@ -35,28 +42,42 @@ package struct PrunePlan: Sendable {
           """
       )
     }
-    let files = referenceFiles(beneath: URL(fileURLWithPath: rootPath, isDirectory: true))
+    let (files, temporaries) = snapshotFiles(
+      beneath: URL(fileURLWithPath: rootPath, isDirectory: true)
+    )
     let unreferenced = files.filter { !log.usedPaths.contains(standardizedPath($0.path)) }
-    return PrunePlan(root: root, unreferenced: unreferenced, referenceCount: files.count)
+    return PrunePlan(
+      root: root,
+      unreferenced: unreferenced,
+      referenceCount: files.count,
+      strayTemporaryFiles: temporaries
+    )
   }
 
-  /// Files inside `__Snapshots__` folders beneath `root`, sorted by path.
-  static func referenceFiles(beneath root: URL) -> [URL] {
+  /// The files inside `__Snapshots__` folders beneath `root`, and the temporary files of killed
+  /// recordings among the hidden ones, each sorted by path.
+  static func snapshotFiles(beneath root: URL) -> (references: [URL], temporaries: [URL]) {
     let keys: [URLResourceKey] = [.isDirectoryKey, .isSymbolicLinkKey]
-    guard
-      let walker = FileManager.default.enumerator(
-        at: root,
-        includingPropertiesForKeys: keys,
-        options: [.skipsHiddenFiles]
-      )
-    else { return [] }
+    guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys)
+    else { return ([], []) }
     var files: [URL] = []
+    var temporaries: [URL] = []
     for case let url as URL in walker {
       let values = try? url.resourceValues(forKeys: Set(keys))
-      if values?.isDirectory == true || values?.isSymbolicLink == true { continue }
-      if url.pathComponents.dropLast().contains("__Snapshots__") { files.append(url) }
+      let isHidden = url.lastPathComponent.hasPrefix(".")
+      if values?.isDirectory == true {
+        if isHidden { walker.skipDescendants() }
+        continue
+      }
+      guard values?.isSymbolicLink != true, url.pathComponents.dropLast().contains("__Snapshots__")
+      else { continue }
+      if !isHidden {
+        files.append(url)
+      } else if TemporaryFiles.isStray(url.lastPathComponent) {
+        temporaries.append(url)
+      }
     }
-    return files.sorted { $0.path < $1.path }
+    return (files.sorted { $0.path < $1.path }, temporaries.sorted { $0.path < $1.path })
   }
 
   /// Deletes the unreferenced files, then the folders inside `__Snapshots__` (and the
@@ -65,7 +86,7 @@ package struct PrunePlan: Sendable {
   package func delete() -> [(URL, String)] {
     var problems: [(URL, String)] = []
     var folders: Set<String> = []
-    for url in unreferenced {
+    for url in unreferenced + strayTemporaryFiles {
       // Checked again here: a file outside a `__Snapshots__` folder is never deleted.
       guard url.pathComponents.dropLast().contains("__Snapshots__") else { continue }
       if unlink(url.path) == 0 {

@@ -18,17 +18,13 @@ extension ReviewSession {
       console.warn(error.description + "\n")
       return .refused
     }
-    guard !plan.unreferenced.isEmpty else {
+    guard !plan.isEmpty else {
       console.write(
         "All \(count(plan.referenceCount, "reference file")) under __Snapshots__ folders are used.\n"
       )
       return .success
     }
-    let unreferenced = count(plan.unreferenced.count, "unreferenced snapshot file")
-    console.write(
-      "\(unreferenced) (of \(plan.referenceCount) under __Snapshots__ folders):\n"
-    )
-    for url in plan.unreferenced { console.write("  \(hints.display(url.path))\n") }
+    list(plan)
     guard delete else {
       console.write(
         "\nDelete them with: \(hints.command("prune", ["--usage", usageFolder.path, "--delete"]))\n"
@@ -39,7 +35,22 @@ extension ReviewSession {
     for (url, problem) in problems {
       console.warn("error: could not delete \"\(url.path)\": \(problem)\n")
     }
-    console.write("Deleted \(count(plan.unreferenced.count - problems.count, "file")).\n")
+    let deleted = plan.unreferenced.count + plan.strayTemporaryFiles.count - problems.count
+    console.write("Deleted \(count(deleted, "file")).\n")
     return problems.isEmpty ? .success : .failure
+  }
+
+  /// Prints the files a plan would delete.
+  private func list(_ plan: PrunePlan) {
+    if !plan.unreferenced.isEmpty {
+      let unreferenced = count(plan.unreferenced.count, "unreferenced snapshot file")
+      console.write("\(unreferenced) (of \(plan.referenceCount) under __Snapshots__ folders):\n")
+      for url in plan.unreferenced { console.write("  \(hints.display(url.path))\n") }
+    }
+    if !plan.strayTemporaryFiles.isEmpty {
+      let temporaries = count(plan.strayTemporaryFiles.count, "temporary file")
+      console.write("\(temporaries) left by interrupted recordings:\n")
+      for url in plan.strayTemporaryFiles { console.write("  \(hints.display(url.path))\n") }
+    }
   }
 }

@@ -150,4 +150,39 @@ import Testing
       )
     }
   }
+
+  @Test func listsAndDeletesWhatKilledRecordingsLeftButNotALiveWrite() throws {
+    try ReviewFixture.with { fixture in
+      try fixture.setLoggedArguments(Self.fullRun[1])
+      let stray = fixture.snapshots.appendingPathComponent(
+        ".testGreeting.1.txt.999999999.0123456789abcdef.tmp"
+      )
+      let legacy = fixture.snapshots.appendingPathComponent(
+        ".testGreeting.1.txt.3F2504E0-4F89-11D3-9A0C-0305E82C3301.tmp"
+      )
+      let live = fixture.snapshots.appendingPathComponent(
+        ".testGreeting.1.txt.1.0123456789abcdef.tmp"
+      )
+      for url in [stray, legacy, live] { try fixture.write(Data("partial".utf8), to: url) }
+
+      let (listed, console) = prune(fixture, delete: false)
+      #expect(listed == .pending)
+      #expect(
+        console.output.contains(
+          """
+          2 temporary files left by interrupted recordings:
+            Tests/AppTests/__Snapshots__/GreetingTests/\(legacy.lastPathComponent)
+            Tests/AppTests/__Snapshots__/GreetingTests/\(stray.lastPathComponent)
+
+          """
+        )
+      )
+
+      let (deleted, _) = prune(fixture, delete: true)
+      #expect(deleted == .success)
+      #expect(!FileManager.default.fileExists(atPath: stray.path))
+      #expect(!FileManager.default.fileExists(atPath: legacy.path))
+      #expect(FileManager.default.fileExists(atPath: live.path))
+    }
+  }
 }

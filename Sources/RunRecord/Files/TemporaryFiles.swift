@@ -1,0 +1,67 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The hidden files ``AtomicFile`` writes before renaming them into place, and the removal of
+/// those a killed process left behind.
+///
+/// A temporary file is named `.<destination name>.<writer's process id>.<random>.tmp`, so the
+/// next write in its folder can tell a file whose writer is gone (removed) from one that another
+/// live process is still writing (left alone), and `snapshot-testing prune` can list them.
+package enum TemporaryFiles {
+  /// A hidden name beside `path` that no other write uses.
+  static func path(for path: String) -> String {
+    let folder = (path as NSString).deletingLastPathComponent
+    let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+    let padded = String(repeating: "0", count: 16 - random.count) + random
+    let name = ".\((path as NSString).lastPathComponent).\(getpid()).\(padded).tmp"
+    return folder.isEmpty ? name : folder + "/" + name
+  }
+
+  /// Whether `fileName` is a temporary file of ours whose writer has exited: what a killed write
+  /// left behind.
+  package static func isStray(_ fileName: String) -> Bool {
+    guard let writer = writer(of: fileName) else { return false }
+    return !isRunning(writer)
+  }
+
+  /// The process id in the name of a temporary file of ours; 0 for the `.<name>.<UUID>.tmp` of
+  /// earlier versions, which has none; `nil` for a file that is not ours.
+  static func writer(of fileName: String) -> pid_t? {
+    guard fileName.hasPrefix("."), fileName.hasSuffix(".tmp") else { return nil }
+    let parts = fileName.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count >= 3 else { return nil }
+    let last = parts[parts.count - 1]
+    if parts.count >= 4, let pid = pid_t(parts[parts.count - 2]), pid > 0,
+      last.count == 16, last.allSatisfy(\.isHexDigit)
+    {
+      return pid
+    }
+    return UUID(uuidString: String(last)) == nil ? nil : 0
+  }
+
+  /// Removes the temporary files in `folder` whose writer has exited: what a killed write left.
+  /// Each folder is looked at once per process; this process never leaves one itself.
+  static func removeStrays(inFolder folder: String) {
+    _ = cleanedFolders.value(for: folder) {
+      for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+        if isStray(name) { _ = unlink(folder + "/" + name) }
+      }
+      return true
+    }
+  }
+
+  private static let cleanedFolders = LockedCache<String, Bool>()
+
+  /// Whether process `pid` exists (0, an earlier version's writer, is taken as gone).
+  private static func isRunning(_ pid: pid_t) -> Bool {
+    guard pid > 0, pid != getpid() else { return pid == getpid() }
+    return kill(pid, 0) == 0 || errno == EPERM
+  }
+}

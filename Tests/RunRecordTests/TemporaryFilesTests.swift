@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+@testable import RunRecord
+
+@Suite struct TemporaryFilesTests {
+  @Test func namesItsOwnFilesAndNoOthers() {
+    let name = (TemporaryFiles.path(for: "/refs/test.1.txt") as NSString).lastPathComponent
+    #expect(name.hasPrefix(".test.1.txt.\(getpid())."))
+    #expect(TemporaryFiles.writer(of: name) == getpid())
+    #expect(!TemporaryFiles.isStray(name), "this process is still running")
+    // Earlier versions' names, with a UUID and no process id.
+    #expect(TemporaryFiles.writer(of: ".test.1.txt.\(UUID().uuidString).tmp") == 0)
+    for other in [
+      ".gitattributes", "test.1.txt", ".test.1.txt.tmp", ".x.12.abc.tmp",
+      "a.1.0123456789abcdef.tmp",
+    ] {
+      #expect(TemporaryFiles.writer(of: other) == nil, "\(other)")
+    }
+  }
+
+  @Test func aWriteRemovesWhatKilledWritesLeftAndNothingElse() throws {
+    try withTemporaryFolder { folder in
+      let gone = ".t.1.txt.999999999.0123456789abcdef.tmp"  // beyond any pid_max
+      let legacy = ".t.2.txt.\(UUID().uuidString).tmp"
+      let live = ".t.3.txt.1.0123456789abcdef.tmp"  // init never exits
+      let unrelated = [".gitattributes", ".t.4.txt.tmp", "t.1.txt"]
+      for name in [gone, legacy, live] + unrelated {
+        try Data("x".utf8).write(to: folder.appendingPathComponent(name))
+      }
+      try AtomicFile.write(Data("new".utf8), to: folder.appendingPathComponent("t.5.txt"))
+      #expect(names(in: folder) == ([live, "t.5.txt"] + unrelated).sorted())
+    }
+  }
+
+  @Test func theNamedFallbackLeavesNoTemporaryFile() throws {
+    try UnnamedFile.$isEnabled.withValue(false) {
+      try withTemporaryFolder { folder in
+        let url = folder.appendingPathComponent("ref.txt")
+        try AtomicFile.write(Data("one".utf8), to: url)
+        try AtomicFile.write(Data("two".utf8), to: url)
+        #expect(try String(contentsOf: url, encoding: .utf8) == "two")
+        #expect(names(in: folder) == ["ref.txt"])
+      }
+    }
+  }
+}
