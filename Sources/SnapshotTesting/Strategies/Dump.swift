@@ -66,7 +66,21 @@ struct TreeDumper {
     case none, declared, sorted
   }
 
+  /// The deepest nesting written. Each level takes a few kilobytes of stack (more in debug
+  /// builds), and a thread's stack is 8 MB: a value nested about 2,000 levels deep (a long linked
+  /// list) would crash the test process. Deeper values fail the assertion instead.
+  static let maximumDepth = 1000
+
   mutating func render(_ value: Any, label: String?, depth: Int) -> String {
+    guard depth <= Self.maximumDepth else {
+      UnavailableSnapshot.report(
+        """
+        The value is nested more than \(Self.maximumDepth) levels deep (a long linked list, say), \
+        deeper than .dump writes. Snapshot a shallower view of it, such as an array of its nodes.
+        """
+      )
+      return ""
+    }
     let mirror = Mirror(reflecting: value)
     let object: ObjectIdentifier? =
       type(of: value) is AnyClass ? ObjectIdentifier(value as AnyObject) : nil

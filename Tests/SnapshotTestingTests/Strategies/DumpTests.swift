@@ -102,4 +102,31 @@ import Testing
     #expect(diffing.diffV2(Data([1]), Data([2]))?.0 == "Expected data to match")
     #expect(diffing.diffV2(Data([1, 2]), Data([1]))?.0 == "Expected 1 bytes to match 2 bytes")
   }
+
+  final class Link {
+    var next: Link?
+    init(_ next: Link?) { self.next = next }
+  }
+
+  static func chain(_ length: Int) -> Link? {
+    (0..<length).reduce(nil as Link?) { next, _ in Link(next) }
+  }
+
+  @Test func aValueNestedDeeperThanTheLimitFailsInsteadOfCrashing() throws {
+    // Each Link is two levels (the optional, then the class).
+    let (text, withinLimit) = UnavailableSnapshot.collecting {
+      var text = ""
+      Snapshotting<Link?, String>.dump.snapshot(Self.chain(TreeDumper.maximumDepth / 2)).run {
+        text = $0
+      }
+      return text
+    }
+    #expect(withinLimit == nil)
+    #expect(text.split(separator: "\n").count == TreeDumper.maximumDepth + 1)
+
+    let (_, tooDeep) = UnavailableSnapshot.collecting {
+      Snapshotting<Link?, String>.dump.snapshot(Self.chain(5_000)).run { _ in }
+    }
+    #expect(tooDeep?.hasPrefix("The value is nested more than 1000 levels deep") == true)
+  }
 }

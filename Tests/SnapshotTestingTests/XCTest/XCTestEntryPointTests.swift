@@ -92,6 +92,40 @@ final class XCTestEntryPointTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path))
   }
 
+  func testRecordingWritesThroughALinkAndRefusesAReadOnlyReference() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("XCTestEntryPointTests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let target = folder.appendingPathComponent("target.txt")
+    try Data("old\n".utf8).write(to: target)
+    try FileManager.default.createSymbolicLink(
+      at: folder.appendingPathComponent("testRecording.linked.txt"),
+      withDestinationURL: target
+    )
+    let record = { (name: String) in
+      RunEnvironment.$override.withValue([.artifacts: folder.appendingPathComponent("a").path]) {
+        verifySnapshot(
+          of: "new\n",
+          as: .lines,
+          named: name,
+          record: .all,
+          snapshotDirectory: folder.path,
+          testName: "testRecording()"
+        )
+      }
+    }
+
+    XCTAssertNotNil(record("linked"))
+    XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), "new\n")
+
+    try Data("kept\n".utf8).write(to: folder.appendingPathComponent("testRecording.locked.txt"))
+    let locked = folder.appendingPathComponent("testRecording.locked.txt")
+    try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: locked.path)
+    XCTAssertEqual(record("locked"), SnapshotFileError.readOnly(locked).description)
+    XCTAssertEqual(try String(contentsOf: locked, encoding: .utf8), "kept\n")
+  }
+
   func testVerifySnapshotReturnsNilOnMatch() {
     XCTAssertNil(verifySnapshot(of: "verified\n", as: .lines, record: .never))
   }
