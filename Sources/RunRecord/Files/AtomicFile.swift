@@ -26,9 +26,10 @@ package enum AtomicFile {
     let folder = (destination as NSString).deletingLastPathComponent
     let folderPath = folder.isEmpty ? "." : folder
     do {
-      try FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true)
+      try createFolder(folderPath)
     } catch {
-      throw .unwritable(URL(fileURLWithPath: folder), SnapshotFileError.reason(of: error))
+      // Named as the folder this write needs, whichever parent stood in the way.
+      throw .unwritable(URL(fileURLWithPath: folderPath), error.cause)
     }
     var status = stat()
     let exists = stat(destination, &status) == 0
@@ -53,6 +54,24 @@ package enum AtomicFile {
     let temporary = TemporaryFiles.path(for: destination)
     try writeNewFile(data, atPath: temporary, permissions: permissions, reportingAs: url)
     try moveIntoPlace(temporary, over: destination, reportingAs: url)
+  }
+
+  /// Creates `path` and its missing parents, failing with the system's reason and the path that
+  /// could not be created (Foundation's own error says only "the operation could not be
+  /// completed" here).
+  static func createFolder(_ path: String) throws(SnapshotFileError) {
+    var status = stat()
+    if stat(path, &status) == 0 {
+      guard status.st_mode & S_IFMT == S_IFDIR else {
+        throw .unwritable(URL(fileURLWithPath: path), String(cString: strerror(ENOTDIR)))
+      }
+      return
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty && parent != path { try createFolder(parent) }
+    guard mkdir(path, 0o777) == 0 || errno == EEXIST else {
+      throw .unwritable(URL(fileURLWithPath: path), String(cString: strerror(errno)))
+    }
   }
 
   /// Renames `temporary` over `destination`, removing `temporary` if that fails.
