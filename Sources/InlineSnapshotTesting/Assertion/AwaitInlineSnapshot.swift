@@ -5,13 +5,14 @@ import Foundation
 struct InlineSnapshotTimeoutError: Error, CustomStringConvertible {
   var timeout: TimeInterval
 
+  /// Upstream's words, byte for byte, down to the line break inside its last sentence.
   var description: String {
     """
     Exceeded timeout of \(timeout) seconds waiting for snapshot.
 
     This can happen when an asynchronously loaded value (like a network response) has not \
-    loaded, or when a custom strategy's `Async` never calls back. If a timeout is unavoidable, \
-    pass a larger "timeout" to "assertInlineSnapshot".
+    loaded. If a timeout is unavoidable, consider setting the "timeout" parameter of
+    "assertInlineSnapshot" to a higher value.
     """
   }
 }

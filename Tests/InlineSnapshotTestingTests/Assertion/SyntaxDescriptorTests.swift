@@ -75,12 +75,29 @@ func assertGreeting(
         }
       }
     }
-    #expect(issues.messages.count == 2)
     #expect(
-      issues.messages.first?.hasPrefix(#"Automatically recorded a new snapshot for "greeting"."#)
-        == true
+      issues.messages == [
+        """
+        Automatically recorded a new snapshot for "greeting". Difference: …
+
+          @@ \u{2212}1,1 +1,1 @@
+          \u{2212}
+          +Hello, Blob!
+
+        Re-run "aHelperRecordsIntoItsOwnLabelledClosures()" to assert against the newly-recorded \
+        snapshot.
+        """,
+        """
+        Snapshot did not match. Difference: …
+
+          @@ \u{2212}1,1 +1,1 @@
+          \u{2212}Hello, Alice!
+          +Hi, Alice!
+
+        A new snapshot was automatically recorded.
+        """,
+      ]
     )
-    #expect(issues.messages.last?.contains("\u{2212}Hello, Alice!") == true)
     // The mismatch is reported on the line of the helper's snapshot closure.
     #expect(issues.lines.last == 7)
     #expect(run.writePending().isEmpty)

@@ -81,12 +81,31 @@ final class XCTestInlineSnapshotTests: XCTestCase {
         )
       }
     }
-    XCTAssertEqual(failures.count, 2)
-    XCTAssertTrue(
-      failures.first?.description.hasPrefix("Automatically recorded a new snapshot.") == true
-    )
-    XCTAssertTrue(
-      failures.last?.description.hasSuffix("A new snapshot was automatically recorded.") == true
+    XCTAssertEqual(
+      failures.map(\.description),
+      [
+        """
+        Automatically recorded a new snapshot. Difference: …
+
+          @@ \u{2212}1,1 +1,1 @@
+          \u{2212}
+          +1
+
+        Re-run "testRecordsSeveralSnapshotsInOneFunction()" to assert against the newly-recorded \
+        snapshot.
+        """,
+        """
+        Snapshot did not match. Difference: …
+
+          @@ \u{2212}1,1 +1,3 @@
+          \u{2212}old
+          +▿ 2 elements
+          +  - 1
+          +  - 2
+
+        A new snapshot was automatically recorded.
+        """,
+      ]
     )
     XCTAssertEqual(failures.last?.line, 3, "The mismatch points at the closure's brace.")
     failures.removeAll()
@@ -155,6 +174,79 @@ final class XCTestInlineSnapshotTests: XCTestCase {
         column: UInt(call.column)
       )
     }
-    XCTAssertEqual(failures.first?.description.hasPrefix("Greeting changed\n\n  @@"), true)
+    XCTAssertEqual(
+      failures.map(\.description),
+      ["Greeting changed\n\n  @@ \u{2212}1,1 +1,1 @@\n  \u{2212}x\n  +y"]
+    )
+  }
+
+  // Upstream: `testRecordFailed_IncorrectExpectation`.
+  func testRecordFailedReRecordsAnIncorrectExpectation() throws {
+    let source = FailureMessageTests.source(snapshot: "4")
+    let run = try FixtureRun(source: source)
+    let call = callPosition(of: "assertInlineSnapshot", in: source)
+    run.run {
+      withSnapshotTesting(record: .failed) {
+        assertInlineSnapshot(
+          of: 42,
+          as: .json,
+          matches: { "4" },
+          file: FixtureRun.fileName,
+          line: UInt(call.line),
+          column: UInt(call.column)
+        )
+      }
+    }
+    XCTAssertEqual(
+      failures.map(\.description),
+      [
+        """
+        Snapshot did not match. Difference: …
+
+          @@ \u{2212}1,1 +1,1 @@
+          \u{2212}4
+          +42
+
+        A new snapshot was automatically recorded.
+        """
+      ]
+    )
+    XCTAssertEqual(run.writePending(), [])
+    XCTAssertEqual(try run.text(), FailureMessageTests.source(snapshot: "42"))
+  }
+
+  // Upstream: `testRecordFailed_MissingExpectation`.
+  func testRecordFailedRecordsAMissingExpectation() throws {
+    let source = FailureMessageTests.source(snapshot: nil)
+    let run = try FixtureRun(source: source)
+    let call = callPosition(of: "assertInlineSnapshot", in: source)
+    run.run {
+      withSnapshotTesting(record: .failed) {
+        assertInlineSnapshot(
+          of: 42,
+          as: .json,
+          file: FixtureRun.fileName,
+          line: UInt(call.line),
+          column: UInt(call.column)
+        )
+      }
+    }
+    XCTAssertEqual(
+      failures.map(\.description),
+      [
+        """
+        Automatically recorded a new snapshot. Difference: …
+
+          @@ \u{2212}1,1 +1,1 @@
+          \u{2212}
+          +42
+
+        Re-run "testRecordFailedRecordsAMissingExpectation()" to assert against the \
+        newly-recorded snapshot.
+        """
+      ]
+    )
+    XCTAssertEqual(run.writePending(), [])
+    XCTAssertEqual(try run.text(), FailureMessageTests.source(snapshot: "42"))
   }
 }
