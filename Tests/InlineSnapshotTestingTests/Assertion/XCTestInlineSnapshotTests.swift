@@ -182,7 +182,7 @@ final class XCTestInlineSnapshotTests: XCTestCase {
 
   // Upstream: `testRecordFailed_IncorrectExpectation`.
   func testRecordFailedReRecordsAnIncorrectExpectation() throws {
-    let source = FailureMessageTests.source(snapshot: "4")
+    let source = InlineFailureMessageTests.source(snapshot: "4")
     let run = try FixtureRun(source: source)
     let call = callPosition(of: "assertInlineSnapshot", in: source)
     run.run {
@@ -212,12 +212,12 @@ final class XCTestInlineSnapshotTests: XCTestCase {
       ]
     )
     XCTAssertEqual(run.writePending(), [])
-    XCTAssertEqual(try run.text(), FailureMessageTests.source(snapshot: "42"))
+    XCTAssertEqual(try run.text(), InlineFailureMessageTests.source(snapshot: "42"))
   }
 
   // Upstream: `testRecordFailed_MissingExpectation`.
   func testRecordFailedRecordsAMissingExpectation() throws {
-    let source = FailureMessageTests.source(snapshot: nil)
+    let source = InlineFailureMessageTests.source(snapshot: nil)
     let run = try FixtureRun(source: source)
     let call = callPosition(of: "assertInlineSnapshot", in: source)
     run.run {
@@ -247,6 +247,6 @@ final class XCTestInlineSnapshotTests: XCTestCase {
       ]
     )
     XCTAssertEqual(run.writePending(), [])
-    XCTAssertEqual(try run.text(), FailureMessageTests.source(snapshot: "42"))
+    XCTAssertEqual(try run.text(), InlineFailureMessageTests.source(snapshot: "42"))
   }
 }

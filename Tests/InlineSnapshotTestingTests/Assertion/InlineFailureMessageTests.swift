@@ -11,7 +11,7 @@ import Testing
 /// each test names the upstream test it is taken from, or says it follows upstream's code when no
 /// upstream test pins that text. `−` is U+2212 and a context line starts with U+2007, as in the
 /// line diff upstream prints.
-@Suite struct FailureMessageTests {
+@Suite struct InlineFailureMessageTests {
   /// A test function whose one call has a snapshot closure returning `snapshot`, or none.
   static func source(snapshot: String?) -> String {
     guard let snapshot else {
