@@ -1,6 +1,3 @@
-import SwiftParser
-import SwiftSyntax
-
 /// Moves recordings made against `original` onto `current`, a later version of the same file, or
 /// returns `nil` when that cannot be done safely.
 ///
@@ -10,32 +7,23 @@ import SwiftSyntax
 /// in `current` unchanged and exactly once; the recording moves by as many lines as its call did.
 /// The rewrite that follows still checks every call and closure at its new place.
 ///
-/// - Complexity: O(*n* · *r*) for *n* lines and *r* recordings.
+/// - Complexity: O(*n* · *r*) for *n* lines and *r* recordings; `original` is parsed once.
 func remapRecordings(
   _ recordings: [InlineSnapshotRecording],
   from original: String,
   to current: String
 ) -> [InlineSnapshotRecording]? {
   if original == current { return recordings }
-  let sourceFile = Parser.parse(source: original)
-  let converter = SourceLocationConverter(fileName: "", tree: sourceFile)
+  let parsed = ParsedSource(original)
   let originalLines = lines(of: original)
   let currentLines = lines(of: current)
   var remapped: [InlineSnapshotRecording] = []
   for recording in recordings {
-    guard
-      let call = findCall(
-        in: sourceFile,
-        converter: converter,
-        line: recording.line,
-        column: recording.column
-      )
-    else { return nil }
-    let first = min(
-      recording.line,
-      converter.location(for: call.positionAfterSkippingLeadingTrivia).line
-    )
-    let last = converter.location(for: call.endPositionBeforeTrailingTrivia).line
+    guard let call = parsed.call(line: recording.line, column: recording.column) else {
+      return nil
+    }
+    let first = min(recording.line, parsed.line(of: call.positionAfterSkippingLeadingTrivia))
+    let last = parsed.line(of: call.endPositionBeforeTrailingTrivia)
     guard first >= 1, last <= originalLines.count, first <= last else { return nil }
     let block = Array(originalLines[(first - 1)..<last])
     let matches = occurrences(of: block, in: currentLines)

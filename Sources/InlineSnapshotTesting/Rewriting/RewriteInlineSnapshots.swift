@@ -1,4 +1,3 @@
-import SwiftParser
 import SwiftSyntax
 
 /// Writes inline snapshots into a test's source text and returns the new text.
@@ -15,144 +14,146 @@ import SwiftSyntax
 ///
 /// Only the snapshot closures change; every other byte, comments and formatting included, stays.
 ///
-/// - Complexity: O(*n* · *r*) for a source of *n* bytes and *r* recordings (it parses once per
-///   recording, so that each one sees the previous edits).
+/// - Complexity: O(*n* · *r*) for a source of *n* bytes and *r* recordings. The source is parsed
+///   once and the result once more to check it; in between, each edited call's own text is
+///   parsed again, so that the next recording of the same call sees the previous edit.
 func rewriteInlineSnapshots(
   in source: String,
   recordings: [InlineSnapshotRecording]
 ) throws(InlineSnapshotRewriteError) -> String {
-  let original = Parser.parse(source: source)
-  if let errorLine = firstSyntaxErrorLine(in: original) {
+  let parsed = ParsedSource(source)
+  if let errorLine = parsed.firstSyntaxErrorLine {
     throw .unparsable(line: errorLine)
   }
-  let style = SourceStyle(source)
-  var text = source
+  var pass = RewritePass(source: parsed, text: source)
   // Later calls first: an edit only changes text after its call's argument list starts, so the
   // lines and columns of the calls still to come stay valid.
   for recording in recordings.sorted(by: { $0.slot < $1.slot }) {
-    text = try rewrite(text, recording: recording, style: style)
+    try pass.apply(recording)
   }
-  if text != source, firstSyntaxErrorLine(in: Parser.parse(source: text)) != nil {
+  if pass.text != source, ParsedSource(pass.text).firstSyntaxErrorLine != nil {
     throw .producedInvalidSource
   }
-  return text
+  return pass.text
 }
 
-/// Applies one recording, then checks that the closure reads back as the recorded text.
-private func rewrite(
-  _ source: String,
-  recording: InlineSnapshotRecording,
-  style: SourceStyle
-) throws(InlineSnapshotRewriteError) -> String {
-  let sourceFile = Parser.parse(source: source)
-  let converter = SourceLocationConverter(fileName: "", tree: sourceFile)
-  guard
-    let call = findCall(
-      in: sourceFile,
-      converter: converter,
-      line: recording.line,
-      column: recording.column
-    )
-  else {
-    throw .callNotFound(line: recording.line, column: recording.column)
+/// The recordings of one file applied one after another, against a single parse of the file.
+///
+/// Every edit lands after its call's position, and the calls are taken from the last in the file
+/// to the first, so the text before a call never changes before the call's turn. The call is
+/// then read from the file's parse while no edit of the pass has landed inside it; once one has
+/// (an earlier closure of the same call, or a recorded call nested in its arguments), its current
+/// text alone is parsed again.
+private struct RewritePass {
+  let source: ParsedSource
+  let style: SourceStyle
+  private(set) var text: String
+  /// The edits made so far: the offset in `source` of their call's position, and the bytes they
+  /// added.
+  private var edits: [(callOffset: Int, addedBytes: Int)] = []
+  /// The call last read from its own text, while no edit has been made since.
+  private var lastReparsed: (callPosition: Int, editCount: Int, view: CallView)?
+
+  init(source: ParsedSource, text: String) {
+    self.source = source
+    self.style = SourceStyle(text)
+    self.text = text
   }
-  let descriptor = recording.syntaxDescriptor
-  let slot = try SnapshotSlot(of: call, descriptor: descriptor, line: recording.line)
-  try checkUnchanged(slot, recording: recording, normalizingCRLF: style.newline == "\r\n")
-  guard recording.expected != recording.actual else { return source }
 
-  let label = descriptor.trailingClosureLabel
-  let closureText = recording.actual.map {
-    snapshotClosureText(
-      $0,
-      indentation: style.indentation(ofLine: recording.line, in: source),
-      indentUnit: style.indentUnit,
-      newline: style.newline
+  /// Applies one recording, then checks that the closure reads back as the recorded text.
+  mutating func apply(_ recording: InlineSnapshotRecording) throws(InlineSnapshotRewriteError) {
+    guard let view = callView(for: recording) else {
+      throw .callNotFound(line: recording.line, column: recording.column)
+    }
+    let slot = try SnapshotSlot(
+      of: view.call,
+      descriptor: recording.syntaxDescriptor,
+      line: recording.line
     )
+    try checkUnchanged(slot, recording: recording, normalizingCRLF: style.newline == "\r\n")
+    guard recording.expected != recording.actual else { return }
+    let closureText = recording.actual.map {
+      snapshotClosureText(
+        $0,
+        indentation: style.indentation(ofLine: recording.line, in: text),
+        indentUnit: style.indentUnit,
+        newline: style.newline
+      )
+    }
+    guard
+      let edit = try snapshotEdit(
+        writing: closureText,
+        into: slot,
+        of: view.call,
+        recording: recording
+      )
+    else { return }
+    let before = text.utf8.count
+    text = edit.apply(to: text, at: view.offset)
+    edits.append((view.originalPosition, text.utf8.count - before))
+    try checkReadsBack(recording)
   }
-  let edit: TextEdit?
-  switch slot {
-  case .argument(let argument, _):
-    if let closureText {
-      edit = TextEdit(
-        from: argument.positionAfterSkippingLeadingTrivia,
-        to: argument.expression.endPositionBeforeTrailingTrivia,
-        replacement: "\(label): \(closureText)"
-      )
-    } else {
-      edit = removal(of: argument, in: call)
-    }
 
-  case .trailingClosure(let closure):
-    if let closureText {
-      edit = TextEdit(replacing: closure, with: closureText)
-    } else if let next = call.additionalTrailingClosures.first {
-      // The next labelled closure becomes the first trailing closure, which has no label.
-      edit = TextEdit(
-        from: closure.positionAfterSkippingLeadingTrivia,
-        to: next.closure.positionAfterSkippingLeadingTrivia,
-        replacement: ""
-      )
-    } else {
-      let end = call.rightParen?.endPositionBeforeTrailingTrivia
-      edit = TextEdit(
-        from: end ?? call.calledExpression.endPositionBeforeTrailingTrivia,
-        to: closure.endPositionBeforeTrailingTrivia,
-        replacement: end == nil ? "()" : ""
-      )
+  /// The call `recording` names, as the text reads now, or `nil` when there is none.
+  private mutating func callView(for recording: InlineSnapshotRecording) -> CallView? {
+    guard let call = source.call(line: recording.line, column: recording.column) else {
+      return nil
     }
-
-  case .additionalClosure(let element):
-    if let closureText {
-      edit = TextEdit(replacing: element, with: "\(label): \(closureText)")
-    } else {
-      let previousEnd =
-        call.additionalTrailingClosures
-        .last { $0.endPosition <= element.position }?.endPositionBeforeTrailingTrivia
-        ?? call.trailingClosure?.endPositionBeforeTrailingTrivia
-        ?? element.positionAfterSkippingLeadingTrivia
-      edit = TextEdit(
-        from: previousEnd,
-        to: element.endPositionBeforeTrailingTrivia,
-        replacement: ""
-      )
+    let start = call.positionAfterSkippingLeadingTrivia.utf8Offset
+    let end = call.endPositionBeforeTrailingTrivia.utf8Offset
+    let editsInside = edits.filter { (start..<end).contains($0.callOffset) }
+    let originalPosition = call.calledExpression.endPosition.utf8Offset
+    guard !editsInside.isEmpty else {
+      return CallView(call: call, offset: 0, originalPosition: originalPosition)
     }
-
-  case .missingTrailingClosure:
-    // Empty parentheses stay: removing them would move the call's column, which later closures of
-    // the same call are found by.
-    edit = closureText.map { closureText in
-      let end =
-        call.rightParen?.endPositionBeforeTrailingTrivia
-        ?? call.calledExpression.endPositionBeforeTrailingTrivia
-      return TextEdit(from: end, to: end, replacement: " " + closureText)
-    }
-
-  case .missingAdditionalClosure(let index):
-    guard let closureText else {
-      edit = nil
-      break
-    }
-    let additional = Array(call.additionalTrailingClosures)
-    if index < additional.count {
-      let start = additional[index].positionAfterSkippingLeadingTrivia
-      edit = TextEdit(from: start, to: start, replacement: "\(label): \(closureText) ")
-    } else if let end = additional.last?.endPositionBeforeTrailingTrivia
-      ?? call.trailingClosure?.endPositionBeforeTrailingTrivia
+    if let last = lastReparsed, last.callPosition == originalPosition,
+      last.editCount == edits.count
     {
-      edit = TextEdit(from: end, to: end, replacement: " \(label): \(closureText)")
-    } else {
-      throw .noClosureToFollow(
-        line: recording.line,
-        label: label,
-        offset: descriptor.trailingClosureOffset
-      )
+      return last.view
     }
+    let currentEnd = end + editsInside.reduce(0) { $0 + $1.addedBytes }
+    let utf8 = Array(text.utf8)
+    let callText = String(decoding: utf8[start..<min(currentEnd, utf8.count)], as: UTF8.self)
+    let location = source.location(of: call.positionAfterSkippingLeadingTrivia)
+    let reparsed = ParsedSource(
+      callText,
+      origin: .init(offset: start, line: location.line, column: location.column)
+    )
+    guard let current = reparsed.call(line: recording.line, column: recording.column) else {
+      return nil
+    }
+    let view = CallView(call: current, offset: start, originalPosition: originalPosition)
+    lastReparsed = (originalPosition, edits.count, view)
+    return view
   }
-  guard let edit else { return source }
-  let rewritten = edit.apply(to: source)
-  try checkReadsBack(rewritten, recording: recording, normalizingCRLF: style.newline == "\r\n")
-  return rewritten
+
+  /// Checks that the new closure parses back to exactly the recorded text.
+  private mutating func checkReadsBack(
+    _ recording: InlineSnapshotRecording
+  ) throws(InlineSnapshotRewriteError) {
+    guard let actual = recording.actual else { return }
+    guard let view = callView(for: recording),
+      let closure = try? SnapshotSlot(
+        of: view.call,
+        descriptor: recording.syntaxDescriptor,
+        line: recording.line
+      ).closure,
+      var written = literalText(of: closure)
+    else {
+      throw .producedInvalidSource
+    }
+    if style.newline == "\r\n" { written = written.replacingCRLF() }
+    guard written == actual else { throw .producedInvalidSource }
+  }
+}
+
+/// A call as the pass reads it: from the file's parse, or from its own text parsed anew.
+private struct CallView {
+  var call: FunctionCallExprSyntax
+  /// Where position 0 of `call`'s tree is in the current text.
+  var offset: Int
+  /// The offset in the file's parse of the call's position, which names it across edits.
+  var originalPosition: Int
 }
 
 /// Refuses to write when the closure in the source is not the one the test was compiled with.
@@ -188,111 +189,6 @@ private func checkUnchanged(
       label: label,
       detail: "no longer returns the text the running test was compiled with"
     )
-  }
-}
-
-/// Checks that the new closure parses back to exactly the recorded text.
-private func checkReadsBack(
-  _ source: String,
-  recording: InlineSnapshotRecording,
-  normalizingCRLF: Bool
-) throws(InlineSnapshotRewriteError) {
-  let sourceFile = Parser.parse(source: source)
-  let converter = SourceLocationConverter(fileName: "", tree: sourceFile)
-  guard let actual = recording.actual else { return }
-  guard
-    let call = findCall(
-      in: sourceFile,
-      converter: converter,
-      line: recording.line,
-      column: recording.column
-    ),
-    let closure = try? SnapshotSlot(
-      of: call,
-      descriptor: recording.syntaxDescriptor,
-      line: recording.line
-    ).closure,
-    var text = literalText(of: closure)
-  else {
-    throw .producedInvalidSource
-  }
-  if normalizingCRLF { text = text.replacingCRLF() }
-  guard text == actual else { throw .producedInvalidSource }
-}
-
-/// The edit that removes an argument and the comma that separates it from its neighbours.
-private func removal(of argument: LabeledExprSyntax, in call: FunctionCallExprSyntax) -> TextEdit {
-  let arguments = Array(call.arguments)
-  guard let index = arguments.firstIndex(where: { $0.id == argument.id }) else {
-    return TextEdit(replacing: argument, with: "")
-  }
-  if index > 0 {
-    // `f(a, { … })` → `f(a)`: from the end of the previous argument's expression.
-    return TextEdit(
-      from: arguments[index - 1].expression.endPositionBeforeTrailingTrivia,
-      to: argument.endPositionBeforeTrailingTrivia,
-      replacement: ""
-    )
-  }
-  if index + 1 < arguments.count {
-    return TextEdit(
-      from: argument.positionAfterSkippingLeadingTrivia,
-      to: arguments[index + 1].positionAfterSkippingLeadingTrivia,
-      replacement: ""
-    )
-  }
-  return TextEdit(replacing: argument, with: "")
-}
-
-/// The index of the first line with a syntax error, or `nil` when the file parses cleanly.
-func firstSyntaxErrorLine(in sourceFile: SourceFileSyntax) -> Int? {
-  guard sourceFile.hasError else { return nil }
-  let finder = SyntaxErrorFinder(viewMode: .all)
-  finder.walk(sourceFile)
-  let converter = SourceLocationConverter(fileName: "", tree: sourceFile)
-  return converter.location(for: finder.position ?? sourceFile.endPosition).line
-}
-
-private final class SyntaxErrorFinder: SyntaxVisitor {
-  var position: AbsolutePosition?
-
-  override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind {
-    if position == nil { position = node.positionAfterSkippingLeadingTrivia }
-    return .skipChildren
-  }
-
-  override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
-    if position == nil, token.presence == .missing { position = token.position }
-    return .skipChildren
-  }
-}
-
-/// A replacement of a byte range of the source.
-private struct TextEdit {
-  var from: AbsolutePosition
-  var to: AbsolutePosition
-  var replacement: String
-
-  init(from: AbsolutePosition, to: AbsolutePosition, replacement: String) {
-    self.from = from
-    self.to = max(from, to)
-    self.replacement = replacement
-  }
-
-  init(replacing node: some SyntaxProtocol, with replacement: String) {
-    self.init(
-      from: node.positionAfterSkippingLeadingTrivia,
-      to: node.endPositionBeforeTrailingTrivia,
-      replacement: replacement
-    )
-  }
-
-  func apply(to source: String) -> String {
-    var bytes = Array(source.utf8)
-    let lower = min(from.utf8Offset, bytes.count)
-    let upper = min(to.utf8Offset, bytes.count)
-    bytes.replaceSubrange(lower..<upper, with: Array(replacement.utf8))
-    return String(decoding: bytes, as: UTF8.self)
   }
 }
 

@@ -1,4 +1,3 @@
-import SwiftParser
 import SwiftSyntax
 
 /// Where a call keeps, or would keep, the closure an ``InlineSnapshotSyntaxDescriptor`` names.
@@ -71,45 +70,6 @@ enum SnapshotSlot {
   }
 }
 
-/// The call whose argument list starts at `line` and `column` (the position `#line` and `#column`
-/// give a function's default arguments: just after the called expression and its whitespace).
-func findCall(
-  in sourceFile: SourceFileSyntax,
-  converter: SourceLocationConverter,
-  line: Int,
-  column: Int
-) -> FunctionCallExprSyntax? {
-  let finder = CallFinder(converter: converter, line: line, column: column)
-  finder.walk(sourceFile)
-  return finder.found
-}
-
-private final class CallFinder: SyntaxVisitor {
-  let converter: SourceLocationConverter
-  let line: Int
-  let column: Int
-  var found: FunctionCallExprSyntax?
-
-  init(converter: SourceLocationConverter, line: Int, column: Int) {
-    self.converter = converter
-    self.line = line
-    self.column = column
-    super.init(viewMode: .sourceAccurate)
-  }
-
-  override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-    guard found == nil else { return .skipChildren }
-    let start = converter.location(for: node.calledExpression.endPosition)
-    if start.line == line, start.column == column {
-      found = node
-      return .skipChildren
-    }
-    // Calls that end before the wanted line cannot contain it.
-    if converter.location(for: node.endPosition).line < line { return .skipChildren }
-    return .visitChildren
-  }
-}
-
 /// The line of the snapshot closure `descriptor` names at the call at `callLine`/`callColumn`, or
 /// `nil` when the call or the closure is not there.
 func snapshotClosureLine(
@@ -118,11 +78,8 @@ func snapshotClosureLine(
   callColumn: Int,
   syntaxDescriptor: InlineSnapshotSyntaxDescriptor
 ) throws(InlineSnapshotRewriteError) -> Int? {
-  let sourceFile = Parser.parse(source: source)
-  let converter = SourceLocationConverter(fileName: "", tree: sourceFile)
-  guard
-    let call = findCall(in: sourceFile, converter: converter, line: callLine, column: callColumn)
-  else { return nil }
+  let parsed = ParsedSource(source)
+  guard let call = parsed.call(line: callLine, column: callColumn) else { return nil }
   let slot = try SnapshotSlot(of: call, descriptor: syntaxDescriptor, line: callLine)
   let node: Syntax
   switch slot {
@@ -131,7 +88,7 @@ func snapshotClosureLine(
   case .additionalClosure(let element): node = Syntax(element)
   case .missingTrailingClosure, .missingAdditionalClosure: return nil
   }
-  return converter.location(for: node.positionAfterSkippingLeadingTrivia).line
+  return parsed.line(of: node.positionAfterSkippingLeadingTrivia)
 }
 
 /// The text a closure returns when its body is a single string literal without interpolation.

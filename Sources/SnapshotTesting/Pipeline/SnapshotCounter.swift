@@ -25,7 +25,9 @@ final class SnapshotCounter: @unchecked Sendable {
   /// - Inside a `.snapshots` trait, the counter it created for this test case; child tasks
   ///   inherit it.
   /// - Otherwise under Swift Testing, one counter per test, test case (parameterized arguments)
-  ///   and running task, so parallel tests, parameterized cases and repetitions each start at 1.
+  ///   and running task, so parallel tests and parameterized cases each start at 1. A repetition
+  ///   of a test case starts at 1 only in the trait: it may run on a task that reuses a finished
+  ///   one's identity (see ``currentTaskIdentity()``).
   /// - Under XCTest, which runs one test at a time, a process-wide counter reset after each test.
   static var current: SnapshotCounter {
     if let scoped = scoped { return scoped }

@@ -27,12 +27,7 @@ import Testing
 
   @Test func writesSeveralSnapshotsPerFunctionAndFileInOnePass() throws {
     let input = try rewritingFixture("SeveralPerFunction.input")
-    let recordings = [
-      recording(in: input, occurrence: 1, actual: "1"),
-      recording(in: input, occurrence: 2, expected: "two", actual: "2"),
-      recording(in: input, occurrence: 3, actual: "▿ 2 elements\n  - 3\n  - 4"),
-      recording(in: input, occurrence: 4, actual: "5"),
-    ]
+    let recordings = severalPerFunctionRecordings(in: input)
     let expected = try rewritingFixture("SeveralPerFunction.expected")
     #expect(try rewriteInlineSnapshots(in: input, recordings: recordings) == expected)
     // The order recordings arrive in (tests run in any order) does not matter.

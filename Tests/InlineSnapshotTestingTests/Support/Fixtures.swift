@@ -67,6 +67,16 @@ func recording(
   )
 }
 
+/// The recordings of the `SeveralPerFunction` fixture: four calls, one of them re-recorded.
+func severalPerFunctionRecordings(in input: String) -> [InlineSnapshotRecording] {
+  [
+    recording(in: input, occurrence: 1, actual: "1"),
+    recording(in: input, occurrence: 2, expected: "two", actual: "2"),
+    recording(in: input, occurrence: 3, actual: "▿ 2 elements\n  - 3\n  - 4"),
+    recording(in: input, occurrence: 4, actual: "5"),
+  ]
+}
+
 /// The error `body` throws, or `nil`.
 func rewriteError(
   _ body: () throws(InlineSnapshotRewriteError) -> String

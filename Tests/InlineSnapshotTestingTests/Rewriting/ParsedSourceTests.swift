@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import InlineSnapshotTesting
+
+/// The parse a pass over a file shares.
+@Suite struct ParsedSourceTests {
+  @Test func aPassParsesTheFileOnceWhateverTheNumberOfRecordings() throws {
+    let input = try rewritingFixture("SeveralPerFunction.input")
+    let recordings = severalPerFunctionRecordings(in: input)
+    let parses = ParsedTexts()
+    let output = try ParsedSource.$parseObserver.withValue({ parses.append($0) }) {
+      try rewriteInlineSnapshots(in: input, recordings: recordings)
+    }
+    let texts = parses.texts
+    // The source once, the result once to check it; the rest are single calls read back.
+    #expect(texts.filter { $0 == input }.count == 1)
+    #expect(texts.filter { $0 == output }.count == 1)
+    #expect(
+      texts.filter { $0 != input && $0 != output }.allSatisfy {
+        $0.hasPrefix("assertInlineSnapshot(")
+      }
+    )
+  }
+
+  @Test func findsCallsByTheirPositionAndNamesTheFilesLines() {
+    let source = "f {\n  assertInlineSnapshot(of: g(1), as: .lines) {\n    \"x\"\n  }\n}\n"
+    let parsed = ParsedSource(source)
+    let call = parsed.call(line: 2, column: 23)
+    #expect(call?.calledExpression.trimmedDescription == "assertInlineSnapshot")
+    #expect(call.map { parsed.line(of: $0.endPositionBeforeTrailingTrivia) } == 4)
+    #expect(parsed.call(line: 2, column: 29)?.calledExpression.trimmedDescription == "g")
+    #expect(parsed.call(line: 2, column: 22) == nil)
+    #expect(parsed.firstSyntaxErrorLine == nil)
+
+    // A call's own text, parsed where it stands, keeps the file's lines and columns.
+    let callText = "assertInlineSnapshot(of: g(1), as: .lines) {\n    \"x\"\n  }"
+    let reparsed = ParsedSource(callText, origin: .init(offset: 6, line: 2, column: 3))
+    #expect(reparsed.call(line: 2, column: 23) != nil)
+    #expect(reparsed.call(line: 2, column: 29) != nil)
+  }
+
+  @Test func namesTheLineOfTheFirstSyntaxError() {
+    #expect(ParsedSource("let a = 1\nfunc f( {\n").firstSyntaxErrorLine == 2)
+  }
+}
+
+/// The texts parsed, from any thread.
+private final class ParsedTexts: @unchecked Sendable {
+  private let lock = NSLock()
+  private var parsed: [String] = []
+
+  var texts: [String] { lock.withLock { parsed } }
+
+  func append(_ text: String) { lock.withLock { parsed.append(text) } }
+}
