@@ -29,8 +29,8 @@ extension Snapshotting where Value: Encodable, Format == String {
   /// ```
   ///
   /// Every other byte is the same as ``json``'s. A selector is a key (`id`), a path (`a.b.c`), an
-  /// index (`items[0]`), every index (`items[*]`) or any depth (`**.token`); see
-  /// `Documentation/Redaction.md`. A selector with a syntax error, or one that matches nothing,
+  /// index (`items[0]`), every index (`items[*]`), any depth (`**.token`) or a quoted key
+  /// (`headers["x.request-id"]`); see `Documentation/Redaction.md`. A selector with a syntax error, or one that matches nothing,
   /// fails the assertion with a message naming it, and nothing is recorded.
   ///
   /// - Parameter selectors: The values to redact.

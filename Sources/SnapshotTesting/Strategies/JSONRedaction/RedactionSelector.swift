@@ -1,15 +1,16 @@
 /// A path to values in a JSON document, written as text by a test: `id`, `meta.requestID`,
-/// `items[0]`, `items[*].createdAt`, `**.token`, `[*].id`.
+/// `items[0]`, `items[*].createdAt`, `**.token`, `[*].id`, `headers["x.request-id"]`.
 ///
 /// Grammar (keys are compared with the decoded JSON key, exactly):
 ///
 /// ```
-/// selector := first ( "." segment | "[" index "]" )*
-/// first    := segment | "[" index "]"
+/// selector := first ( "." segment | "[" bracket "]" )*
+/// first    := segment | "[" bracket "]"
 /// segment  := key | "**"          ("**" is any number of keys and indices, and must be
 ///                                  followed by something)
 /// key      := one or more characters other than  . [ ] * " and whitespace
-/// index    := digits | "*"
+/// bracket  := digits | "*" | quoted
+/// quoted   := '"' (any character but " and \, or \" or \\)* '"'   (any key at all)
 /// ```
 struct RedactionSelector: Hashable, Sendable {
   enum Component: Hashable, Sendable {
@@ -72,7 +73,7 @@ private struct RedactionSelectorParser {
   mutating func parseSelector() throws(RedactionSelectorError) -> [RedactionSelector.Component] {
     var components: [RedactionSelector.Component] = []
     if current == "[" {
-      components.append(try parseIndex())
+      components.append(try parseBracket())
     } else {
       components.append(try parseSegment())
     }
@@ -82,7 +83,7 @@ private struct RedactionSelectorParser {
         position += 1
         components.append(try parseSegment())
       case "[":
-        components.append(try parseIndex())
+        components.append(try parseBracket())
       default:
         throw error(#"expected ".", "[" or the end of the selector"#)
       }
@@ -110,10 +111,12 @@ private struct RedactionSelectorParser {
     return .key(String(characters[start..<position]))
   }
 
-  mutating func parseIndex() throws(RedactionSelectorError) -> RedactionSelector.Component {
+  mutating func parseBracket() throws(RedactionSelectorError) -> RedactionSelector.Component {
     position += 1  // "["
     let component: RedactionSelector.Component
-    if current == "*" {
+    if current == "\"" {
+      component = .key(try parseQuotedKey())
+    } else if current == "*" {
       position += 1
       component = .anyIndex
     } else {
@@ -121,7 +124,7 @@ private struct RedactionSelectorParser {
       while let character = current, character.isASCII, character.isNumber {
         position += 1
       }
-      guard position > start else { throw error(#"expected an index or "*""#) }
+      guard position > start else { throw error(#"expected an index, "*" or a quoted key"#) }
       guard let index = Int(String(characters[start..<position])) else {
         position = start
         throw error("expected an index small enough for an Int")
@@ -131,6 +134,27 @@ private struct RedactionSelectorParser {
     guard current == "]" else { throw error(#"expected "]""#) }
     position += 1
     return component
+  }
+
+  /// Reads `"…"`, where `\"` and `\\` stand for `"` and `\`.
+  mutating func parseQuotedKey() throws(RedactionSelectorError) -> String {
+    position += 1  // the opening quote
+    var key = ""
+    while let character = current, character != "\"" {
+      position += 1
+      guard character == "\\" else {
+        key.append(character)
+        continue
+      }
+      guard let escaped = current, escaped == "\"" || escaped == "\\" else {
+        throw error(#"expected a quote or a backslash after the backslash"#)
+      }
+      key.append(escaped)
+      position += 1
+    }
+    guard current == "\"" else { throw error("expected a quote to close the key") }
+    position += 1
+    return key
   }
 
   static func isKeyCharacter(_ character: Character) -> Bool {

@@ -71,12 +71,12 @@ import Testing
 
   @Test func keysAreComparedDecoded() throws {
     let json = #"{"a\/b":1,"caf\u00e9":2,"\ud83c\udf89":3,"q\"":4}"#
-    let result = try redact(json, ["a/b", "café", "🎉"])
+    let result = try redact(json, ["a/b", "café", "🎉", #"["q\""]"#])
     #expect(result.unmatched == [])
     #expect(
       result.text
         == #"{"a\/b":"[redacted number]","caf\u00e9":"[redacted number]","#
-        + #""\ud83c\udf89":"[redacted number]","q\"":4}"#
+        + #""\ud83c\udf89":"[redacted number]","q\"":"[redacted number]"}"#
     )
   }
 

@@ -20,6 +20,13 @@ import Testing
     )
     #expect(try RedactionSelector.parse("a.**[1]").components == [.key("a"), .anyDepth, .index(1)])
     #expect(try RedactionSelector.parse("clé.日本").components == [.key("clé"), .key("日本")])
+    #expect(
+      try RedactionSelector.parse(#"headers["x.id"][0]["a \"b\" \\ [*]"]"#).components
+        == [.key("headers"), .key("x.id"), .index(0), .key(#"a "b" \ [*]"#)]
+    )
+    #expect(
+      try RedactionSelector.parse(#"[""].**["*"]"#).components == [.key(""), .anyDepth, .key("*")]
+    )
   }
 
   /// Each bad selector, the 1-based character where the error is, and what was expected there.
@@ -32,9 +39,14 @@ import Testing
     ("a..b", #"has an error at character 3: expected a key, found ".""#),
     ("a.", #"has an error at character 3: expected a key, found the end of the selector"#),
     (".a", #"has an error at character 1: expected a key, found ".""#),
-    ("items[]", #"has an error at character 7: expected an index or "*", found "]""#),
-    ("items[x]", #"has an error at character 7: expected an index or "*", found "x""#),
-    ("items[-1]", #"has an error at character 7: expected an index or "*", found "-""#),
+    ("items[]", #"has an error at character 7: expected an index, "*" or a quoted key, found "]""#),
+    (
+      "items[x]", #"has an error at character 7: expected an index, "*" or a quoted key, found "x""#
+    ),
+    (
+      "items[-1]",
+      #"has an error at character 7: expected an index, "*" or a quoted key, found "-""#
+    ),
     ("items[0", #"has an error at character 8: expected "]", found the end of the selector"#),
     ("items[99999999999999999999]", "at character 7: expected an index small enough for an Int"),
     ("items*", #"at character 6: expected ".", "[" or the end of the selector, found "*""#),
@@ -44,6 +56,12 @@ import Testing
     ("***", #"at character 3: expected ".", "[" or the end of the selector, found "*""#),
     ("a b", #"at character 2: expected ".", "[" or the end of the selector, found " ""#),
     (#"a."b""#, #"at character 3: expected a key, found """#),
+    (#"a["b"#, "at character 5: expected a quote to close the key, found the end of the selector"),
+    (#"a["b"c]"#, #"at character 6: expected "]", found "c""#),
+    (
+      #"a["b\n"]"#,
+      #"at character 6: expected a quote or a backslash after the backslash, found "n""#
+    ),
   ]
 
   @Test(arguments: errors)
