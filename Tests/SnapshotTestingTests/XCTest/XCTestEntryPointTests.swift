@@ -6,36 +6,7 @@ import XCTest
 
 /// The public entry points inside XCTest: failures are XCTest failures at the assertion's line,
 /// and unnamed snapshots are numbered per test.
-final class XCTestEntryPointTests: XCTestCase {
-  private var capturedFailures: [(message: String, line: Int)] = []
-  private var isCapturingFailures = false
-
-  override func recordFailure(
-    withDescription description: String,
-    inFile filePath: String,
-    atLine lineNumber: Int,
-    expected: Bool
-  ) {
-    if isCapturingFailures {
-      capturedFailures.append((description, lineNumber))
-    } else {
-      super.recordFailure(
-        withDescription: description,
-        inFile: filePath,
-        atLine: lineNumber,
-        expected: expected
-      )
-    }
-  }
-
-  private func capturingFailures(_ body: () -> Void) -> [(message: String, line: Int)] {
-    isCapturingFailures = true
-    capturedFailures = []
-    body()
-    isCapturingFailures = false
-    return capturedFailures
-  }
-
+final class XCTestEntryPointTests: FailureCapturingTestCase {
   func testMatchesCommittedReferences() {
     assertSnapshot(of: "first\n", as: .lines)
     assertSnapshot(of: "second\n", as: .lines)
