@@ -32,6 +32,20 @@ import Testing
     #expect(text == "x2A1E-4B5D-4E6F-8A9B-0C1D2E3F4A5B")
   }
 
+  /// `.wait` calls the inner strategy on another thread, where the scope is not visible: the
+  /// engine runs the scoped scrubbers after it instead, as the guide says.
+  @Test func aScrubbingStrategyInsideWaitRunsBeforeTheScopedOnes() {
+    let scoped: [Scrubber] = [.replacing("8F3C", with: "x")]
+    let (inside, _) = withSnapshotTesting(scrubbing: scoped) {
+      recordedText(of: Self.id, as: .wait(for: 0, on: .lines.scrubbing(.uuids)))
+    }
+    let (outside, _) = withSnapshotTesting(scrubbing: scoped) {
+      recordedText(of: Self.id, as: .wait(for: 0, on: .lines).scrubbing(.uuids))
+    }
+    #expect(inside == "UUID_1")
+    #expect(outside == "x2A1E-4B5D-4E6F-8A9B-0C1D2E3F4A5B")
+  }
+
   @Test func scopedScrubbersRunOnceWithNestedScrubbingStrategies() {
     let counting = Scrubber("counting") { $0 + "+" }
     let (text, _) = withSnapshotTesting(scrubbing: [counting]) {
