@@ -1,3 +1,4 @@
+import Foundation
 import CustomDump
 import SnapshotTesting
 import SnapshotTestingCustomDump
@@ -16,6 +17,23 @@ import Testing
             "a",
             "b"
           ])
+        )
+        """
+    )
+  }
+
+  @Test func scrubbing() async throws {
+    struct Session { var id: UUID; var previous: UUID }
+    let id = UUID()
+    let text = await snapshotText(
+      of: Session(id: id, previous: id),
+      as: .customDump.scrubbing(.uuids)
+    )
+    #expect(
+      text == """
+        CustomDumpStrategyTests.Session(
+          id: UUID(UUID_1),
+          previous: UUID(UUID_1)
         )
         """
     )

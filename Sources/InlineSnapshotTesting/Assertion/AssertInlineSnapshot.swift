@@ -120,7 +120,12 @@ private func takeInlineSnapshot<Value>(
   let (text, unavailable): (String?, String?)
   do {
     (text, unavailable) = try UnavailableSnapshot.collecting {
-      try value().map { try awaitInlineSnapshot(snapshotting.snapshot($0), timeout: timeout) }
+      try value().map { value in
+        // Scoped scrubbers clean the text before it is compared or written into the test.
+        try ScopedScrubbers.applying(pathExtension: snapshotting.pathExtension) {
+          try awaitInlineSnapshot(snapshotting.snapshot(value), timeout: timeout)
+        }
+      }
     }
   } catch let error as InlineSnapshotTimeoutError {
     throw InlineSnapshotFailure(description: error.description)

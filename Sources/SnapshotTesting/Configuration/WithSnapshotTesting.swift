@@ -72,3 +72,46 @@ extension SnapshotTestingConfiguration.Record {
   /// This mode if a scope or user chose it, `nil` if it was copied from outside the scopes.
   var chosen: Self? { origin == .chosen ? self : nil }
 }
+
+/// Runs `operation` with scrubbers that clean every text snapshot taken inside it, and
+/// optionally a record mode and diff tool.
+///
+/// Scopes nest: an inner scope's scrubbers run after the outer scope's. Scoped scrubbers run
+/// before a strategy's own (`.scrubbing(...)`), on every assertion whose format is text,
+/// inline snapshots included; images and `Data` are never scrubbed.
+///
+/// ```swift
+/// withSnapshotTesting(scrubbing: [.uuids, .iso8601Dates]) {
+///   assertSnapshot(of: user, as: .dump)   // ids and dates become UUID_1, DATE_1
+/// }
+/// ```
+///
+/// - Parameters:
+///   - record: The record mode, or `nil` to keep the enclosing one.
+///   - diffTool: The diff tool, or `nil` to keep the enclosing one.
+///   - scrubbers: Scrubbers added to the enclosing scope's.
+///   - operation: The work to run.
+/// - Returns: What `operation` returns.
+public func withSnapshotTesting<R>(
+  record: SnapshotTestingConfiguration.Record? = nil,
+  diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
+  scrubbing scrubbers: [Scrubber],
+  operation: () throws -> R
+) rethrows -> R {
+  try ScopedScrubbers.adding(scrubbers) {
+    try withSnapshotTesting(record: record, diffTool: diffTool, operation: operation)
+  }
+}
+
+/// Runs the asynchronous `operation` with scrubbers in scope; see
+/// ``withSnapshotTesting(record:diffTool:scrubbing:operation:)-(_,_,_,()->R)``.
+public func withSnapshotTesting<R>(
+  record: SnapshotTestingConfiguration.Record? = nil,
+  diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
+  scrubbing scrubbers: [Scrubber],
+  operation: () async throws -> R
+) async rethrows -> R {
+  try await ScopedScrubbers.adding(scrubbers) {
+    try await withSnapshotTesting(record: record, diffTool: diffTool, operation: operation)
+  }
+}

@@ -81,11 +81,14 @@ private func takeSnapshot<Value, Format>(
   let (taken, unavailable): ((Format, Data), String?)
   do {
     (taken, unavailable) = try UnavailableSnapshot.collecting {
-      let snapshot = try awaitSnapshot(
-        strategy.snapshot(try value()),
-        timeout: assertion.context.timeout,
-        referenceURL: assertion.referenceURL
-      )
+      // Scoped scrubbers clean a text snapshot before it is encoded, compared or written.
+      let snapshot = try ScopedScrubbers.applying(pathExtension: strategy.pathExtension) {
+        try awaitSnapshot(
+          strategy.snapshot(try value()),
+          timeout: assertion.context.timeout,
+          referenceURL: assertion.referenceURL
+        )
+      }
       return (snapshot, strategy.diffing.toData(snapshot))
     }
   } catch let error as SnapshotTimeoutError {

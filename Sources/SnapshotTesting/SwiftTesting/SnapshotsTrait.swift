@@ -1,10 +1,12 @@
 import Testing
 
-/// The trait behind `.snapshots(record:diffTool:)`; use the static functions to create it.
+/// The trait behind `.snapshots(record:diffTool:)` and `.snapshots(scrubbing:)`; use the static
+/// functions to create it.
 public struct _SnapshotsTestTrait: SuiteTrait, TestTrait, TestScoping {
   /// Applies to every test in a suite it is attached to.
   public let isRecursive = true
   let configuration: SnapshotTestingConfiguration
+  var scrubbers: [Scrubber] = []
 
   /// Runs each test case with this configuration and a snapshot counter of its own, which child
   /// tasks of the test inherit.
@@ -15,7 +17,8 @@ public struct _SnapshotsTestTrait: SuiteTrait, TestTrait, TestScoping {
   ) async throws {
     try await withSnapshotTesting(
       record: configuration.record,
-      diffTool: configuration.diffTool
+      diffTool: configuration.diffTool,
+      scrubbing: scrubbers
     ) {
       if testCase != nil {
         try await SnapshotCounter.$scoped.withValue(SnapshotCounter(), operation: function)
@@ -48,6 +51,33 @@ extension Trait where Self == _SnapshotsTestTrait {
   ) -> Self {
     _SnapshotsTestTrait(
       configuration: SnapshotTestingConfiguration(record: record, diffTool: diffTool)
+    )
+  }
+
+  /// Scrubs every text snapshot of a suite or a test, and optionally configures it.
+  ///
+  /// ```swift
+  /// @Suite(.snapshots(scrubbing: [.uuids, .iso8601Dates, .memoryAddresses]))
+  /// struct APITests {
+  ///   @Test func user() { assertSnapshot(of: user, as: .json) }
+  /// }
+  /// ```
+  ///
+  /// A test's trait adds its scrubbers after its suite's; both run before a strategy's own
+  /// `.scrubbing(...)`. Images and `Data` are never scrubbed.
+  ///
+  /// - Parameters:
+  ///   - record: The record mode, or `nil` to inherit.
+  ///   - diffTool: The diff tool, or `nil` to inherit.
+  ///   - scrubbers: Scrubbers added to the enclosing scope's.
+  public static func snapshots(
+    record: SnapshotTestingConfiguration.Record? = nil,
+    diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
+    scrubbing scrubbers: [Scrubber]
+  ) -> Self {
+    _SnapshotsTestTrait(
+      configuration: SnapshotTestingConfiguration(record: record, diffTool: diffTool),
+      scrubbers: scrubbers
     )
   }
 
