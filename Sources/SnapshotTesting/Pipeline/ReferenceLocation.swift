@@ -89,21 +89,11 @@ func locateReference(
   snapshotDirectory: String?,
   referenceRoot: String?
 ) throws(SnapshotNameError) -> ReferenceLocation {
-  let (testFileName, testFolder) = testFileParts(filePath)
-
-  let directory: URL
-  if let snapshotDirectory {
-    directory = URL(fileURLWithPath: snapshotDirectory, isDirectory: true)
-  } else {
-    let base: URL
-    if let referenceRoot, !referenceRoot.isEmpty {
-      base = relocate(testFolder, under: URL(fileURLWithPath: referenceRoot, isDirectory: true))
-    } else {
-      base = testFolder
-    }
-    directory = base.appendingPathComponent("__Snapshots__", isDirectory: true)
-      .appendingPathComponent(testFileName, isDirectory: true)
-  }
+  let (testFileName, directory) = referenceFolder(
+    filePath: filePath,
+    snapshotDirectory: snapshotDirectory,
+    referenceRoot: referenceRoot
+  )
 
   let suffix: String
   switch identifier {
@@ -123,18 +113,35 @@ func locateReference(
   )
 }
 
-private let testFilePartsCache = LockedCache<String, (name: String, folder: URL)>()
+private let referenceFolderCache = LockedCache<[String?], (testFileName: String, folder: URL)>()
 
-/// A test file's name without its extension, and its folder, as `URL` gives them. Every assertion
-/// asks and `URL` is slow to answer, so the answer is kept for absolute paths (a relative path
-/// depends on the current directory, which may change).
-private func testFileParts(_ filePath: String) -> (name: String, folder: URL) {
-  func build() -> (name: String, folder: URL) {
+/// The test file's name without its extension, and the folder holding its references. Every
+/// assertion asks and `URL` is slow to answer, so the answer is kept for an absolute test file
+/// path and folders (a relative path depends on the current directory, which may change).
+private func referenceFolder(
+  filePath: String,
+  snapshotDirectory: String?,
+  referenceRoot: String?
+) -> (testFileName: String, folder: URL) {
+  func build() -> (testFileName: String, folder: URL) {
     let fileURL = URL(fileURLWithPath: filePath, isDirectory: false)
-    return (fileURL.deletingPathExtension().lastPathComponent, fileURL.deletingLastPathComponent())
+    let testFileName = fileURL.deletingPathExtension().lastPathComponent
+    if let snapshotDirectory {
+      return (testFileName, URL(fileURLWithPath: snapshotDirectory, isDirectory: true))
+    }
+    var base = fileURL.deletingLastPathComponent()
+    if let referenceRoot, !referenceRoot.isEmpty {
+      base = relocate(base, under: URL(fileURLWithPath: referenceRoot, isDirectory: true))
+    }
+    let folder = base.appendingPathComponent("__Snapshots__", isDirectory: true)
+      .appendingPathComponent(testFileName, isDirectory: true)
+    return (testFileName, folder)
   }
-  guard filePath.hasPrefix("/") else { return build() }
-  return testFilePartsCache.value(for: filePath, make: build)
+  let isAbsolute =
+    filePath.hasPrefix("/") && (snapshotDirectory.map { $0.hasPrefix("/") } ?? true)
+    && (referenceRoot.map { $0.isEmpty || $0.hasPrefix("/") } ?? true)
+  guard isAbsolute else { return build() }
+  return referenceFolderCache.value(for: [filePath, snapshotDirectory, referenceRoot], make: build)
 }
 
 /// Moves a test folder under another root, keeping its path from the last `Tests` component on

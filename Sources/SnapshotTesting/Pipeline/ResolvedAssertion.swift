@@ -12,11 +12,11 @@ struct ResolvedAssertion {
   /// The strategy's path extension, if it has one.
   var pathExtension: String?
   var artifacts: ArtifactsFolder
-  /// `location.referenceURL.path`, computed once: a matching assertion needs it twice, and
-  /// `URL.path` is not cheap.
+  /// `location.referenceURL` and its path, computed once: a matching assertion needs each
+  /// more than once, and building a `URL` or asking for its path costs as much as reading a
+  /// small reference.
+  var referenceURL: URL
   var referencePath: String
-
-  var referenceURL: URL { location.referenceURL }
 }
 
 /// A failure that ends an assertion before it compares anything; its message is the report.
@@ -61,6 +61,7 @@ func resolveAssertion(
   } catch {
     throw AssertionFailure(description: error.description)
   }
+  let referenceURL = location.referenceURL
   return ResolvedAssertion(
     context: context,
     recordMode: recordMode,
@@ -69,7 +70,8 @@ func resolveAssertion(
     location: location,
     pathExtension: pathExtension,
     artifacts: ArtifactsFolder(environment),
-    referencePath: location.referenceURL.path
+    referenceURL: referenceURL,
+    referencePath: referenceURL.path
   )
 }
 
