@@ -30,10 +30,12 @@ let package = Package(
     // the usage log, the environment. No test framework, so the review tool links none.
     .target(name: "RunRecord"),
     .testTarget(name: "RunRecordTests", dependencies: ["RunRecord"]),
+    // What several test targets share; no product depends on it, so users never build it.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .target(name: "SnapshotTesting", dependencies: ["RunRecord"]),
     .testTarget(
       name: "SnapshotTestingTests",
-      dependencies: ["SnapshotTesting", "RunRecord"],
+      dependencies: ["SnapshotTesting", "RunRecord", "TestSupport"],
       exclude: [
         "__Fixtures__", "__Snapshots__", "Compatibility/__Snapshots__",
         "SwiftTesting/__Snapshots__", "XCTest/__Snapshots__",
@@ -50,7 +52,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ImageSnapshotTestingTests",
-      dependencies: ["ImageSnapshotTesting", "RunRecord"],
+      dependencies: ["ImageSnapshotTesting", "RunRecord", "TestSupport"],
       exclude: ["__Fixtures__"]
     ),
     .target(

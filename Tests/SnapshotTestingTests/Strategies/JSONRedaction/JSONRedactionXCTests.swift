@@ -1,5 +1,6 @@
 import Foundation
 import RunRecord
+import TestSupport
 import XCTest
 
 @testable import SnapshotTesting

@@ -1,12 +1,12 @@
 import XCTest
 
 /// An `XCTestCase` that can turn the failures a closure records into values, so a test can check
-/// what an assertion reports instead of failing with it.
-class FailureCapturingTestCase: XCTestCase {
+/// what an assertion reports instead of failing with it. Shared by the test targets.
+open class FailureCapturingTestCase: XCTestCase {
   private var capturedFailures: [(message: String, line: Int)] = []
   private var isCapturingFailures = false
 
-  override func recordFailure(
+  override open func recordFailure(
     withDescription description: String,
     inFile filePath: String,
     atLine lineNumber: Int,
@@ -25,7 +25,7 @@ class FailureCapturingTestCase: XCTestCase {
   }
 
   /// The failures `body` records, with their lines, instead of recording them.
-  func capturingFailures(_ body: () -> Void) -> [(message: String, line: Int)] {
+  public func capturingFailures(_ body: () -> Void) -> [(message: String, line: Int)] {
     isCapturingFailures = true
     capturedFailures = []
     body()
