@@ -10,22 +10,7 @@ import Foundation
 /// where the package's strategies do this work; a report made from another thread is not seen,
 /// and the placeholder is compared as the snapshot.
 package enum UnavailableSnapshot {
-  /// The reasons reported while one assertion took its snapshot.
-  package final class Reasons: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reasons: [String] = []
-
-    package init() {}
-
-    func append(_ reason: String) {
-      lock.withLock { reasons.append(reason) }
-    }
-
-    /// The first reason reported, if any.
-    package var first: String? { lock.withLock { reasons.first } }
-  }
-
-  @TaskLocal private static var current: Reasons?
+  @TaskLocal private static var current: StrategyReports?
 
   /// Records that the snapshot being taken does not exist, and why, and returns `reason` for the
   /// strategy to use as its placeholder.
@@ -40,9 +25,59 @@ package enum UnavailableSnapshot {
   package static func collecting<R, Failure: Error>(
     _ body: () throws(Failure) -> R
   ) throws(Failure) -> (R, reason: String?) {
-    let reasons = Reasons()
+    let (result, reasons) = try StrategyReports.collecting(into: $current, body)
+    return (result, reasons.first)
+  }
+}
+
+/// How a strategy tells the user something that does not fail the assertion: an image compared
+/// with masks that cover all of it, for example. The assertion reports each warning as a Swift
+/// Testing warning (an XCTest run prints it), whatever its outcome.
+///
+/// Like ``UnavailableSnapshot``, a warning reaches the assertion when made on its task, while
+/// the strategy takes or encodes the snapshot.
+package enum SnapshotWarning {
+  @TaskLocal private static var current: StrategyReports?
+
+  /// Records a warning for the assertion taking a snapshot.
+  package static func report(_ message: String) {
+    current?.append(message)
+  }
+
+  /// Runs `body` and returns its result with the warnings reported while it ran, in order.
+  package static func collecting<R, Failure: Error>(
+    _ body: () throws(Failure) -> R
+  ) throws(Failure) -> (R, warnings: [String]) {
+    let (result, reports) = try StrategyReports.collecting(into: $current, body)
+    return (result, reports.all)
+  }
+}
+
+/// What strategies reported while one assertion took its snapshot, in order.
+package final class StrategyReports: @unchecked Sendable {
+  private let lock = NSLock()
+  private var reports: [String] = []
+
+  package init() {}
+
+  func append(_ report: String) {
+    lock.withLock { reports.append(report) }
+  }
+
+  /// The first report, if any.
+  package var first: String? { lock.withLock { reports.first } }
+
+  /// Every report, in order.
+  package var all: [String] { lock.withLock { reports } }
+
+  /// Runs `body` with a fresh list bound to `taskLocal`, and returns its result and the list.
+  fileprivate static func collecting<R, Failure: Error>(
+    into taskLocal: TaskLocal<StrategyReports?>,
+    _ body: () throws(Failure) -> R
+  ) throws(Failure) -> (R, StrategyReports) {
+    let reports = StrategyReports()
     // `withValue` only rethrows untyped errors: carry the typed one out in a `Result`.
-    let result = $current.withValue(reasons) { Result { () throws(Failure) -> R in try body() } }
-    return (try result.get(), reasons.first)
+    let result = taskLocal.withValue(reports) { Result { () throws(Failure) -> R in try body() } }
+    return (try result.get(), reports)
   }
 }

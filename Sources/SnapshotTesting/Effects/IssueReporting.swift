@@ -55,3 +55,16 @@ func safeSourceLocation(fileID: String, filePath: String, line: Int, column: Int
     column: max(1, column)
   )
 }
+
+/// Reports what a strategy warned about (``SnapshotWarning``): a Swift Testing warning, which
+/// does not fail the test, or, under XCTest, which has no warnings, a line on standard error in
+/// the compiler's `file:line: warning:` form.
+func reportWarning(_ message: String, context: AssertionContext) {
+  if isRunningSwiftTesting {
+    Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: context.sourceLocation)
+  } else {
+    FileHandle.standardError.write(
+      Data("\(context.filePath):\(context.line): warning: \(message)\n".utf8)
+    )
+  }
+}

@@ -78,18 +78,20 @@ private func takeSnapshot<Value, Format>(
   as strategy: Snapshotting<Value, Format>,
   assertion: ResolvedAssertion
 ) throws(AssertionFailure) -> (Format, Data) {
-  let (taken, unavailable): ((Format, Data), String?)
+  let (taken, unavailable, warnings): ((Format, Data), String?, [String])
   do {
-    (taken, unavailable) = try UnavailableSnapshot.collecting {
-      // Scoped scrubbers clean a text snapshot before it is encoded, compared or written.
-      let snapshot = try ScopedScrubbers.applying(pathExtension: strategy.pathExtension) {
-        try awaitSnapshot(
-          strategy.snapshot(try value()),
-          timeout: assertion.context.timeout,
-          referenceURL: assertion.referenceURL
-        )
+    ((taken, unavailable), warnings) = try SnapshotWarning.collecting {
+      try UnavailableSnapshot.collecting {
+        // Scoped scrubbers clean a text snapshot before it is encoded, compared or written.
+        let snapshot = try ScopedScrubbers.applying(pathExtension: strategy.pathExtension) {
+          try awaitSnapshot(
+            strategy.snapshot(try value()),
+            timeout: assertion.context.timeout,
+            referenceURL: assertion.referenceURL
+          )
+        }
+        return (snapshot, strategy.diffing.toData(snapshot))
       }
-      return (snapshot, strategy.diffing.toData(snapshot))
     }
   } catch let error as SnapshotTimeoutError {
     throw AssertionFailure(description: error.description)
@@ -101,6 +103,7 @@ private func takeSnapshot<Value, Format>(
         """
     )
   }
+  for warning in warnings { reportWarning(warning, context: assertion.context) }
   if let unavailable {
     throw AssertionFailure(
       description: FailureMessage.unavailable(unavailable, assertion.referencePath)
