@@ -6,9 +6,14 @@
 #   --with-chromium  also Debian's `chromium`, which the HTML report's headless-browser tests
 #                    (Tests/SnapshotReviewTests/Report/HeadlessBrowserTests.swift) need; without
 #                    it those tests are skipped. The tests never install anything themselves.
+#   --with-pixelmatch also PyPI's `pixelmatch` (0.3.0, with python3 and pip from Debian), which
+#                    the anti-aliasing cross-check
+#                    (Tests/ImageSnapshotTestingTests/Comparison/AntialiasingTests.swift) runs
+#                    against; without it that test is skipped.
 set -euo pipefail
 
 packages=(libpng-dev zlib1g-dev)
+with_pixelmatch=0
 needed_by="ImageSnapshotTesting"
 needs="ImageSnapshotTesting needs"
 for argument in "$@"; do
@@ -18,8 +23,12 @@ for argument in "$@"; do
       needed_by="ImageSnapshotTesting and the HTML report's browser tests"
       needs="ImageSnapshotTesting and the HTML report's browser tests need"
       ;;
+    --with-pixelmatch)
+      packages+=(python3 python3-pip)
+      with_pixelmatch=1
+      ;;
     *)
-      echo "usage: $0 [--with-chromium]" >&2
+      echo "usage: $0 [--with-chromium] [--with-pixelmatch]" >&2
       exit 2
       ;;
   esac
@@ -31,15 +40,29 @@ for package in "${packages[@]}"; do
     missing+=("$package")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
 
-if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-  echo "Installing ${missing[*]} (needed by $needed_by)…"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq "${missing[@]}" >/dev/null
-else
-  echo "$needs ${missing[*]}. Install them with:" >&2
-  echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
-  exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing ${missing[*]} (needed by $needed_by)…"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "$needs ${missing[*]}. Install them with:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+if [ "$with_pixelmatch" = 1 ] && ! python3 -c "import pixelmatch" 2>/dev/null; then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "Installing pixelmatch 0.3.0 from PyPI (the anti-aliasing cross-check)…"
+    # Debian's Python refuses system-wide pip installs unless told to; the package is pure Python.
+    pip install -q pixelmatch==0.3.0 2>/dev/null ||
+      pip install -q --break-system-packages pixelmatch==0.3.0
+  else
+    echo "The anti-aliasing cross-check needs pixelmatch. Install it with:" >&2
+    echo "  pip install --user pixelmatch==0.3.0" >&2
+    exit 1
+  fi
 fi

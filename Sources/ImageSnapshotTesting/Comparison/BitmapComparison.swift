@@ -9,22 +9,32 @@
 public struct BitmapComparison: Equatable, Sendable {
   /// The number of pixels in each image.
   public var pixelCount: Int
-  /// Pixels whose RGBA bytes are not identical.
+  /// Pixels left out of the comparison by masks.
+  public var maskedPixelCount = 0
+  /// Pixels whose RGBA bytes are not identical (masked pixels left out).
   public var differingPixelCount: Int
   /// Pixels that do not match: differing by more than the tolerance of the perceptual precision
-  /// (by any byte when it is 1).
+  /// (by any byte when it is 1), and not forgiven as anti-aliasing.
   public var failingPixelCount: Int
-  /// The largest ΔE\*94 of any pixel, 0 when the images are identical. About 2.3 is one
-  /// just-noticeable difference; 100 is the distance from black to white.
+  /// Pixels that differ by more than the tolerance but are anti-aliasing in one of the images,
+  /// when the comparison ignores anti-aliasing; they do not fail.
+  public var antialiasedPixelCount = 0
+  /// The largest ΔE\*94 of any pixel compared and not forgiven as anti-aliasing, 0 when the
+  /// images are identical. About 2.3 is one just-noticeable difference; 100 is the distance
+  /// from black to white.
   public var maximumDeltaE: Double
   /// The perceptual precision the comparison was made with.
   public var perceptualPrecision: Float
 
-  /// The fraction of pixels that match, 0...1, as a `Float` like the `precision` it is compared
-  /// with (so that 98 matching pixels of 100 give exactly the `Float` 0.98).
+  /// The pixels compared: all but the masked ones. `precision` is a fraction of these.
+  public var comparedPixelCount: Int { pixelCount - maskedPixelCount }
+
+  /// The fraction of compared pixels that match, 0...1, as a `Float` like the `precision` it is
+  /// compared with (so that 98 matching pixels of 100 give exactly the `Float` 0.98); 1 when
+  /// masks leave nothing to compare.
   public var matchingPixelFraction: Float {
-    guard pixelCount > 0 else { return 1 }
-    return Float(Double(pixelCount - failingPixelCount) / Double(pixelCount))
+    guard comparedPixelCount > 0 else { return 1 }
+    return Float(Double(comparedPixelCount - failingPixelCount) / Double(comparedPixelCount))
   }
 
   /// The perceptual precision of the worst pixel: 1 − (largest ΔE\*94 / 100), at least 0.
@@ -32,7 +42,7 @@ public struct BitmapComparison: Equatable, Sendable {
     Float(1 - min(maximumDeltaE / 100, 1))
   }
 
-  /// Whether at least the fraction `precision` of the pixels match.
+  /// Whether at least the fraction `precision` of the compared pixels match.
   ///
   /// A precision of 1 (or more) requires every pixel to match, however large the image; below 1
   /// the fraction of matching pixels is compared as a `Float`.
@@ -40,6 +50,24 @@ public struct BitmapComparison: Equatable, Sendable {
     if failingPixelCount == 0 { return true }
     if precision >= 1 { return false }
     return matchingPixelFraction >= precision
+  }
+
+  /// Whether the comparison is within both limits: at most `maxDifferentPixels` pixels fail, and
+  /// at least the fraction `precision` match.
+  ///
+  /// With a pixel budget, a `precision` of 1 adds no requirement of its own, so that
+  /// `.image(maxDifferentPixels: 25)` allows 25 failing pixels; below 1 it must hold as well.
+  public func matches(precision: Float, maxDifferentPixels: Int?) -> Bool {
+    guard let maxDifferentPixels else { return matches(precision: precision) }
+    guard failingPixelCount <= maxDifferentPixels else { return false }
+    return precision >= 1 || matches(precision: precision)
+  }
+
+  /// What a comparison leaves out or forgives, besides its perceptual precision.
+  struct Options: Sendable {
+    var perceptualPrecision: Float
+    var ignoringAntialiasing = false
+    var masks: [Bitmap.Region] = []
   }
 }
 
@@ -76,6 +104,42 @@ extension Bitmap {
     compare(reference, new, perceptualPrecision: perceptualPrecision, threading: .singleThreaded)
   }
 
+  /// Compares two bitmaps of the same size, leaving out the pixels under `masks` and, when
+  /// asked, forgiving anti-aliasing.
+  ///
+  /// ```swift
+  /// let comparison = Bitmap.compare(
+  ///   reference, rendered, perceptualPrecision: 0.98, ignoringAntialiasing: true,
+  ///   masks: [Bitmap.Region(x: 0, y: 0, width: 120, height: 20)]
+  /// )
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - ignoringAntialiasing: Whether a pixel that fails but is anti-aliasing in either image
+  ///     (detected as pixelmatch does) is forgiven; it is then counted in
+  ///     ``BitmapComparison/antialiasedPixelCount``, not as failing.
+  ///   - masks: Regions left out of the comparison, clipped to the image; the parts outside it
+  ///     are ignored.
+  /// - Returns: The counts and the largest difference, or `nil` when the sizes differ.
+  public static func compare(
+    _ reference: Bitmap,
+    _ new: Bitmap,
+    perceptualPrecision: Float = 1,
+    ignoringAntialiasing: Bool = false,
+    masks: [Region] = []
+  ) -> BitmapComparison? {
+    compare(
+      reference,
+      new,
+      options: BitmapComparison.Options(
+        perceptualPrecision: perceptualPrecision,
+        ignoringAntialiasing: ignoringAntialiasing,
+        masks: masks
+      ),
+      differenceImageUnless: nil
+    )?.comparison
+  }
+
   static func compare(
     _ reference: Bitmap,
     _ new: Bitmap,
@@ -85,52 +149,111 @@ extension Bitmap {
     compare(
       reference,
       new,
-      perceptualPrecision: perceptualPrecision,
+      options: BitmapComparison.Options(perceptualPrecision: perceptualPrecision),
       threading: threading,
-      differenceImageUnlessMatching: nil
+      differenceImageUnless: nil
     )?.comparison
   }
 
-  /// Compares two bitmaps of the same size and, when they do not match at `precision`, draws
+  /// Compares two bitmaps of the same size and, unless `accepts` accepts the comparison, draws
   /// their difference image from the same pass.
   ///
-  /// - Returns: `nil` when the sizes differ; otherwise the comparison and, when `precision` is
-  ///   given and the images do not match at it, the difference image.
-  /// - Complexity: One `memcmp` when the images are identical; otherwise one pass, which with a
-  ///   `precision` also fills a ``PixelDifferenceMap`` (5 bytes a pixel) to draw from.
+  /// 1. Masked pixels are made equal (the new image's take the reference's), and counted.
+  /// 2. One `memcmp`: identical images, the common case, end here.
+  /// 3. One pass counts the differing and failing pixels, filling a ``PixelDifferenceMap``
+  ///    (5 bytes a pixel) when a difference image may be needed or anti-aliasing is ignored.
+  /// 4. Failing pixels that are anti-aliasing are forgiven, in the map and the counts.
+  ///
+  /// - Returns: `nil` when the sizes differ; otherwise the comparison and, when `accepts` is
+  ///   given and rejects it, the difference image.
   static func compare(
     _ reference: Bitmap,
     _ new: Bitmap,
-    perceptualPrecision: Float,
+    options: BitmapComparison.Options,
     threading: PixelComparisonThreading = .automatic,
-    differenceImageUnlessMatching precision: Float?
+    differenceImageUnless accepts: ((BitmapComparison) -> Bool)?
   ) -> (comparison: BitmapComparison, differenceImage: Bitmap?)? {
     guard reference.width == new.width, reference.height == new.height else { return nil }
-    let pixelCount = reference.pixelCount
-    if PixelComparison.bytesAreEqual(reference.rgbaBytes, new.rgbaBytes) {
-      return (BitmapComparison(pixelCount, PixelComparisonTally(), perceptualPrecision), nil)
-    }
-    let tolerance = deltaETolerance(perceptualPrecision: perceptualPrecision)
-    guard let precision else {
-      let tally = PixelComparison.compare(
-        reference: reference.rgbaBytes,
-        new: new.rgbaBytes,
-        tolerance: tolerance,
-        threading: threading
-      )
-      return (BitmapComparison(pixelCount, tally, perceptualPrecision), nil)
-    }
-    let map = PixelDifferenceMap(pixelCount: pixelCount)
-    let tally = PixelComparison.compare(
-      reference: reference.rgbaBytes,
-      new: new.rgbaBytes,
-      tolerance: tolerance,
-      threading: threading,
-      recordingInto: map
+    let coverage = MaskCoverage(options.masks, width: new.width, height: new.height)
+    let compared = coverage.masking(new.rgbaBytes, with: reference.rgbaBytes)
+    var comparison = BitmapComparison(
+      pixelCount: reference.pixelCount,
+      maskedPixelCount: coverage.pixelCount,
+      differingPixelCount: 0,
+      failingPixelCount: 0,
+      maximumDeltaE: 0,
+      perceptualPrecision: options.perceptualPrecision
     )
-    let comparison = BitmapComparison(pixelCount, tally, perceptualPrecision)
-    if comparison.matches(precision: precision) { return (comparison, nil) }
-    return (comparison, differenceImage(reference: reference, map: map))
+    if PixelComparison.bytesAreEqual(reference.rgbaBytes, compared) { return (comparison, nil) }
+    let tolerance = deltaETolerance(perceptualPrecision: options.perceptualPrecision)
+    guard accepts != nil || options.ignoringAntialiasing else {
+      comparison.add(
+        PixelComparison.compare(
+          reference: reference.rgbaBytes,
+          new: compared,
+          tolerance: tolerance,
+          threading: threading
+        )
+      )
+      return (comparison, nil)
+    }
+    let map = PixelDifferenceMap(pixelCount: reference.pixelCount)
+    comparison.add(
+      PixelComparison.compare(
+        reference: reference.rgbaBytes,
+        new: compared,
+        tolerance: tolerance,
+        threading: threading,
+        recordingInto: map
+      )
+    )
+    if options.ignoringAntialiasing {
+      forgiveAntialiasing(
+        in: map,
+        reference: reference,
+        new: new,
+        compared: compared,
+        comparison: &comparison
+      )
+    }
+    guard let accepts, !accepts(comparison) else { return (comparison, nil) }
+    return (comparison, differenceImage(reference: reference, map: map, coverage: coverage))
+  }
+
+  /// Forgives the failing pixels of `map` that are anti-aliasing in either image, and updates
+  /// the counts and the largest ΔE\*94 (now that of the pixels not forgiven).
+  ///
+  /// - Parameter compared: The bytes the pass compared with `reference`: `new`'s, masked.
+  private static func forgiveAntialiasing(
+    in map: borrowing PixelDifferenceMap,
+    reference: Bitmap,
+    new: Bitmap,
+    compared: [UInt8],
+    comparison: inout BitmapComparison
+  ) {
+    var forgiven = 0
+    reference.rgbaBytes.withUnsafeBufferPointer { referenceBytes in
+      new.rgbaBytes.withUnsafeBufferPointer { newBytes in
+        guard let referenceBase = referenceBytes.baseAddress, let newBase = newBytes.baseAddress
+        else { return }
+        let detector = Antialiasing(
+          width: reference.width,
+          height: reference.height,
+          reference: referenceBase,
+          new: newBase
+        )
+        map.forEachFailingPixel { index in
+          if detector.isAntialiased(index) {
+            map.forgive(index)
+            forgiven += 1
+          }
+        }
+      }
+    }
+    guard forgiven > 0 else { return }
+    comparison.failingPixelCount -= forgiven
+    comparison.antialiasedPixelCount = forgiven
+    comparison.maximumDeltaE = map.largestDeltaE(reference: reference.rgbaBytes, new: compared)
   }
 
   /// The largest ΔE\*94 a matching pixel may have, or `nil` for byte-exact comparison.
@@ -140,14 +263,10 @@ extension Bitmap {
 }
 
 extension BitmapComparison {
-  /// The comparison of two images of `pixelCount` pixels whose pass found `tally`.
-  fileprivate init(_ pixelCount: Int, _ tally: PixelComparisonTally, _ perceptualPrecision: Float) {
-    self.init(
-      pixelCount: pixelCount,
-      differingPixelCount: tally.differingPixelCount,
-      failingPixelCount: tally.failingPixelCount,
-      maximumDeltaE: tally.maximumDeltaE,
-      perceptualPrecision: perceptualPrecision
-    )
+  /// Takes the counts and the largest ΔE\*94 of one pass over the images.
+  fileprivate mutating func add(_ tally: PixelComparisonTally) {
+    differingPixelCount += tally.differingPixelCount
+    failingPixelCount += tally.failingPixelCount
+    maximumDeltaE = max(maximumDeltaE, tally.maximumDeltaE)
   }
 }

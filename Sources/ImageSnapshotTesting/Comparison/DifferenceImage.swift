@@ -1,4 +1,9 @@
 extension Bitmap {
+  /// The colour of pixels forgiven as anti-aliasing in a difference image.
+  static let antialiasedColor = RGBA(red: 255, green: 255, blue: 0)
+  /// The colour of masked pixels in a difference image.
+  static let maskColor = RGBA(red: 255, green: 0, blue: 255)
+
   /// An image that shows where `new` differs from `reference`.
   ///
   /// For equal sizes: the reference faded to a light grey, with every failing pixel in red,
@@ -6,7 +11,7 @@ extension Bitmap {
   /// For different sizes: the reference and the new image side by side, on transparency.
   ///
   /// The image diffing does not call this: it draws the image from the pass it compared with,
-  /// through ``compare(_:_:perceptualPrecision:threading:differenceImageUnlessMatching:)``.
+  /// through ``compare(_:_:options:threading:differenceImageUnless:)``.
   ///
   /// - Complexity: O(*n*) in the number of pixels.
   static func differenceImage(
@@ -30,10 +35,15 @@ extension Bitmap {
   }
 
   /// The reference faded to a light grey, with the pixels that `map` says fail in red, brighter
-  /// the larger their ΔE\*94.
+  /// the larger their ΔE\*94, those it forgave as anti-aliasing in yellow, and those `coverage`
+  /// masks in magenta.
   ///
   /// - Parameter map: What a pass over `reference` and an image of its size found.
-  static func differenceImage(reference: Bitmap, map: borrowing PixelDifferenceMap) -> Bitmap {
+  static func differenceImage(
+    reference: Bitmap,
+    map: borrowing PixelDifferenceMap,
+    coverage: MaskCoverage? = nil
+  ) -> Bitmap {
     let pixelCount = reference.pixelCount
     let referenceBytes = reference.rgbaBytes
     var output = [UInt8](repeating: 255, count: pixelCount * 4)
@@ -45,6 +55,10 @@ extension Bitmap {
         output[offset] = UInt8(110 + 145 * strength)
         output[offset + 1] = 0
         output[offset + 2] = 0
+      } else if map.isAntialiased(index) {
+        paint(antialiasedColor, at: offset, in: &output)
+      } else if let coverage, coverage.covers(index) {
+        paint(maskColor, at: offset, in: &output)
       } else {
         // Rec. 709 luma of the reference over white, faded three-quarters of the way to white.
         let alpha = Double(referenceBytes[offset + 3]) / 255
@@ -60,6 +74,12 @@ extension Bitmap {
       index += 1
     }
     return Bitmap(validWidth: reference.width, height: reference.height, rgbaBytes: output)
+  }
+
+  private static func paint(_ color: RGBA, at offset: Int, in output: inout [UInt8]) {
+    output[offset] = color.red
+    output[offset + 1] = color.green
+    output[offset + 2] = color.blue
   }
 
   /// The two images next to each other, the reference on the left, on a transparent canvas.

@@ -28,14 +28,61 @@ extension Diffing where Value == Bitmap {
   ///   parameter.
   /// - Complexity: O(*n*) in the number of pixels; a `memcmp` when the images are identical.
   public static func image(precision: Float = 1, perceptualPrecision: Float = 1) -> Diffing {
-    let problem = ImagePrecision.problem(
-      precision: precision,
-      perceptualPrecision: perceptualPrecision
+    image(ImageTolerances(precision: precision, perceptualPrecision: perceptualPrecision))
+  }
+
+  /// Compares bitmaps with tolerances for rendering noise: anti-aliasing, a budget of failing
+  /// pixels and masked regions; stores them as PNG.
+  ///
+  /// ```swift
+  /// let chart = Diffing<Bitmap>.image(
+  ///   perceptualPrecision: 0.98,
+  ///   ignoringAntialiasing: true,
+  ///   maxDifferentPixels: 25,
+  ///   masks: [Bitmap.Region(x: 0, y: 0, width: 120, height: 20)]
+  /// )
+  /// ```
+  ///
+  /// Masked pixels are left out of the comparison and of the pixel total `precision` divides.
+  /// Among the others, a pixel fails when its ΔE\*94 is beyond what `perceptualPrecision` allows,
+  /// unless `ignoringAntialiasing` is set and it is anti-aliasing in either image (detected as
+  /// pixelmatch does). The images match when at most `maxDifferentPixels` pixels fail and,
+  /// for a `precision` below 1, at least that fraction match. On a mismatch the difference image
+  /// shows failing pixels in red, forgiven anti-aliasing in yellow and masks in magenta.
+  ///
+  /// - Parameters:
+  ///   - precision: The fraction of compared pixels that must match, 0...1. With
+  ///     `maxDifferentPixels`, 1 adds no requirement of its own.
+  ///   - perceptualPrecision: How close a pixel's colour must be to match, 0...1.
+  ///   - ignoringAntialiasing: Whether failing pixels that are anti-aliasing are forgiven.
+  ///   - maxDifferentPixels: How many pixels may fail, 0 or more; `nil` for no budget.
+  ///   - masks: Regions to leave out, each with a positive size and touching the image (a
+  ///     region partly outside is clipped).
+  ///   A parameter out of range, or a mask wholly outside the image, fails every assertion
+  ///   that uses the strategy, naming it; masks that cover the whole image give a warning.
+  public static func image(
+    precision: Float = 1,
+    perceptualPrecision: Float = 1,
+    ignoringAntialiasing: Bool = false,
+    maxDifferentPixels: Int? = nil,
+    masks: [Bitmap.Region] = []
+  ) -> Diffing {
+    image(
+      ImageTolerances(
+        precision: precision,
+        perceptualPrecision: perceptualPrecision,
+        ignoringAntialiasing: ignoringAntialiasing,
+        maxDifferentPixels: maxDifferentPixels,
+        masks: masks
+      )
     )
-    return .diff(
+  }
+
+  static func image(_ tolerances: ImageTolerances) -> Diffing {
+    .diff(
       toData: { bitmap in
-        // Reported here, where every assertion passes, so identical images fail too.
-        if let problem { return Data(UnavailableSnapshot.report(problem).utf8) }
+        // Checked here, where every assertion passes, so identical images fail too.
+        guard tolerances.check(bitmap) else { return Data() }
         // Encoding valid pixels fails only when memory runs out; an empty file is then recorded
         // and reported as such on the next comparison.
         return (try? bitmap.pngData()) ?? Data()
@@ -48,12 +95,7 @@ extension Diffing where Value == Bitmap {
         }
       },
       diffV2: { reference, new in
-        ImageDifference.describe(
-          reference: reference,
-          new: new,
-          precision: precision,
-          perceptualPrecision: perceptualPrecision
-        )
+        ImageDifference.describe(reference: reference, new: new, tolerances: tolerances)
       }
     ).reviewedAsImages()
   }
@@ -64,8 +106,7 @@ enum ImageDifference {
   static func describe(
     reference: Bitmap,
     new: Bitmap,
-    precision: Float,
-    perceptualPrecision: Float
+    tolerances: ImageTolerances
   ) -> (String, [DiffAttachment])? {
     if let failure = reference.decodingFailure {
       return ("Reference image could not be decoded. \(failure.description)", attachments(new: new))
@@ -78,8 +119,8 @@ enum ImageDifference {
       let result = Bitmap.compare(
         reference,
         new,
-        perceptualPrecision: perceptualPrecision,
-        differenceImageUnlessMatching: precision
+        options: tolerances.comparisonOptions,
+        differenceImageUnless: tolerances.accepts
       )
     else {
       return (
@@ -90,34 +131,64 @@ enum ImageDifference {
         attachments(reference: reference, new: new, difference: Bitmap.sideBySide(reference, new))
       )
     }
-    // Without a difference image, the images match at `precision`.
+    // Without a difference image, the images match within the tolerances.
     guard let difference = result.differenceImage else { return nil }
     return (
-      message(result.comparison, precision: precision),
+      message(result.comparison, tolerances: tolerances),
       attachments(reference: reference, new: new, difference: difference)
     )
   }
 
-  /// Upstream's wording, then the count of failing pixels and the largest ΔE\*94.
-  static func message(_ comparison: BitmapComparison, precision: Float) -> String {
+  /// Upstream's wording, then the counts: failing pixels and the largest ΔE\*94, the pixel
+  /// budget when there is one, forgiven and masked pixels when there are any.
+  static func message(_ comparison: BitmapComparison, tolerances: ImageTolerances) -> String {
+    var lines = ["Newly-taken snapshot does not match reference."]
     let largest = formatted(comparison.maximumDeltaE)
-    let count = "\(comparison.failingPixelCount) of \(comparison.pixelCount) pixels"
-    if precision >= 1 && comparison.perceptualPrecision >= 1 {
-      return """
-        Newly-taken snapshot does not match reference.
-        \(count) differ; the largest difference is ΔE*94 \(largest).
+    let count = "\(comparison.failingPixelCount) of \(comparison.comparedPixelCount) pixels"
+    let isExact = tolerances.precision >= 1 && comparison.perceptualPrecision >= 1
+    if let budget = tolerances.maxDifferentPixels {
+      if comparison.failingPixelCount > budget {
+        lines.append("\(comparison.failingPixelCount) pixels differ, more than the allowed \(budget).")
+      }
+      if tolerances.precision < 1, !comparison.matches(precision: tolerances.precision) {
+        lines.append(precisionLine(comparison, precision: tolerances.precision))
+      }
+    } else if !isExact {
+      lines.append(precisionLine(comparison, precision: tolerances.precision))
+      lines.append(
         """
+        The lowest perceptual color precision \(comparison.lowestPerceptualPrecision) is less \
+        than required \(comparison.perceptualPrecision)
+        """
+      )
     }
-    let tolerance = Bitmap.deltaETolerance(perceptualPrecision: comparison.perceptualPrecision)
-    let beyond = tolerance.map { "differ by more than ΔE*94 \(formatted($0))" } ?? "differ"
-    return """
-      Newly-taken snapshot does not match reference.
-      The percentage of pixels that match \(comparison.matchingPixelFraction) is less than \
-      required \(precision)
-      The lowest perceptual color precision \(comparison.lowestPerceptualPrecision) is less \
-      than required \(comparison.perceptualPrecision)
-      \(count) \(beyond); the largest difference is ΔE*94 \(largest).
-      """
+    if let tolerance = Bitmap.deltaETolerance(perceptualPrecision: comparison.perceptualPrecision) {
+      lines.append(
+        "\(count) differ by more than ΔE*94 \(formatted(tolerance)); the largest difference is "
+          + "ΔE*94 \(largest)."
+      )
+    } else {
+      lines.append("\(count) differ; the largest difference is ΔE*94 \(largest).")
+    }
+    if comparison.antialiasedPixelCount > 0 {
+      lines.append(
+        "\(comparison.antialiasedPixelCount) more pixels differ but are anti-aliasing, and are "
+          + "ignored (yellow in the difference image)."
+      )
+    }
+    if comparison.maskedPixelCount > 0 {
+      lines.append(
+        "\(comparison.maskedPixelCount) pixels are masked (magenta in the difference image)."
+      )
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func precisionLine(_ comparison: BitmapComparison, precision: Float) -> String {
+    """
+    The percentage of pixels that match \(comparison.matchingPixelFraction) is less than \
+    required \(precision)
+    """
   }
 
   /// Two decimals, without Foundation's locale-dependent formatting.

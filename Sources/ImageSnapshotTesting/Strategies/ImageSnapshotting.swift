@@ -32,4 +32,33 @@ extension Snapshotting where Value == Bitmap, Format == Bitmap {
       diffing: .image(precision: precision, perceptualPrecision: perceptualPrecision)
     )
   }
+
+  /// Snapshots a bitmap as a PNG file, with tolerances for rendering noise.
+  ///
+  /// ```swift
+  /// assertSnapshot(of: bitmap, as: .image(perceptualPrecision: 0.98, ignoringAntialiasing: true))
+  /// assertSnapshot(of: bitmap, as: .image(maxDifferentPixels: 25))
+  /// assertSnapshot(of: bitmap, as: .image(masks: [Bitmap.Region(x: 0, y: 0, width: 120, height: 20)]))
+  /// ```
+  ///
+  /// See ``SnapshotTesting/Diffing/image(precision:perceptualPrecision:ignoringAntialiasing:maxDifferentPixels:masks:)``
+  /// for what each parameter allows.
+  public static func image(
+    precision: Float = 1,
+    perceptualPrecision: Float = 1,
+    ignoringAntialiasing: Bool = false,
+    maxDifferentPixels: Int? = nil,
+    masks: [Bitmap.Region] = []
+  ) -> Snapshotting {
+    .init(
+      pathExtension: "png",
+      diffing: .image(
+        precision: precision,
+        perceptualPrecision: perceptualPrecision,
+        ignoringAntialiasing: ignoringAntialiasing,
+        maxDifferentPixels: maxDifferentPixels,
+        masks: masks
+      )
+    )
+  }
 }

@@ -16,10 +16,8 @@ extension Diffing where Value == Data {
       precision: precision,
       perceptualPrecision: perceptualPrecision
     )
-    let problem = ImagePrecision.problem(
-      precision: precision,
-      perceptualPrecision: perceptualPrecision
-    )
+    let problem = ImageTolerances(precision: precision, perceptualPrecision: perceptualPrecision)
+      .problem
     return .diff(
       toData: { data in
         if let problem { UnavailableSnapshot.report(problem) }

@@ -209,3 +209,21 @@ import Testing
     #expect(unasked.differenceImage == nil)
   }
 }
+
+extension Bitmap {
+  /// The diffing's comparison with only a perceptual precision, drawing the difference image
+  /// unless the images match at `precision` (never when it is `nil`).
+  static func compare(
+    _ reference: Bitmap,
+    _ new: Bitmap,
+    perceptualPrecision: Float,
+    differenceImageUnlessMatching precision: Float?
+  ) -> (comparison: BitmapComparison, differenceImage: Bitmap?)? {
+    compare(
+      reference,
+      new,
+      options: BitmapComparison.Options(perceptualPrecision: perceptualPrecision),
+      differenceImageUnless: precision.map { precision in { $0.matches(precision: precision) } }
+    )
+  }
+}

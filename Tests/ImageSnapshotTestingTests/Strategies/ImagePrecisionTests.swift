@@ -94,8 +94,8 @@ import Testing
   }
 
   @Test func boundsAreValid() {
-    #expect(ImagePrecision.problem(precision: 0, perceptualPrecision: 0) == nil)
-    #expect(ImagePrecision.problem(precision: 1, perceptualPrecision: 1) == nil)
-    #expect(ImagePrecision.problem(precision: 0.99, perceptualPrecision: 0.98) == nil)
+    #expect(ImageTolerances(precision: 0, perceptualPrecision: 0).problem == nil)
+    #expect(ImageTolerances(precision: 1, perceptualPrecision: 1).problem == nil)
+    #expect(ImageTolerances(precision: 0.99, perceptualPrecision: 0.98).problem == nil)
   }
 }

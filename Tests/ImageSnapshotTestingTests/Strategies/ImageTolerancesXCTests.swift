@@ -1,45 +1,40 @@
 import Foundation
 import RunRecord
+import TestSupport
 import XCTest
 
 @testable import ImageSnapshotTesting
 @testable import SnapshotTesting
 
-/// The precision check, reported as an XCTest failure at the assertion's line.
-final class ImagePrecisionXCTests: XCTestCase {
-  private var failures: [(message: String, line: Int)] = []
-  private var isCapturing = false
+/// The image strategies' tolerances under XCTest: checks of what a test gave them, reported as a
+/// failure at the assertion's line, and the new tolerances deciding matches.
+final class ImageTolerancesXCTests: FailureCapturingTestCase {
+  private let root = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
 
-  /// Captures the failures of the assertion under test only, so this test's own checks still fail.
-  override func recordFailure(
-    withDescription description: String,
-    inFile filePath: String,
-    atLine lineNumber: Int,
-    expected: Bool
-  ) {
-    guard isCapturing else {
-      return super.recordFailure(
-        withDescription: description,
-        inFile: filePath,
-        atLine: lineNumber,
-        expected: expected
-      )
-    }
-    failures.append((description, lineNumber))
+  override func tearDown() {
+    try? FileManager.default.removeItem(at: root)
+    super.tearDown()
+  }
+
+  /// Runs `body` with references and artifacts under this test's temporary folder.
+  private func inSandbox(_ body: () -> Void) {
+    let environment: RunEnvironment = [
+      .artifacts: root.appendingPathComponent("artifacts").path,
+      .referenceDirectory: root.appendingPathComponent("references").path,
+    ]
+    RunEnvironment.$override.withValue(environment, operation: body)
   }
 
   func testANaNPrecisionFailsAtTheAssertionAndRecordsNothing() throws {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-    defer { try? FileManager.default.removeItem(at: root) }
     let bitmap = try Bitmap(width: 1, height: 1, filledWith: .black)
     let line = #line + 4
-    isCapturing = true
-    RunEnvironment.$override.withValue([.artifacts: root.path]) {
-      withSnapshotTesting(record: .all) {
-        assertSnapshot(of: bitmap, as: .image(perceptualPrecision: .nan), named: "nan")
+    let failures = capturingFailures {
+      inSandbox {
+        withSnapshotTesting(record: .all) {
+          assertSnapshot(of: bitmap, as: .image(perceptualPrecision: .nan), named: "nan")
+        }
       }
     }
-    isCapturing = false
     XCTAssertEqual(failures.count, 1)
     let failure = try XCTUnwrap(failures.first)
     XCTAssertEqual(failure.line, line)
@@ -47,11 +42,52 @@ final class ImagePrecisionXCTests: XCTestCase {
       failure.message.contains("The image strategy's perceptualPrecision is nan"),
       failure.message
     )
-    let reference = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent(
-        "__Snapshots__/ImagePrecisionXCTests/testANaNPrecisionFailsAtTheAssertionAndRecordsNothing.nan.png"
-      )
-    XCTAssertFalse(FileManager.default.fileExists(atPath: reference.path))
-    XCTAssertFalse(FileManager.default.fileExists(atPath: root.path))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("references").path))
+  }
+
+  func testABudgetAndMasksDecideTheMatch() throws {
+    let reference = try Bitmap(width: 8, height: 8, filledWith: .white)
+    var new = reference
+    for x in 0..<4 { new[x: x, y: 0] = .black }
+    let line = #line + 10
+    let failures = capturingFailures {
+      inSandbox {
+        assertSnapshot(of: reference, as: .image, named: "budget", record: .all)
+        assertSnapshot(of: new, as: .image(maxDifferentPixels: 4), named: "budget")
+        assertSnapshot(
+          of: new,
+          as: .image(maxDifferentPixels: 1, masks: [Bitmap.Region(x: 0, y: 0, width: 3, height: 1)]),
+          named: "budget"
+        )
+        assertSnapshot(of: new, as: .image(maxDifferentPixels: 3), named: "budget")
+      }
+    }
+    XCTAssertEqual(failures.count, 2, "\(failures)")
+    XCTAssertEqual(failures.last?.line, line)
+    XCTAssertTrue(
+      failures.last?.message.contains("4 pixels differ, more than the allowed 3.") == true,
+      failures.last?.message ?? ""
+    )
+  }
+
+  func testAMaskOutsideTheImageFailsNamingIt() throws {
+    let bitmap = try Bitmap(width: 4, height: 4, filledWith: .white)
+    let failures = capturingFailures {
+      inSandbox {
+        assertSnapshot(
+          of: bitmap,
+          as: .image(masks: [Bitmap.Region(x: 4, y: 0, width: 2, height: 2)]),
+          named: "outside",
+          record: .all
+        )
+      }
+    }
+    XCTAssertEqual(failures.count, 1)
+    XCTAssertTrue(
+      failures.first?.message.contains(
+        "The image strategy's mask (x: 4, y: 0, width: 2, height: 2) lies outside the 4×4 image"
+      ) == true,
+      failures.first?.message ?? ""
+    )
   }
 }

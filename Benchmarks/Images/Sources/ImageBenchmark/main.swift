@@ -114,6 +114,32 @@ for side in [512, 2048, 4096] {
   if sink == 42 { print("") }
 }
 
+print("\n## Anti-aliasing detection, 2048² screenshot-like image, 2% of pixels failing (median of 11)\n")
+do {
+  let reference = try screenshotLike(side: 2048)
+  // Every 50th pixel changed past any tolerance: all of them fail, so detection runs on each.
+  let twoPercent = try changed(reference, every: 50, by: 90)
+  var sink = 0
+  print("| perceptualPrecision | without detection | with detection | ratio | pixels failing; forgiven |")
+  print("|---|---|---|---|---|")
+  for precision: Float in [1, 0.98] {
+    let without = median(runs: 11) {
+      sink &+= Bitmap.compare(reference, twoPercent, perceptualPrecision: precision)?
+        .failingPixelCount ?? 0
+    }
+    var result: BitmapComparison?
+    let with = median(runs: 11) {
+      result = Bitmap.compare(
+        reference, twoPercent, perceptualPrecision: precision, ignoringAntialiasing: true)
+    }
+    print(
+      "| \(precision) | \(milliseconds(without)) | \(milliseconds(with)) | \(ratio(with, without)) "
+        + "| \(result?.failingPixelCount ?? -1); \(result?.antialiasedPixelCount ?? -1) |"
+    )
+  }
+  if sink == 42 { print("") }
+}
+
 print("\n## PNG, 2048² screenshot-like image (median of 9)\n")
 let image = try screenshotLike(side: 2048)
 let encoded = try image.pngData()
