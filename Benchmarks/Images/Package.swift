@@ -21,6 +21,7 @@ let package = Package(
       dependencies: [
         "DirectLibPNG",
         .product(name: "ImageSnapshotTesting", package: "swift-snapshot-testing"),
+        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ]
     ),
   ]

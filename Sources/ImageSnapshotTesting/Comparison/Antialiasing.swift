@@ -12,12 +12,24 @@
 /// Brightness is the Y of YIQ, of the colour blended over white.
 ///
 /// Used only on pixels that already fail, so its cost grows with the difference, not the image.
-struct Antialiasing {
+/// `@unchecked Sendable`: threads share it to read the images, which nothing writes meanwhile.
+struct Antialiasing: @unchecked Sendable {
   let width: Int
   let height: Int
   /// The two images' RGBA bytes, `width × height × 4` each, valid while this value is used.
-  let reference: UnsafePointer<UInt8>
-  let new: UnsafePointer<UInt8>
+  let reference: UnsafeRawPointer
+  let new: UnsafeRawPointer
+  /// ``BrightnessTables/luma``, read once: a global read in the loops would check its
+  /// initialisation every time.
+  private let luma: UnsafePointer<Double>
+
+  init(width: Int, height: Int, reference: UnsafePointer<UInt8>, new: UnsafePointer<UInt8>) {
+    self.width = width
+    self.height = height
+    self.reference = UnsafeRawPointer(reference)
+    self.new = UnsafeRawPointer(new)
+    luma = BrightnessTables.luma
+  }
 
   /// Whether pixel `index` is anti-aliasing in either image, the way pixelmatch decides.
   func isAntialiased(_ index: Int) -> Bool {
@@ -30,82 +42,131 @@ struct Antialiasing {
   private func isAntialiased(
     x: Int,
     y: Int,
-    in image: UnsafePointer<UInt8>,
-    other: UnsafePointer<UInt8>
+    in image: UnsafeRawPointer,
+    other: UnsafeRawPointer
   ) -> Bool {
-    let columns = max(x - 1, 0)...min(x + 1, width - 1)
-    let rows = max(y - 1, 0)...min(y + 1, height - 1)
-    let center = (y * width + x) * 4
-    var equalCount = isOnEdge(x: x, y: y) ? 1 : 0
-    var darkest = (delta: 0.0, x: 0, y: 0)
-    var brightest = (delta: 0.0, x: 0, y: 0)
-    for column in columns {
-      for row in rows where column != x || row != y {
-        let delta = brightnessDelta(image, center, (row * width + column) * 4)
-        if delta == 0 {
-          equalCount += 1
-          if equalCount > 2 { return false }
-        } else if delta < darkest.delta {
-          darkest = (delta, column, row)
-        } else if delta > brightest.delta {
-          brightest = (delta, column, row)
-        }
+    let centerOffset = (y &* width &+ x) &* 4
+    let center = image.loadUnaligned(fromByteOffset: centerOffset, as: UInt32.self)
+    let centerBrightness = brightness(center)
+    let (neighbours, count) = neighbourOffsets(x, y)
+    var equalCount = count < 8 ? 1 : 0
+    var darkest = (delta: 0.0, offset: 0)
+    var brightest = (delta: 0.0, offset: 0)
+    // Neighbours often repeat a colour: the last one's brightness is kept.
+    var lastNeighbour = center
+    var lastBrightness = centerBrightness
+    var index = 0
+    while index < count {
+      let offset = neighbours[index]
+      index &+= 1
+      let neighbour = image.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+      // Exactly 0 for identical pixels, as pixelmatch has it.
+      if neighbour == center {
+        equalCount &+= 1
+        if equalCount > 2 { return false }
+        continue
+      }
+      if neighbour != lastNeighbour {
+        lastNeighbour = neighbour
+        lastBrightness = brightness(neighbour)
+      }
+      let delta = centerBrightness - lastBrightness
+      if delta == 0 {
+        equalCount &+= 1
+        if equalCount > 2 { return false }
+      } else if delta < darkest.delta {
+        darkest = (delta, offset)
+      } else if delta > brightest.delta {
+        brightest = (delta, offset)
       }
     }
     guard darkest.delta != 0, brightest.delta != 0 else { return false }
-    return (isInFlatArea(x: darkest.x, y: darkest.y, in: image)
-      && isInFlatArea(x: darkest.x, y: darkest.y, in: other))
-      || (isInFlatArea(x: brightest.x, y: brightest.y, in: image)
-        && isInFlatArea(x: brightest.x, y: brightest.y, in: other))
+    return (isInFlatArea(darkest.offset, in: image) && isInFlatArea(darkest.offset, in: other))
+      || (isInFlatArea(brightest.offset, in: image) && isInFlatArea(brightest.offset, in: other))
   }
 
-  /// Whether at least three neighbours of pixel (x, y) have its exact RGBA (an edge of the image
-  /// counting as one).
-  private func isInFlatArea(x: Int, y: Int, in image: UnsafePointer<UInt8>) -> Bool {
-    let center = (y * width + x) * 4
-    let centerPixel = UnsafeRawPointer(image).loadUnaligned(fromByteOffset: center, as: UInt32.self)
-    var equalCount = isOnEdge(x: x, y: y) ? 1 : 0
-    for column in max(x - 1, 0)...min(x + 1, width - 1) {
-      for row in max(y - 1, 0)...min(y + 1, height - 1) where column != x || row != y {
-        let offset = (row * width + column) * 4
-        if UnsafeRawPointer(image).loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-          == centerPixel
-        {
-          equalCount += 1
-        }
+  /// Whether at least three neighbours of the pixel at byte `offset` have its exact RGBA (an
+  /// edge of the image counting as one).
+  private func isInFlatArea(_ offset: Int, in image: UnsafeRawPointer) -> Bool {
+    let index = offset / 4
+    let (neighbours, count) = neighbourOffsets(index % width, index / width)
+    let center = image.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+    var equalCount = count < 8 ? 1 : 0
+    var neighbour = 0
+    while neighbour < count {
+      if image.loadUnaligned(fromByteOffset: neighbours[neighbour], as: UInt32.self) == center {
+        equalCount &+= 1
         if equalCount > 2 { return true }
       }
+      neighbour &+= 1
     }
     return false
   }
 
-  private func isOnEdge(x: Int, y: Int) -> Bool {
-    x == 0 || y == 0 || x == width - 1 || y == height - 1
+  /// The byte offsets of the neighbours of pixel (x, y), columns first and rows within each (the
+  /// order decides which of equally dark, or bright, neighbours is taken, as in pixelmatch), and
+  /// how many there are: 8 inside the image, fewer on its edges.
+  @inline(__always)
+  private func neighbourOffsets(_ x: Int, _ y: Int) -> (InlineArray<8, Int>, Int) {
+    let row = width &* 4
+    let center = (y &* width &+ x) &* 4
+    if x > 0 && y > 0 && x < width &- 1 && y < height &- 1 {
+      return (
+        [
+          center &- row &- 4, center &- 4, center &+ row &- 4,
+          center &- row, center &+ row,
+          center &- row &+ 4, center &+ 4, center &+ row &+ 4,
+        ],
+        8
+      )
+    }
+    var offsets = InlineArray<8, Int>(repeating: 0)
+    var count = 0
+    for column in max(x &- 1, 0)...min(x &+ 1, width &- 1) {
+      for line in max(y &- 1, 0)...min(y &+ 1, height &- 1) where column != x || line != y {
+        offsets[count] = (line &* width &+ column) &* 4
+        count &+= 1
+      }
+    }
+    return (offsets, count)
   }
 
-  /// The brightness of the pixel at byte `first` minus that at byte `second`, both over white;
-  /// exactly 0 for identical pixels.
-  private func brightnessDelta(_ image: UnsafePointer<UInt8>, _ first: Int, _ second: Int) -> Double
-  {
-    if UnsafeRawPointer(image).loadUnaligned(fromByteOffset: first, as: UInt32.self)
-      == UnsafeRawPointer(image).loadUnaligned(fromByteOffset: second, as: UInt32.self)
-    {
-      return 0
+  /// YIQ's Y of an RGBA pixel blended over white, in pixelmatch's order of operations: for an
+  /// opaque pixel, the same products from a table, added in the same order.
+  @inline(__always)
+  private func brightness(_ pixel: UInt32) -> Double {
+    let bytes = pixel.littleEndian
+    let red = Int(bytes & 0xFF)
+    let green = Int((bytes >> 8) & 0xFF)
+    let blue = Int((bytes >> 16) & 0xFF)
+    let alpha = bytes >> 24
+    if alpha == 255 {
+      return luma[red] + luma[256 &+ green] + luma[512 &+ blue]
     }
-    return brightness(image + first) - brightness(image + second)
+    let opacity = Double(alpha) / 255
+    let r = 255 + (Double(red) - 255) * opacity
+    let g = 255 + (Double(green) - 255) * opacity
+    let b = 255 + (Double(blue) - 255) * opacity
+    return r * BrightnessTables.redWeight + g * BrightnessTables.greenWeight
+      + b * BrightnessTables.blueWeight
   }
+}
 
-  /// YIQ's Y of an RGBA pixel blended over white, in pixelmatch's order of operations.
-  private func brightness(_ pixel: UnsafePointer<UInt8>) -> Double {
-    var red = Double(pixel[0])
-    var green = Double(pixel[1])
-    var blue = Double(pixel[2])
-    if pixel[3] < 255 {
-      let alpha = Double(pixel[3]) / 255
-      red = 255 + (red - 255) * alpha
-      green = 255 + (green - 255) * alpha
-      blue = 255 + (blue - 255) * alpha
+/// Each channel value times its YIQ luma weight.
+enum BrightnessTables {
+  static let redWeight = 0.29889531
+  static let greenWeight = 0.58662247
+  static let blueWeight = 0.11448223
+
+  /// 768 `Double`s: red values' products, then green's, then blue's. Built once, never freed,
+  /// never written after: safe to read from any thread.
+  nonisolated(unsafe) static let luma: UnsafePointer<Double> = {
+    let table = UnsafeMutablePointer<Double>.allocate(capacity: 768)
+    for value in 0..<256 {
+      table[value] = Double(value) * redWeight
+      table[256 + value] = Double(value) * greenWeight
+      table[512 + value] = Double(value) * blueWeight
     }
-    return red * 0.29889531 + green * 0.58662247 + blue * 0.11448223
-  }
+    return UnsafePointer(table)
+  }()
 }

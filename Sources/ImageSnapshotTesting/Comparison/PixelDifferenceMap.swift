@@ -51,35 +51,6 @@ struct PixelDifferenceMap: ~Copyable {
     return verdictStorage[index]
   }
 
-  /// Marks failing pixel `index` as anti-aliasing, which no longer fails.
-  func forgive(_ index: Int) {
-    precondition(isFailing(index), "Only a failing pixel can be forgiven")
-    verdictStorage[index] = Verdict.antialiased
-  }
-
-  /// Calls `body` with the index of every failing pixel, in order. Passing pixels are skipped
-  /// eight at a time: in the common case most of the map passes.
-  func forEachFailingPixel(_ body: (Int) -> Void) {
-    let wordCount = pixelCount / 8
-    let words = UnsafeRawPointer(verdictStorage)
-    var word = 0
-    while word < wordCount {
-      if words.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self) != 0 {
-        var index = word &* 8
-        while index < word &* 8 &+ 8 {
-          if verdictStorage[index] == Verdict.fails { body(index) }
-          index &+= 1
-        }
-      }
-      word &+= 1
-    }
-    var index = wordCount &* 8
-    while index < pixelCount {
-      if verdictStorage[index] == Verdict.fails { body(index) }
-      index &+= 1
-    }
-  }
-
   /// Pixel `index`'s ΔE\*94, 0 for identical pixels: the exact value where it decides whether
   /// the pixel fails, the `Float` estimate elsewhere (where it decides the same). So it depends
   /// on the pixel alone, not on the order or the threads the pass took.
@@ -89,36 +60,38 @@ struct PixelDifferenceMap: ~Copyable {
   }
 
   /// The exact largest ΔE\*94 of the pixels not forgiven as anti-aliasing, for the images the
-  /// map was filled from: the stored values are estimates within ``DeltaEKernel/errorBound``,
-  /// so only the pixels whose estimate comes that close to the largest are converted again.
-  func largestDeltaE(reference: [UInt8], new: [UInt8]) -> Double {
+  /// map was filled from. The stored values are estimates within ``DeltaEKernel/errorBound``, so
+  /// only the pixels whose estimate comes that close to the largest are converted again.
+  ///
+  /// - Parameter failing: The pixels that still fail, if any: a failing pixel's ΔE exceeds every
+  ///   passing pixel's, so only they need looking at. Otherwise every pixel is.
+  func largestDeltaE(reference: [UInt8], new: [UInt8], failing: [Int]) -> Double {
     precondition(reference.count >= pixelCount * 4 && new.count >= pixelCount * 4)
+    let candidates =
+      failing.isEmpty
+      ? (0..<pixelCount).filter { verdictStorage[$0] != Verdict.antialiased && deltaEStorage[$0] > 0 }
+      : failing
     var largestEstimate: Float = 0
-    var index = 0
-    while index < pixelCount {
-      if verdictStorage[index] != Verdict.antialiased {
-        largestEstimate = max(largestEstimate, deltaEStorage[index])
-      }
-      index &+= 1
-    }
+    for index in candidates { largestEstimate = max(largestEstimate, deltaEStorage[index]) }
     guard largestEstimate > 0 else { return 0 }
     let threshold = Double(largestEstimate) - 2 * DeltaEKernel.errorBound - 1e-4
     let lookup = LabLookup.shared
     var largest = 0.0
+    // Flat images repeat pairs: each is converted once.
+    var converted: Set<UInt64> = []
     reference.withUnsafeBufferPointer { referenceBytes in
       new.withUnsafeBufferPointer { newBytes in
-        var index = 0
-        while index < pixelCount {
-          if verdictStorage[index] != Verdict.antialiased, deltaEStorage[index] > 0,
-            Double(deltaEStorage[index]) >= threshold
-          {
-            let exact = lookup.largestDeltaE(
-              reference: referenceBytes.baseAddress! + index &* 4,
-              new: newBytes.baseAddress! + index &* 4
-            )
-            largest = max(largest, exact)
-          }
-          index &+= 1
+        let referenceBase = referenceBytes.baseAddress!
+        let newBase = newBytes.baseAddress!
+        for index in candidates where Double(deltaEStorage[index]) >= threshold {
+          let offset = index &* 4
+          let pair =
+            UInt64(UnsafeRawPointer(referenceBase).loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            << 32
+            | UInt64(UnsafeRawPointer(newBase).loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+          guard converted.insert(pair).inserted else { continue }
+          let exact = lookup.largestDeltaE(reference: referenceBase + offset, new: newBase + offset)
+          largest = max(largest, exact)
         }
       }
     }
@@ -129,9 +102,14 @@ struct PixelDifferenceMap: ~Copyable {
   var deltaEs: [Float] { Array(UnsafeBufferPointer(start: deltaEStorage, count: pixelCount)) }
 
   /// Where a pass writes, as plain pointers: valid while the map is borrowed for the pass.
-  var recorder: Recorder { Recorder(deltaEs: deltaEStorage, verdicts: verdictStorage) }
+  var recorder: Recorder {
+    Recorder(pixelCount: pixelCount, deltaEs: deltaEStorage, verdicts: verdictStorage)
+  }
 
-  struct Recorder {
+  /// The map's memory as plain pointers, for the threads of a pass: each writes only the pixels
+  /// of its own range.
+  struct Recorder: @unchecked Sendable {
+    let pixelCount: Int
     let deltaEs: UnsafeMutablePointer<Float>
     let verdicts: UnsafeMutablePointer<UInt8>
 
@@ -139,6 +117,33 @@ struct PixelDifferenceMap: ~Copyable {
     func record(_ index: Int, deltaE: Float, fails: Bool) {
       deltaEs[index] = deltaE
       verdicts[index] = fails ? Verdict.fails : Verdict.passes
+    }
+
+    /// Marks failing pixel `index` as anti-aliasing, which no longer fails.
+    func forgive(_ index: Int) {
+      precondition(
+        index >= 0 && index < pixelCount && verdicts[index] == Verdict.fails,
+        "Only a failing pixel can be forgiven"
+      )
+      verdicts[index] = Verdict.antialiased
+    }
+
+    /// Calls `body` with the index of every failing pixel in `range`, in order. Passing pixels
+    /// are skipped eight at a time: in the common case most of the map passes.
+    func forEachFailingPixel(in range: Range<Int>, _ body: (Int) -> Void) {
+      precondition(range.lowerBound >= 0 && range.upperBound <= pixelCount)
+      let words = UnsafeRawPointer(verdicts)
+      var index = range.lowerBound
+      while index < range.upperBound {
+        if index & 7 == 0, index &+ 8 <= range.upperBound,
+          words.loadUnaligned(fromByteOffset: index, as: UInt64.self) == 0
+        {
+          index &+= 8
+          continue
+        }
+        if verdicts[index] == Verdict.fails { body(index) }
+        index &+= 1
+      }
     }
   }
 }

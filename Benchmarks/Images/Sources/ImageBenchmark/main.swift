@@ -6,6 +6,7 @@
 import DirectLibPNG
 import Foundation
 @_spi(Benchmarks) import ImageSnapshotTesting
+import SnapshotTesting
 
 /// The median wall time of `runs` calls, in seconds.
 func median(runs: Int, _ body: () -> Void) -> Double {
@@ -118,10 +119,22 @@ print("\n## Anti-aliasing detection, 2048² screenshot-like image, 2% of pixels 
 do {
   let reference = try screenshotLike(side: 2048)
   // Every 50th pixel changed past any tolerance: all of them fail, so detection runs on each.
-  let twoPercent = try changed(reference, every: 50, by: 90)
+  // Every 50th pixel changed past any tolerance, in the worst place for the detector: most of
+  // the image is text-like noise, where few neighbourhoods are flat enough to end it early.
+  let scattered = try changed(reference, every: 50, by: 90)
+  // The same number of pixels, but one recoloured block (a panel changing colour): its inside is
+  // flat, so only its edges need the full test.
+  var blockBytes = reference.rgbaBytes
+  for y in 700..<990 {
+    for x in 900..<1190 { blockBytes[(y * 2048 + x) * 4 + 1] &+= 90 }
+  }
+  let block = try Bitmap(width: 2048, height: 2048, rgbaBytes: blockBytes)
   var sink = 0
-  print("| perceptualPrecision | without detection | with detection | ratio | pixels failing; forgiven |")
-  print("|---|---|---|---|---|")
+  print(
+    "| change | perceptualPrecision | compare: without detection | with detection | ratio | as the image diffing compares: without | with | ratio | pixels failing; forgiven |"
+  )
+  print("|---|---|---|---|---|---|---|---|---|")
+  for (change, twoPercent) in [("scattered pixels", scattered), ("one block", block)] {
   for precision: Float in [1, 0.98] {
     let without = median(runs: 11) {
       sink &+= Bitmap.compare(reference, twoPercent, perceptualPrecision: precision)?
@@ -132,12 +145,56 @@ do {
       result = Bitmap.compare(
         reference, twoPercent, perceptualPrecision: precision, ignoringAntialiasing: true)
     }
+    // The diffing also keeps a per-pixel map for the difference image, with or without detection.
+    let diffingWithout = median(runs: 11) {
+      sink &+= Bitmap.compareAsTheImageDiffingDoes(
+        reference, twoPercent, perceptualPrecision: precision, ignoringAntialiasing: false
+      ).failingPixelCount
+    }
+    let diffingWith = median(runs: 11) {
+      sink &+= Bitmap.compareAsTheImageDiffingDoes(
+        reference, twoPercent, perceptualPrecision: precision, ignoringAntialiasing: true
+      ).failingPixelCount
+    }
     print(
-      "| \(precision) | \(milliseconds(without)) | \(milliseconds(with)) | \(ratio(with, without)) "
+      "| \(change) | \(precision) | \(milliseconds(without)) | \(milliseconds(with)) | \(ratio(with, without)) "
+        + "| \(milliseconds(diffingWithout)) | \(milliseconds(diffingWith)) "
+        + "| \(ratio(diffingWith, diffingWithout)) "
         + "| \(result?.failingPixelCount ?? -1); \(result?.antialiasedPixelCount ?? -1) |"
     )
   }
+  }
   if sink == 42 { print("") }
+}
+
+print("\n## Matching image assertion, 2048² screenshot-like image, reference on disk (median of 11)\n")
+do {
+  let bitmap = try screenshotLike(side: 2048)
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("image-benchmark-\(getpid())").path
+  defer { try? FileManager.default.removeItem(atPath: folder) }
+  print("| assertion (`record: .never`) | time |")
+  print("|---|---|")
+  let strategies: [(String, Snapshotting<Bitmap, Bitmap>)] = [
+    ("`verifySnapshot(of: bitmap, as: .image)`", .image),
+    ("`verifySnapshot(of: bitmap, as: .image(perceptualPrecision: 0.98))`", .image(perceptualPrecision: 0.98)),
+  ]
+  for (index, (name, strategy)) in strategies.enumerated() {
+    _ = verifySnapshot(
+      of: bitmap, as: strategy, named: "\(index)", record: .all, snapshotDirectory: folder,
+      testName: "benchmark")
+    var failures = 0
+    let time = median(runs: 11) {
+      if verifySnapshot(
+        of: bitmap, as: strategy, named: "\(index)", record: .never, snapshotDirectory: folder,
+        testName: "benchmark") != nil
+      {
+        failures += 1
+      }
+    }
+    guard failures == 0 else { fatalError("the matching assertion \(name) failed") }
+    print("| \(name) | \(milliseconds(time)) |")
+  }
 }
 
 print("\n## PNG, 2048² screenshot-like image (median of 9)\n")
