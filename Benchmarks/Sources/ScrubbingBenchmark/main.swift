@@ -4,7 +4,7 @@
 //
 // Usage:
 //   ScrubbingBenchmark [RUNS_1MB RUNS_10MB REGEX_RUNS_1MB REGEX_RUNS_10MB]
-//       prints a Markdown table of medians (defaults 21 7 3 1; a Regex count of 0 skips that row
+//       prints a Markdown table of medians (defaults 21 7 5 3; a Regex count of 0 skips that row
 //       at that size)
 
 import Foundation
@@ -262,7 +262,7 @@ func ratio(_ numerator: Double?, _ denominator: Double?) -> String {
       Data("usage: ScrubbingBenchmark [RUNS_1MB RUNS_10MB REGEX_RUNS_1MB REGEX_RUNS_10MB]\n".utf8))
     exit(2)
   }
-  let counts = arguments.isEmpty ? [21, 7, 3, 1] : arguments.map { $0! }
+  let counts = arguments.isEmpty ? [21, 7, 5, 3] : arguments.map { $0! }
   let small = try measure(bytes: 1_000_000, runs: counts[0], regexRuns: counts[2])
   let large = try measure(bytes: 10_000_000, runs: counts[1], regexRuns: counts[3])
 
