@@ -185,7 +185,6 @@ struct SizeResult {
   }
 }
 
-
 /// Builds orders whose `.json` text is about `bytes` long, checks every case's output once (so
 /// that a case which failed, and so did less work, cannot pass), then times the cases in rounds
 /// that alternate them, so that a change in the machine's load hits all of them alike.
