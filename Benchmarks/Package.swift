@@ -15,6 +15,10 @@ let package = Package(
     .executableTarget(
       name: "LineDiffBenchmark",
       dependencies: [.product(name: "SnapshotTesting", package: "swift-snapshot-testing")]
-    )
+    ),
+    .executableTarget(
+      name: "ScrubbingBenchmark",
+      dependencies: [.product(name: "SnapshotTesting", package: "swift-snapshot-testing")]
+    ),
   ]
 )

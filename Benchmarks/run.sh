@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benchmarks and upstream's twin in release mode, runs both and GNU `diff -u` on the
-# same input files in one go, and prints Markdown tables of medians and ratios.
+# same input files in one go, then the scrubbing and redaction benchmark, and prints Markdown
+# tables of medians and ratios.
 #
 #   Benchmarks/run.sh
 #
@@ -11,6 +12,7 @@
 #   UPSTREAM_CAP        seconds one upstream run may take before it is stopped (default 300)
 #   INSTRUCTIONS        0 to skip counting the matching assertions' instructions with valgrind
 #   ONLY_ASSERTIONS     1 to run only the matching assertions (no line diff tables)
+#   ONLY_SCRUBBING      1 to run only the scrubbing and redaction table (upstream is not built)
 set -euo pipefail
 cd "$(dirname "$0")"
 here=$(pwd)
@@ -19,6 +21,26 @@ upstream_max_lines=${UPSTREAM_MAX_LINES:-20000}
 upstream_cap=${UPSTREAM_CAP:-300}
 
 echo "Building (release)…" >&2
+swift build -c release --scratch-path "$scratch" --product ScrubbingBenchmark >&2
+scrubbing="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/ScrubbingBenchmark"
+
+# `.json`, `.json.scrubbing(.uuids, .iso8601Dates)`, the scrubbers alone, `.json(redacting:)` and
+# Swift `Regex` on the same texts of about 1 MB and 10 MB (the program times and prints the table).
+scrubbing_table() {
+  echo
+  echo "### Scrubbing and redaction"
+  echo
+  "$scrubbing"
+}
+
+if [ "${ONLY_SCRUBBING:-0}" = 1 ]; then
+  echo "Run on $(date -u +%Y-%m-%d): $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
+  scrubbing_table
+  echo
+  echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+  exit 0
+fi
+
 swift build -c release --scratch-path "$scratch" --product LineDiffBenchmark >&2
 ours="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/LineDiffBenchmark"
 (cd Upstream && swift build -c release --scratch-path "$scratch" --product UpstreamLineDiffBenchmark >&2)
@@ -178,5 +200,6 @@ for name in lines-5000 lines-20 dump-200 dump-small; do
   echo "| $(describe_assertion "$name"), reference on disk, \`record: .never\` | $ours_ms | $upstream_ms | $(ratio "$upstream_ms" "$ours_ms") | $instructions | $instruction_ratio | $same |"
 done
 rm -rf "$references"
+[ "${ONLY_ASSERTIONS:-0}" = 1 ] || scrubbing_table
 echo
 echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."

@@ -13,7 +13,7 @@ extension Scrubber {
   /// ```
   ///
   /// Complexity: O(*n*) in the text's length.
-  public static let iso8601Dates = Self("iso8601Dates") { text in
+  public static let iso8601Dates = Self("iso8601Dates", replacesIdentities: true) { text in
     IdentityNumbering(prefix: "DATE", key: { Array($0) }, match: ISO8601Scanner.match)
       .replace(in: text)
   }

@@ -10,7 +10,7 @@ extension Scrubber {
   ///
   /// Shorter hex numbers (`0xFF`) and longer runs of hex digits are left alone. Complexity: O(*n*)
   /// in the text's length.
-  public static let memoryAddresses = Self("memoryAddresses") { text in
+  public static let memoryAddresses = Self("memoryAddresses", replacesIdentities: true) { text in
     IdentityNumbering(prefix: "ADDRESS", key: ASCII.uppercased, match: MemoryAddressScanner.match)
       .replace(in: text)
   }

@@ -23,13 +23,27 @@ public struct Scrubber: Sendable {
 
   private let transform: @Sendable (String) throws -> String
 
+  /// Whether this is one of the built-in identity scrubbers (``uuids``, ``iso8601Dates``,
+  /// ``memoryAddresses``), which the scrubbing pass can tell kept a JSON text valid without
+  /// parsing it (see `ScrubbingPass.identitiesKeptJSONValid`).
+  let replacesIdentities: Bool
+
   /// Creates a scrubber from a name, used in failure messages, and a transformation of the text.
   ///
   /// - Parameters:
   ///   - name: How failure messages refer to the scrubber.
   ///   - transform: Returns the scrubbed text; it may throw to fail the assertion.
   public init(_ name: String, _ transform: @escaping @Sendable (_ text: String) throws -> String) {
+    self.init(name, replacesIdentities: false, transform)
+  }
+
+  init(
+    _ name: String,
+    replacesIdentities: Bool,
+    _ transform: @escaping @Sendable (_ text: String) throws -> String
+  ) {
     self.name = name
+    self.replacesIdentities = replacesIdentities
     self.transform = transform
   }
 

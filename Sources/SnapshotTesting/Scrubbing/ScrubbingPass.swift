@@ -15,11 +15,52 @@ enum ScrubbingPass {
       }
     }
     guard let format = TextFormat(pathExtension: pathExtension), scrubbed != text,
+      !(format == .json && identitiesKeptJSONValid(text, scrubbed, by: scrubbers)),
       !format.isValid(scrubbed), format.isValid(text)
     else { return scrubbed }
     return UnavailableSnapshot.report(
       formatBreakage(of: text, by: scrubbers, format: format)
     )
+  }
+
+  /// Whether `scrubbed` is known to be valid JSON whenever `text` is, without parsing either, so
+  /// that the pass can skip the check (parsing costs about as much as encoding the text did).
+  ///
+  /// True only when every scrubber is a built-in identity scrubber and `scrubbed` has no `\`
+  /// right before a placeholder. Then, in a valid JSON text (as `JSONSerialization` reads it):
+  ///
+  /// - every match lies inside one string: outside strings, a run of hex digits or digits
+  ///   between word boundaries followed by `-` (a UUID, a date) or `0x` (an address) is not JSON;
+  ///   and no match holds `"` or `\`;
+  /// - so a match becomes a placeholder (letters, digits, `_`) inside the same string, which
+  ///   stays valid unless the match began with the letter of an escape (`\b`, `\f` are hex
+  ///   digits): that leaves `\U` (`UUID_`), and no later scrubber can match from `U`, `D` or `A`
+  ///   on, so such a pair is still there at the end. `\\` before a placeholder is fine but is
+  ///   left to the parse too.
+  ///
+  /// `JSONSerialization` reads a text whose first four bytes hold a NUL as UTF-16 or UTF-32,
+  /// where none of this holds; such texts are parsed as before.
+  static func identitiesKeptJSONValid(
+    _ text: String,
+    _ scrubbed: String,
+    by scrubbers: [Scrubber]
+  ) -> Bool {
+    guard scrubbers.allSatisfy(\.replacesIdentities), !text.utf8.prefix(4).contains(0) else {
+      return false
+    }
+    let noEscapedPlaceholder = scrubbed.utf8.withContiguousStorageIfAvailable { bytes in
+      // The first letters of the placeholders: UUID_, DATE_, ADDRESS_.
+      let backslash = UInt8(ascii: "\\"), u = UInt8(ascii: "U"), d = UInt8(ascii: "D"),
+        a = UInt8(ascii: "A")
+      var index = 1
+      while index < bytes.count {
+        let byte = bytes[index]
+        if (byte == u || byte == d || byte == a) && bytes[index - 1] == backslash { return false }
+        index += 1
+      }
+      return true
+    }
+    return noEscapedPlaceholder ?? false
   }
 
   /// Replays the scrubbers to name the first one after which the text stopped being valid.

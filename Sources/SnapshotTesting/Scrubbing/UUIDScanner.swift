@@ -11,7 +11,7 @@ extension Scrubber {
   ///
   /// A UUID glued to a letter or digit (`x8F3C…`) is left alone. Complexity: O(*n*) in the text's
   /// length.
-  public static let uuids = Self("uuids") { text in
+  public static let uuids = Self("uuids", replacesIdentities: true) { text in
     IdentityNumbering(prefix: "UUID", key: ASCII.uppercased, match: UUIDScanner.match)
       .replace(in: text)
   }
