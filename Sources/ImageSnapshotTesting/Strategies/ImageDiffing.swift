@@ -79,7 +79,7 @@ extension Diffing where Value == Bitmap {
   }
 
   static func image(_ tolerances: ImageTolerances) -> Diffing {
-    .diff(
+    var diffing = Diffing.diff(
       toData: { bitmap in
         // Checked here, where every assertion passes, so identical images fail too.
         guard tolerances.check(bitmap) else { return Data() }
@@ -98,6 +98,10 @@ extension Diffing where Value == Bitmap {
         ImageDifference.describe(reference: reference, new: new, tolerances: tolerances)
       }
     ).reviewedAsImages()
+    // A match decodes the reference and compares pixels; the image is encoded only to be
+    // written. The tolerances are checked on every assertion all the same.
+    diffing.encodesOnlyToWrite = { bitmap in _ = tolerances.check(bitmap) }
+    return diffing
   }
 }
 

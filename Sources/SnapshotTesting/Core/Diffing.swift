@@ -27,6 +27,13 @@ public struct Diffing<Value>: @unchecked Sendable {
   /// `String`, else data). Only the package's own strategies know better.
   package var reviewKind: FailureRecord.Kind?
 
+  /// Set by formats whose encoding costs more than decoding a reference and comparing values
+  /// (images): the engine then decides a match that way, without `toData`, and encodes the
+  /// value only to write a file. It runs this instead, on every assertion where `toData` would
+  /// have run, so that the strategy can still report a problem with the value
+  /// (``UnavailableSnapshot``) or warn (``SnapshotWarning``) each time.
+  package var encodesOnlyToWrite: ((Value) -> Void)?
+
   /// What each attachment the comparison makes is, by its name (`"difference.patch"`: a patch);
   /// an attachment not named here is a plain attachment.
   package var attachmentRoles: [String: FailureRecord.Role] = [:]

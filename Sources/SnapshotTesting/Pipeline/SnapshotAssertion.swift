@@ -12,11 +12,11 @@ func runSnapshotAssertion<Value, Format>(
   context: AssertionContext
 ) -> String? {
   let assertion: ResolvedAssertion
-  let (snapshot, snapshotData): (Format, Data)
+  let (snapshot, encoded): (Format, Data?)
   do {
     assertion = try resolveAssertion(context, pathExtension: strategy.pathExtension)
     ReferenceUsageLog.note(assertion.referencePath, environment: assertion.environment)
-    (snapshot, snapshotData) = try takeSnapshot(of: value, as: strategy, assertion: assertion)
+    (snapshot, encoded) = try takeSnapshot(of: value, as: strategy, assertion: assertion)
   } catch {
     return error.description
   }
@@ -30,10 +30,16 @@ func runSnapshotAssertion<Value, Format>(
         try ReferenceFile.read(assertion.referenceURL)
       },
     snapshot: snapshot,
-    snapshotData: snapshotData,
+    snapshotData: encoded,
     diffing: diffing,
     referenceURL: assertion.referenceURL
   )
+  // A format that encodes only to write is encoded here, when the outcome may write a file.
+  let snapshotData: Data
+  switch decision {
+  case .matched, .failed: snapshotData = encoded ?? Data()
+  default: snapshotData = encoded ?? diffing.toData(snapshot)
+  }
   return act(on: decision, snapshotData: snapshotData, diffing: diffing, assertion: assertion)
 }
 
@@ -70,15 +76,15 @@ private func act<Format>(
 }
 
 /// Step 2's input: the value, turned into the strategy's format within the timeout, and the bytes
-/// that recording it would write. A strategy that reports it cannot snapshot the value
+/// that recording it would write (`nil` for a format that encodes only to write). A strategy that reports it cannot snapshot the value
 /// (``UnavailableSnapshot``), while taking the snapshot or encoding it, fails the assertion here,
 /// before anything is compared or written.
 private func takeSnapshot<Value, Format>(
   of value: () throws -> Value,
   as strategy: Snapshotting<Value, Format>,
   assertion: ResolvedAssertion
-) throws(AssertionFailure) -> (Format, Data) {
-  let (taken, unavailable, warnings): ((Format, Data), String?, [String])
+) throws(AssertionFailure) -> (Format, Data?) {
+  let (taken, unavailable, warnings): ((Format, Data?), String?, [String])
   do {
     ((taken, unavailable), warnings) = try SnapshotWarning.collecting {
       try UnavailableSnapshot.collecting {
@@ -89,6 +95,10 @@ private func takeSnapshot<Value, Format>(
             timeout: assertion.context.timeout,
             referenceURL: assertion.referenceURL
           )
+        }
+        if let check = strategy.diffing.encodesOnlyToWrite {
+          check(snapshot)
+          return (snapshot, nil)
         }
         return (snapshot, strategy.diffing.toData(snapshot))
       }

@@ -46,13 +46,14 @@ struct SnapshotDifference {
 ///
 /// - Parameters:
 ///   - reference: What was read where the reference lives, or the error reading it.
-///   - snapshotData: The snapshot as it would be written.
+///   - snapshotData: The snapshot as it would be written, or `nil` when its format encodes
+///     only to write (``Diffing/encodesOnlyToWrite``): it is then compared decoded.
 ///   - referenceURL: Named in the messages of references that cannot be compared with.
 func decideSnapshot<Format>(
   recordMode: ResolvedRecordMode,
   reference: Result<StoredReference, SnapshotFileError>,
   snapshot: Format,
-  snapshotData: Data,
+  snapshotData: Data?,
   diffing: Diffing<Format>,
   referenceURL: URL
 ) -> SnapshotDecision {
@@ -71,7 +72,7 @@ func decideSnapshot<Format>(
   // The bytes that would be recorded are the reference's: the snapshot is what was recorded.
   // Checked first because it costs one memory compare, against decoding the reference and
   // running the format's comparison.
-  if referenceData == snapshotData { return .matched }
+  if let snapshotData, referenceData == snapshotData { return .matched }
   let stored = diffing.fromData(referenceData)
   // A text reference that is not UTF-8 would decode to replacement characters and fail with a
   // confusing diff; a custom text encoding that round-trips is left alone.
