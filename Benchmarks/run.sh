@@ -147,20 +147,8 @@ echo "| assertion | ours (ms) | upstream 1.19.7 (ms) | upstream ÷ ours | instru
 echo "|---|---:|---:|---:|---:|---:|---|"
 
 # Runs of one timing, and the extra calls that the instruction count is taken over.
-assert_runs_for() {
-  case $1 in lines-5000) echo 51 ;; dump-200) echo 11 ;; *) echo 501 ;; esac
-}
-assert_calls_for() {
-  case $1 in lines-5000) echo 10 ;; dump-200) echo 2 ;; *) echo 50 ;; esac
-}
-describe_assertion() {
-  case $1 in
-  lines-5000) echo '`verifySnapshot(of: text, as: .lines)`, 5,000 lines (101 kB)' ;;
-  lines-20) echo '`verifySnapshot(of: text, as: .lines)`, 20 lines' ;;
-  dump-200) echo '`verifySnapshot(of: customers, as: .dump)`, 200 nested structs (2,451 lines, 58 kB)' ;;
-  dump-small) echo '`verifySnapshot(of: user, as: .dump)`, a struct of 3 fields' ;;
-  esac
-}
+# shellcheck source=assertion-cases.sh
+. ./assertion-cases.sh
 middle_of() {
   printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
 }
