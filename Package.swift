@@ -85,10 +85,11 @@ let package = Package(
       name: "SnapshotTestingCustomDumpTests",
       dependencies: ["SnapshotTestingCustomDump"]
     ),
-    // Reviewing, accepting and pruning snapshots. It reads what a run left on disk and nothing
-    // else, so the tool links neither a test framework nor libpng: images are shown from their
-    // failure records and PNG files.
-    .target(name: "SnapshotReview", dependencies: ["RunRecord"]),
+    // Reviewing, accepting, pruning and optimising snapshots. It reads what a run left on disk
+    // and nothing else, so the tool links no test framework. It links libpng through PNGCodec
+    // (for `optimize`), so building the tool needs libpng-dev and zlib1g-dev, as the image module
+    // does.
+    .target(name: "SnapshotReview", dependencies: ["RunRecord", "PNGCodec"]),
     .executableTarget(
       name: "SnapshotTestingCLI",
       dependencies: [
@@ -99,8 +100,10 @@ let package = Package(
     ),
     .testTarget(
       name: "SnapshotReviewTests",
-      // Images come from real image assertions; the tool itself never links libpng.
-      dependencies: ["SnapshotReview", "RunRecord", "SnapshotTesting", "ImageSnapshotTesting"]
+      // Images come from real image assertions.
+      dependencies: [
+        "SnapshotReview", "RunRecord", "PNGCodec", "SnapshotTesting", "ImageSnapshotTesting",
+      ]
     ),
   ]
 )
