@@ -46,13 +46,16 @@ let package = Package(
       name: "CLibPNG",
       linkerSettings: [.linkedLibrary("png"), .linkedLibrary("z")]
     ),
+    // PNG decoding, the smallest encoding and file optimisation on RGBA buffers. No test
+    // framework, so that the `snapshot-testing` tool can optimise references.
+    .target(name: "PNGCodec", dependencies: ["CLibPNG"]),
     .target(
       name: "ImageSnapshotTesting",
-      dependencies: ["SnapshotTesting", "RunRecord", "CLibPNG"]
+      dependencies: ["SnapshotTesting", "RunRecord", "PNGCodec"]
     ),
     .testTarget(
       name: "ImageSnapshotTestingTests",
-      dependencies: ["ImageSnapshotTesting", "RunRecord", "TestSupport"],
+      dependencies: ["ImageSnapshotTesting", "PNGCodec", "RunRecord", "TestSupport"],
       exclude: ["__Fixtures__"]
     ),
     .target(
@@ -82,10 +85,11 @@ let package = Package(
       name: "SnapshotTestingCustomDumpTests",
       dependencies: ["SnapshotTestingCustomDump"]
     ),
-    // Reviewing, accepting and pruning snapshots. It reads what a run left on disk and nothing
-    // else, so the tool links neither a test framework nor libpng: images are shown from their
-    // failure records and PNG files.
-    .target(name: "SnapshotReview", dependencies: ["RunRecord"]),
+    // Reviewing, accepting, pruning and optimising snapshots. It reads what a run left on disk
+    // and nothing else, so the tool links no test framework. It links libpng through PNGCodec
+    // (for `optimize`), so building the tool needs libpng-dev and zlib1g-dev, as the image module
+    // does.
+    .target(name: "SnapshotReview", dependencies: ["RunRecord", "PNGCodec"]),
     .executableTarget(
       name: "SnapshotTestingCLI",
       dependencies: [
@@ -96,8 +100,10 @@ let package = Package(
     ),
     .testTarget(
       name: "SnapshotReviewTests",
-      // Images come from real image assertions; the tool itself never links libpng.
-      dependencies: ["SnapshotReview", "RunRecord", "SnapshotTesting", "ImageSnapshotTesting"]
+      // Images come from real image assertions.
+      dependencies: [
+        "SnapshotReview", "RunRecord", "PNGCodec", "SnapshotTesting", "ImageSnapshotTesting",
+      ]
     ),
   ]
 )

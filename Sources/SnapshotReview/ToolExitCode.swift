@@ -3,11 +3,11 @@
 /// | code | meaning |
 /// |---|---|
 /// | 0 | done: nothing pending, every selected failure accepted or rejected, nothing to prune, report written |
-/// | 1 | attention needed: `review` listed pending failures (or some were skipped), `prune` listed unreferenced files without `--delete` |
+/// | 1 | attention needed: `review` listed pending failures (or some were skipped), `prune` listed unreferenced files without `--delete`, `optimize --check` found PNG files that would shrink |
 /// | 2 | usage error: unknown option, missing argument, conflicting options |
 /// | 3 | refused: `prune` on a partial or missing usage log, or a log from another checkout |
 /// | 4 | no match: a filter selected no pending failure |
-/// | 5 | failed: a file could not be read or written; what succeeded is listed |
+/// | 5 | failed: a file could not be read or written (or, for `optimize`, decoded); what succeeded is listed |
 package enum ToolExitCode: Int32, Sendable, CaseIterable {
   case success = 0
   case pending = 1
@@ -22,11 +22,13 @@ package enum ToolExitCode: Int32, Sendable, CaseIterable {
       0  done: nothing pending, failures accepted or rejected, nothing to
          prune, report written
       1  attention needed: review listed pending failures or some were
-         skipped; prune found unreferenced files (without --delete)
+         skipped; prune found unreferenced files (without --delete);
+         optimize --check found PNG files that would shrink
       2  usage error
       3  refused: prune was given a partial run's usage log, no log, or
          a log from another checkout
       4  no pending failure matches the given filters
-      5  a file could not be read or written (what succeeded is listed)
+      5  a file could not be read or written, or optimize could not
+         decode one (what succeeded is listed)
     """
 }

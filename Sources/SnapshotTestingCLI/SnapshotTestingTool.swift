@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import SnapshotReview
 
-/// `snapshot-testing`: review, accept, reject and prune snapshots, and write an HTML report.
+/// `snapshot-testing`: review, accept, reject, prune and optimize snapshots, and write an HTML
+/// report.
 @main
 struct SnapshotTestingTool: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "snapshot-testing",
-    abstract: "Review, accept and prune the snapshots of a SnapshotTesting suite.",
+    abstract: "Review, accept, prune and optimize the snapshots of a SnapshotTesting suite.",
     discussion: """
       Failed assertions are recorded under the artifacts folder (SNAPSHOT_ARTIFACTS, or the \
       system's temporary folder). Run this tool from the package's folder after `swift test`.
@@ -16,7 +17,7 @@ struct SnapshotTestingTool: ParsableCommand {
       """,
     subcommands: [
       ReviewCommand.self, AcceptCommand.self, RejectCommand.self, PruneCommand.self,
-      ReportCommand.self,
+      ReportCommand.self, OptimizeCommand.self,
     ]
   )
 

@@ -36,7 +36,8 @@ typedef struct {
 typedef struct clibpng_decoder clibpng_decoder;
 
 /// Starts decoding `size` bytes at `data` (which must stay valid until destroyed) and reads the
-/// header. Images wider or taller than `max_side`, or with more than `max_pixels` pixels, are
+/// header. A palette image whose PLTE chunk holds more than 256 colours (or is not a whole number
+/// of colours), or whose bit depth is not 1, 2, 4 or 8, is refused with a message that says so. Images wider or taller than `max_side`, or with more than `max_pixels` pixels, are
 /// refused with `CLIBPNG_ERROR_TOO_LARGE` before any pixel memory is allocated.
 /// `*width` and `*height` are set once the header is read, also when it is too large.
 /// On success `*decoder` must be released with `clibpng_decoder_destroy`.
@@ -62,6 +63,27 @@ clibpng_status clibpng_encode_rgba(
     const uint8_t *rgba, uint32_t width, uint32_t height, int compression_level, int filters,
     int zlib_strategy, uint8_t **output, size_t *output_size, clibpng_error *error);
 
+/// Encodes 8-bit RGBA pixels (rows of `width * 4` bytes, no padding) as the smallest PNG this
+/// shim finds that decodes to exactly the same bytes.
+///
+/// The colour type is the smallest the pixels allow: gray (1, 2, 4 or 8 bits, with a tRNS colour
+/// key when the only transparency is one fully transparent gray that no opaque pixel has), a
+/// palette (1, 2, 4 or 8 bits, its translucent entries first so that the tRNS chunk stops after
+/// them) when there are at most 256 colours, gray with alpha, RGB (with a colour key) or RGBA;
+/// when a palette and another type are both possible, both are tried. Everything is compressed at
+/// zlib level 9 (memLevel 9), with row filters off and with libpng's adaptive choice. Up to 65,536
+/// pixels, each type is written four times (filters off or adaptive, zlib's default or filtered
+/// strategy); above, each type and filter choice is first written for bands of rows making up an
+/// eighth of the image, and only the best estimate (and any within 3% of it) is written whole. A
+/// trial stops as soon as it reaches the size of the smallest file so far; ties keep the earlier.
+///
+/// The output depends only on the pixels (and on the libpng and zlib versions): only IHDR, PLTE,
+/// tRNS, IDAT (one chunk up to 1 MiB) and IEND are written. On success `*output` is a `malloc`ed
+/// buffer of `*output_size` bytes that the caller frees.
+clibpng_status clibpng_encode_smallest(
+    const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t **output, size_t *output_size,
+    clibpng_error *error);
+
 /// The filter masks accepted by `clibpng_encode_rgba`, mirroring libpng's.
 enum {
   CLIBPNG_FILTER_NONE = 0x08,
@@ -76,6 +98,7 @@ enum {
 enum {
   CLIBPNG_ZLIB_DEFAULT_STRATEGY = 0,
   CLIBPNG_ZLIB_FILTERED = 1,
+  CLIBPNG_ZLIB_HUFFMAN_ONLY = 2,
   CLIBPNG_ZLIB_RLE = 3,
 };
 

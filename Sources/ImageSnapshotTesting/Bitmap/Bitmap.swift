@@ -1,3 +1,5 @@
+import PNGCodec
+
 /// A raster image in memory: 8-bit RGBA pixels with straight alpha in sRGB, stored row by row
 /// from the top-left corner.
 ///
@@ -11,10 +13,10 @@
 /// ```
 public struct Bitmap: Equatable, Sendable, CustomStringConvertible {
   /// The widest or tallest image accepted: 65,536 pixels.
-  public static let maximumSide = 1 << 16
+  public static let maximumSide = PNGLimits.maximumSide
   /// The most pixels accepted in one image: 2²⁶ (67,108,864 pixels, 256 MiB of RGBA, an
   /// 8192×8192 image). A PNG header announcing more is refused before memory is allocated.
-  public static let maximumPixelCount = 1 << 26
+  public static let maximumPixelCount = PNGLimits.maximumPixelCount
 
   /// The number of columns.
   public let width: Int

@@ -42,7 +42,7 @@ package struct PrunePlan: Sendable {
           """
       )
     }
-    let (files, temporaries) = snapshotFiles(
+    let (files, temporaries) = SnapshotFolders.files(
       beneath: URL(fileURLWithPath: rootPath, isDirectory: true)
     )
     let unreferenced = files.filter { !log.usedPaths.contains(standardizedPath($0.path)) }
@@ -52,32 +52,6 @@ package struct PrunePlan: Sendable {
       referenceCount: files.count,
       strayTemporaryFiles: temporaries
     )
-  }
-
-  /// The files inside `__Snapshots__` folders beneath `root`, and the temporary files of killed
-  /// recordings among the hidden ones, each sorted by path.
-  static func snapshotFiles(beneath root: URL) -> (references: [URL], temporaries: [URL]) {
-    let keys: [URLResourceKey] = [.isDirectoryKey, .isSymbolicLinkKey]
-    guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys)
-    else { return ([], []) }
-    var files: [URL] = []
-    var temporaries: [URL] = []
-    for case let url as URL in walker {
-      let values = try? url.resourceValues(forKeys: Set(keys))
-      let isHidden = url.lastPathComponent.hasPrefix(".")
-      if values?.isDirectory == true {
-        if isHidden { walker.skipDescendants() }
-        continue
-      }
-      guard values?.isSymbolicLink != true, url.pathComponents.dropLast().contains("__Snapshots__")
-      else { continue }
-      if !isHidden {
-        files.append(url)
-      } else if TemporaryFiles.isStray(url.lastPathComponent) {
-        temporaries.append(url)
-      }
-    }
-    return (files.sorted { $0.path < $1.path }, temporaries.sorted { $0.path < $1.path })
   }
 
   /// Deletes the unreferenced files, then the folders inside `__Snapshots__` (and the

@@ -12,14 +12,16 @@ import Testing
     "palette1", "palette2-trns", "palette4", "palette8-trns", "palette8-trns-interlaced",
     "rgb8", "rgb8-trns", "rgb8-gamma", "rgb16", "rgb16-interlaced",
     "rgba8", "rgba8-interlaced", "rgba16",
+    // 20 palette entries, 4 of them used: legal enough for libpng, so it decodes.
+    "palette8-unused-entries",
   ]
 
   @Test(arguments: colourTypeFixtures)
   func decodesEveryColourTypeToStraightRGBA8(name: String) throws {
     let bitmap = try Bitmap(pngData: Fixtures.data("PNG/\(name).png"))
     let expected = try [UInt8](Fixtures.data("PNG/\(name).rgba"))
-    #expect(bitmap.width == 9)
-    #expect(bitmap.height == 7)
+    #expect(bitmap.width == (name == "palette8-unused-entries" ? 4 : 9))
+    #expect(bitmap.height == (name == "palette8-unused-entries" ? 4 : 7))
     #expect(bitmap.rgbaBytes == expected)
   }
 
@@ -138,6 +140,26 @@ import Testing
   @Test func zeroWidthHeader() throws {
     #expect(throws: BitmapError.invalidPNG(reason: "Invalid IHDR data")) {
       try Bitmap(pngData: Fixtures.data("PNG/bad-zero-width.png"))
+    }
+  }
+
+  @Test(arguments: [
+    (
+      "bad-palette-300-colours",
+      "the palette (PLTE chunk) claims 300 colours, but a palette holds 1 to 256"
+    ),
+    (
+      "bad-palette-ragged",
+      "the palette (PLTE chunk) is 10 bytes long, not a whole number of 3-byte colours"
+    ),
+    (
+      "bad-palette-16-bit",
+      "a palette image has a bit depth of 1, 2, 4 or 8, but the header says 16"
+    ),
+  ])
+  func paletteClaimingMoreThan256ColoursIsRefused(name: String, reason: String) throws {
+    #expect(throws: BitmapError.invalidPNG(reason: reason)) {
+      try Bitmap(pngData: Fixtures.data("PNG/\(name).png"))
     }
   }
 }

@@ -112,4 +112,38 @@ import Testing
     let message = try #require(verify(bitmap, record: .never))
     #expect(message.contains("Git LFS pointer"))
   }
+
+  /// Files from other encoders (pypng: 16-bit, interlaced, gray with alpha, palettes), as
+  /// upstream or an image editor may have written them, with the pixels they hold.
+  @Test(arguments: [
+    "rgb16", "rgba16", "rgb16-interlaced", "rgba8-interlaced", "gray-alpha8", "gray-alpha16",
+    "gray2-interlaced", "palette8-trns-interlaced",
+  ])
+  func referencesFromOtherEncodersStillMatchTheSamePixels(name: String) throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let reference = try Fixtures.data("PNG/\(name).png")
+    let pixels = try [UInt8](Fixtures.data("PNG/\(name).rgba"))
+    let bitmap = try Bitmap(width: 9, height: 7, rgbaBytes: pixels)
+    let url = referenceURL("otherEncoder")
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(),
+      withIntermediateDirectories: true
+    )
+    try reference.write(to: url)
+    #expect(verify(bitmap, record: .never, testName: "otherEncoder") == nil)
+    #expect(
+      verify(
+        bitmap,
+        as: .image(perceptualPrecision: 0.98),
+        record: .never,
+        testName: "otherEncoder"
+      )
+        == nil
+    )
+    // A match leaves the reference as it was written.
+    #expect(try Data(contentsOf: url) == reference)
+    var changed = bitmap
+    changed[x: 4, y: 3] = RGBA(red: 1, green: 2, blue: 3, alpha: 4)
+    #expect(verify(changed, record: .never, testName: "otherEncoder") != nil)
+  }
 }

@@ -158,7 +158,29 @@ import Testing
     }
   }
 
-  @Test(arguments: ["review", "accept", "reject", "prune", "report", nil])
+  @Test func optimizeCheckExitsOneThenOptimizeMakesItZeroAndABrokenFileFive() throws {
+    try OptimizeFixture.with { fixture in
+      let check = try run(["optimize", "--check"], in: fixture.root)
+      #expect(check.status == ToolExitCode.pending.rawValue)
+      #expect(check.output.contains("1 of 2 PNG files could shrink by "))
+
+      let optimized = try run(["optimize"], in: fixture.root)
+      #expect(optimized.status == 0)
+      #expect(optimized.output.contains("Optimized 1 of 2 PNG files: saved "))
+      #expect(try run(["optimize", "--check"], in: fixture.root).status == 0)
+
+      try fixture.write(Data("GIF89a".utf8), to: fixture.reference("testBroken.1.png"))
+      let broken = try run(["optimize", "--check"], in: fixture.root)
+      #expect(broken.status == ToolExitCode.failure.rawValue)
+      #expect(
+        broken.errors.hasPrefix(
+          "error: \(fixture.relative("testBroken.1.png")): not a valid PNG: the PNG signature is missing\n"
+        )
+      )
+    }
+  }
+
+  @Test(arguments: ["review", "accept", "reject", "prune", "report", "optimize", nil])
   func everyCommandHasHelpWithTheExitCodes(command: String?) throws {
     try ReviewFixture.with { fixture in
       let result = try run((command.map { [$0] } ?? []) + ["--help"], in: fixture.root)

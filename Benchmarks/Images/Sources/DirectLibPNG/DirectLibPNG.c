@@ -23,7 +23,9 @@ static void write_bytes(png_structp png, png_bytep data, size_t length) {
 
 static void flush_nothing(png_structp png) { (void)png; }
 
-size_t direct_encode_rgba(const uint8_t *rgba, uint32_t width, uint32_t height) {
+size_t direct_encode_rgba_with(
+    const uint8_t *rgba, uint32_t width, uint32_t height, int level, int filters, int strategy,
+    uint8_t **output) {
   growing out = {0};
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
   png_infop info = png_create_info_struct(png);
@@ -37,9 +39,9 @@ size_t direct_encode_rgba(const uint8_t *rgba, uint32_t width, uint32_t height) 
   png_set_write_fn(png, &out, write_bytes, flush_nothing);
   png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_set_compression_level(png, 2);
-  png_set_compression_strategy(png, 0);
-  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+  if (level >= 0) png_set_compression_level(png, level);
+  if (strategy >= 0) png_set_compression_strategy(png, strategy);
+  if (filters >= 0) png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
   png_write_info(png, info);
   for (uint32_t y = 0; y < height; y++) rows[y] = (png_bytep)rgba + (size_t)y * width * 4;
   png_write_image(png, rows);
@@ -47,8 +49,16 @@ size_t direct_encode_rgba(const uint8_t *rgba, uint32_t width, uint32_t height) 
   png_destroy_write_struct(&png, &info);
   free(rows);
   size_t size = out.size;
-  free(out.bytes);
+  if (output != NULL) {
+    *output = out.bytes;
+  } else {
+    free(out.bytes);
+  }
   return size;
+}
+
+size_t direct_encode_rgba(const uint8_t *rgba, uint32_t width, uint32_t height) {
+  return direct_encode_rgba_with(rgba, width, height, 2, PNG_FILTER_NONE, 0, NULL);
 }
 
 typedef struct {

@@ -166,3 +166,30 @@ header_only("bad-zero-width", 0, 1)
 ihdr = struct.pack(">IIBBBBB", 2, 2, 8, 6, 0, 0, 0)
 with open("bad-zlib.png", "wb") as f:
     f.write(SIGNATURE + chunk(b"IHDR", ihdr) + chunk(b"IDAT", b"\x78\x9c\xff\xff\xff\xff") + chunk(b"IEND", b""))
+
+
+def palette_file(name, depth, entries, indices, width=4, height=4):
+    """A palette PNG written chunk by chunk, so that its PLTE can break the rules: `entries` is
+    the PLTE chunk's bytes, `indices` the rows of palette indices (8-bit samples only)."""
+    ihdr = struct.pack(">IIBBBBB", width, height, depth, 3, 0, 0, 0)
+    raw = b"".join(b"\0" + bytes(row) for row in indices)
+    data = (SIGNATURE + chunk(b"IHDR", ihdr) + chunk(b"PLTE", entries)
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    with open(name + ".png", "wb") as f:
+        f.write(data)
+
+
+square = [[(x + y) % 4 for x in range(4)] for y in range(4)]
+# 300 colours claimed: a palette holds at most 256.
+palette_file("bad-palette-300-colours", 8, bytes(i % 256 for i in range(900)), square)
+# Not a whole number of colours.
+palette_file("bad-palette-ragged", 8, bytes(range(10)), square)
+# Palette images have 1, 2, 4 or 8 bits a pixel; 16 would index 65,536 colours.
+palette_file("bad-palette-16-bit", 16, bytes(range(12)), [[0] * 8 for _ in range(4)])
+
+# An 8-bit palette image whose PLTE lists 20 colours but whose pixels use only the first 4: legal
+# enough for libpng (it keeps the palette), so it must decode.
+entries = bytes(v for i in range(20) for v in ((i * 53) % 256, (i * 101 + 7) % 256, (i * 29 + 200) % 256))
+palette_file("palette8-unused-entries", 8, entries, square)
+with open("palette8-unused-entries.rgba", "wb") as f:
+    f.write(bytes(v for row in square for i in row for v in (entries[3 * i], entries[3 * i + 1], entries[3 * i + 2], 255)))

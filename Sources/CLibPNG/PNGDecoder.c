@@ -1,40 +1,14 @@
+// Decoding: libpng's reader from memory, converting every PNG to 8-bit RGBA. Every libpng call is
+// made under the setjmp of the function that makes it.
+
 #include "CLibPNG.h"
+#include "ErrorHandling.h"
 
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
-
-// Every libpng error lands in `record_error`, which copies libpng's message and jumps back to the
-// setjmp of the C function that made the call. Nothing here returns to Swift through a longjmp.
-
-typedef struct {
-  char message[256];
-} message_buffer;
-
-static void record_error(png_structp png, png_const_charp message) {
-  message_buffer *buffer = (message_buffer *)png_get_error_ptr(png);
-  if (buffer != NULL) {
-    snprintf(buffer->message, sizeof buffer->message, "%s", message ? message : "unknown error");
-  }
-  png_longjmp(png, 1);
-}
-
-// Warnings (a damaged ancillary chunk, an unknown profile) do not stop decoding and are not shown.
-static void ignore_warning(png_structp png, png_const_charp message) {
-  (void)png;
-  (void)message;
-}
-
-static void copy_message(clibpng_error *error, const char *message) {
-  if (error != NULL) {
-    snprintf(error->message, sizeof error->message, "%s", message);
-  }
-}
-
-// MARK: Decoding
 
 struct clibpng_decoder {
   // First, so that libpng's error pointer can be the decoder itself.
@@ -59,36 +33,92 @@ static void read_from_memory(png_structp png, png_bytep destination, size_t leng
   decoder->offset += length;
 }
 
+static uint32_t read_big_endian(const uint8_t *bytes) {
+  return (uint32_t)bytes[0] << 24 | (uint32_t)bytes[1] << 16 | (uint32_t)bytes[2] << 8 | bytes[3];
+}
+
+// libpng's own messages for a palette it cannot use are terse ("PLTE: invalid", "Invalid color
+// type/bit depth combination"). A palette image's header and PLTE chunk are checked here first,
+// so that the reason names the palette. Chunks are only walked, never decoded; anything this does
+// not recognise is left for libpng to report.
+static int check_palette(const uint8_t *data, size_t size, clibpng_error *error) {
+  // Signature (8), IHDR's length and type (8), then width, height, depth and colour type.
+  if (size < 8 + 8 + 10 || memcmp(data + 12, "IHDR", 4) != 0 || data[25] != PNG_COLOR_TYPE_PALETTE) {
+    return 1;
+  }
+  int depth = data[24];
+  if (depth != 1 && depth != 2 && depth != 4 && depth != 8) {
+    char message[160];
+    snprintf(
+        message, sizeof message,
+        "a palette image has a bit depth of 1, 2, 4 or 8, but the header says %d", depth);
+    clibpng_copy_message(error, message);
+    return 0;
+  }
+  size_t offset = 8;
+  while (size - offset >= 8) {
+    uint32_t length = read_big_endian(data + offset);
+    const uint8_t *type = data + offset + 4;
+    if (memcmp(type, "IDAT", 4) == 0 || memcmp(type, "IEND", 4) == 0) {
+      return 1;
+    }
+    if (memcmp(type, "PLTE", 4) == 0 && (length == 0 || length > 3 * 256 || length % 3 != 0)) {
+      char message[160];
+      if (length % 3 != 0) {
+        snprintf(
+            message, sizeof message,
+            "the palette (PLTE chunk) is %u bytes long, not a whole number of 3-byte colours",
+            length);
+      } else {
+        snprintf(
+            message, sizeof message,
+            "the palette (PLTE chunk) claims %u colours, but a palette holds 1 to 256", length / 3);
+      }
+      clibpng_copy_message(error, message);
+      return 0;
+    }
+    // Length, type, data and CRC; a length past the end is left for libpng to call truncated.
+    if ((uint64_t)length + 12 > (uint64_t)(size - offset)) {
+      return 1;
+    }
+    offset += (size_t)length + 12;
+  }
+  return 1;
+}
+
 clibpng_status clibpng_decoder_create(
     const uint8_t *data, size_t size, uint32_t max_side, uint64_t max_pixels,
     clibpng_decoder **result, uint32_t *width, uint32_t *height, clibpng_error *error) {
   *result = NULL;
   if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
-    copy_message(error, "the PNG signature is missing");
+    clibpng_copy_message(error, "the PNG signature is missing");
+    return CLIBPNG_ERROR_LIBPNG;
+  }
+  if (!check_palette(data, size, error)) {
     return CLIBPNG_ERROR_LIBPNG;
   }
   clibpng_decoder *decoder = calloc(1, sizeof *decoder);
   if (decoder == NULL) {
-    copy_message(error, "out of memory");
+    clibpng_copy_message(error, "out of memory");
     return CLIBPNG_ERROR_OUT_OF_MEMORY;
   }
   decoder->data = data;
   decoder->size = size;
   decoder->png = png_create_read_struct(
-      PNG_LIBPNG_VER_STRING, &decoder->error, record_error, ignore_warning);
+      PNG_LIBPNG_VER_STRING, &decoder->error, clibpng_record_error, clibpng_ignore_warning);
   if (decoder->png == NULL) {
     free(decoder);
-    copy_message(error, "libpng could not start (out of memory or a version mismatch)");
+    clibpng_copy_message(error, "libpng could not start (out of memory or a version mismatch)");
     return CLIBPNG_ERROR_OUT_OF_MEMORY;
   }
   decoder->info = png_create_info_struct(decoder->png);
   if (decoder->info == NULL) {
     clibpng_decoder_destroy(decoder);
-    copy_message(error, "out of memory");
+    clibpng_copy_message(error, "out of memory");
     return CLIBPNG_ERROR_OUT_OF_MEMORY;
   }
   if (setjmp(png_jmpbuf(decoder->png))) {
-    copy_message(error, decoder->error.message);
+    clibpng_copy_message(error, decoder->error.message);
     clibpng_decoder_destroy(decoder);
     return CLIBPNG_ERROR_LIBPNG;
   }
@@ -102,7 +132,7 @@ clibpng_status clibpng_decoder_create(
   *width = w;
   *height = h;
   if (w > max_side || h > max_side || (uint64_t)w * (uint64_t)h > max_pixels) {
-    copy_message(error, "the image is larger than the limits");
+    clibpng_copy_message(error, "the image is larger than the limits");
     clibpng_decoder_destroy(decoder);
     return CLIBPNG_ERROR_TOO_LARGE;
   }
@@ -132,7 +162,7 @@ clibpng_status clibpng_decoder_create(
   png_set_interlace_handling(decoder->png);
   png_read_update_info(decoder->png, decoder->info);
   if (png_get_rowbytes(decoder->png, decoder->info) != (size_t)w * 4) {
-    copy_message(error, "the image could not be converted to 8-bit RGBA");
+    clibpng_copy_message(error, "the image could not be converted to 8-bit RGBA");
     clibpng_decoder_destroy(decoder);
     return CLIBPNG_ERROR_LIBPNG;
   }
@@ -146,20 +176,20 @@ clibpng_status clibpng_decoder_read_rgba(
     clibpng_decoder *decoder, uint8_t *rgba, size_t capacity, clibpng_error *error) {
   size_t row_bytes = (size_t)decoder->width * 4;
   if (decoder->has_read_pixels || capacity != row_bytes * decoder->height) {
-    copy_message(error, "the pixel buffer does not fit the image");
+    clibpng_copy_message(error, "the pixel buffer does not fit the image");
     return CLIBPNG_ERROR_USAGE;
   }
   decoder->has_read_pixels = 1;
   decoder->rows = malloc(sizeof(png_bytep) * (decoder->height == 0 ? 1 : decoder->height));
   if (decoder->rows == NULL) {
-    copy_message(error, "out of memory");
+    clibpng_copy_message(error, "out of memory");
     return CLIBPNG_ERROR_OUT_OF_MEMORY;
   }
   for (uint32_t y = 0; y < decoder->height; y++) {
     decoder->rows[y] = rgba + row_bytes * y;
   }
   if (setjmp(png_jmpbuf(decoder->png))) {
-    copy_message(error, decoder->error.message);
+    clibpng_copy_message(error, decoder->error.message);
     return CLIBPNG_ERROR_LIBPNG;
   }
   png_read_image(decoder->png, decoder->rows);
@@ -177,91 +207,4 @@ void clibpng_decoder_destroy(clibpng_decoder *decoder) {
   }
   free(decoder->rows);
   free(decoder);
-}
-
-// MARK: Encoding
-
-typedef struct {
-  // First, so that libpng's error pointer can be the encoder itself.
-  message_buffer error;
-  uint8_t *bytes;
-  size_t size;
-  size_t capacity;
-  png_bytep *rows;
-} encoder;
-
-static void write_to_memory(png_structp png, png_bytep source, size_t length) {
-  encoder *output = (encoder *)png_get_io_ptr(png);
-  if (length > output->capacity - output->size) {
-    size_t capacity = output->capacity;
-    while (length > capacity - output->size) {
-      capacity = capacity < 4096 ? 4096 : capacity * 2;
-    }
-    uint8_t *bytes = realloc(output->bytes, capacity);
-    if (bytes == NULL) {
-      png_error(png, "out of memory");
-    }
-    output->bytes = bytes;
-    output->capacity = capacity;
-  }
-  memcpy(output->bytes + output->size, source, length);
-  output->size += length;
-}
-
-static void flush_nothing(png_structp png) { (void)png; }
-
-clibpng_status clibpng_encode_rgba(
-    const uint8_t *rgba, uint32_t width, uint32_t height, int compression_level, int filters,
-    int zlib_strategy, uint8_t **output, size_t *output_size, clibpng_error *error) {
-  *output = NULL;
-  *output_size = 0;
-  if (width == 0 || height == 0) {
-    copy_message(error, "an image must be at least 1×1 pixel");
-    return CLIBPNG_ERROR_USAGE;
-  }
-  encoder *state = calloc(1, sizeof *state);
-  if (state == NULL) {
-    copy_message(error, "out of memory");
-    return CLIBPNG_ERROR_OUT_OF_MEMORY;
-  }
-  png_structp png =
-      png_create_write_struct(PNG_LIBPNG_VER_STRING, &state->error, record_error, ignore_warning);
-  png_infop info = png ? png_create_info_struct(png) : NULL;
-  state->rows = malloc(sizeof(png_bytep) * height);
-  if (png == NULL || info == NULL || state->rows == NULL) {
-    png_destroy_write_struct(&png, &info);
-    free(state->rows);
-    free(state);
-    copy_message(error, "out of memory");
-    return CLIBPNG_ERROR_OUT_OF_MEMORY;
-  }
-  if (setjmp(png_jmpbuf(png))) {
-    copy_message(error, state->error.message);
-    png_destroy_write_struct(&png, &info);
-    free(state->bytes);
-    free(state->rows);
-    free(state);
-    return CLIBPNG_ERROR_LIBPNG;
-  }
-  png_set_write_fn(png, state, write_to_memory, flush_nothing);
-  png_set_IHDR(
-      png, info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
-      PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_set_compression_level(png, compression_level);
-  png_set_compression_strategy(png, zlib_strategy);
-  png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
-  png_write_info(png, info);
-  size_t row_bytes = (size_t)width * 4;
-  for (uint32_t y = 0; y < height; y++) {
-    state->rows[y] = (png_bytep)(rgba + row_bytes * y);
-  }
-  png_write_image(png, state->rows);
-  png_write_end(png, NULL);
-
-  png_destroy_write_struct(&png, &info);
-  *output = state->bytes;
-  *output_size = state->size;
-  free(state->rows);
-  free(state);
-  return CLIBPNG_OK;
 }

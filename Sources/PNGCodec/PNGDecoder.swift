@@ -1,0 +1,77 @@
+import CLibPNG
+import Foundation
+
+/// The only caller of libpng's decoder, through the C shim that owns its `setjmp`.
+package enum PNGDecoder {
+  /// Decodes any valid PNG to 8-bit RGBA: gray, gray with alpha, palette (with or without tRNS),
+  /// RGB and RGBA, at any bit depth, interlaced or not; 16-bit samples are rounded to the nearest
+  /// 8-bit value; gamma and colour-profile chunks are ignored.
+  ///
+  /// - Complexity: O(*n*) in the size of the data and the number of pixels.
+  package static func decode(_ data: Data) throws(PNGCodecError) -> RGBAImage {
+    let result = data.withUnsafeBytes { bytes in
+      Result { () throws(PNGCodecError) -> RGBAImage in
+        try decode(bytes.bindMemory(to: UInt8.self))
+      }
+    }
+    return try result.get()
+  }
+
+  package static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(PNGCodecError)
+    -> RGBAImage
+  {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .empty }
+    var error = clibpng_error()
+    var decoder: OpaquePointer?
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    let status = clibpng_decoder_create(
+      base,
+      bytes.count,
+      UInt32(PNGLimits.maximumSide),
+      UInt64(PNGLimits.maximumPixelCount),
+      &decoder,
+      &width,
+      &height,
+      &error
+    )
+    defer { clibpng_decoder_destroy(decoder) }
+    switch status {
+    case CLIBPNG_OK:
+      break
+    case CLIBPNG_ERROR_TOO_LARGE:
+      throw .tooLarge(width: Int(width), height: Int(height))
+    default:
+      throw .invalid(reason: error.text)
+    }
+    guard let decoder, width > 0, height > 0 else {
+      throw .invalid(reason: "the header announces an empty image")
+    }
+    let byteCount = Int(width) * Int(height) * 4
+    var readStatus = CLIBPNG_OK
+    let rgbaBytes = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initializedCount in
+      // On failure the bytes are discarded below, but they are zeroed so the array is never read
+      // uninitialised.
+      readStatus = clibpng_decoder_read_rgba(decoder, buffer.baseAddress, byteCount, &error)
+      if readStatus != CLIBPNG_OK, let base = buffer.baseAddress {
+        base.initialize(repeating: 0, count: byteCount)
+      }
+      initializedCount = byteCount
+    }
+    guard readStatus == CLIBPNG_OK else {
+      throw .invalid(reason: error.text)
+    }
+    return RGBAImage(width: Int(width), height: Int(height), bytes: rgbaBytes)
+  }
+}
+
+extension clibpng_error {
+  /// The NUL-terminated message that the C shim copied from libpng.
+  var text: String {
+    withUnsafeBytes(of: message) { raw in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      let length = bytes.firstIndex(of: 0) ?? bytes.count
+      return String(decoding: bytes[..<length], as: UTF8.self)
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import SnapshotReview
+
+struct OptimizeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "optimize",
+    abstract: "Recompress PNG references losslessly, as small as new references are written.",
+    discussion: """
+      Looks at every .png file inside __Snapshots__ folders beneath the current folder, or \
+      beneath the folders given; a file given by name is taken wherever it is. Each is decoded, \
+      encoded again the way new references are written (the smallest colour type, the best row \
+      filter, zlib level 9), decoded once more and compared with the original pixel for pixel. \
+      It is replaced, atomically and keeping its permissions, only when the new file is smaller \
+      and gives the same pixels. Git LFS pointers are skipped.
+
+      With --check nothing is changed: the files that would shrink are listed, for CI.
+
+      Exits 0 when done (with --check: when no file would shrink), 1 when --check found files \
+      that would shrink, 5 when a file could not be read, decoded or written (the others are \
+      still optimized).
+      """
+  )
+
+  @Flag(name: .long, help: "Change nothing; exit 1 if any file could be smaller.")
+  var check = false
+
+  @Argument(
+    help: ArgumentHelp(
+      "PNG files, or folders whose __Snapshots__ folders are searched (default: the current folder).",
+      valueName: "path"
+    )
+  )
+  var paths: [String] = []
+
+  func run() throws {
+    let folder = URL(
+      fileURLWithPath: FileManager.default.currentDirectoryPath,
+      isDirectory: true
+    )
+    let session = ReviewSession(
+      artifactsRoot: folder,
+      hints: CommandHints(packageRoot: folder),
+      console: StandardConsole()
+    )
+    let urls = paths.map { URL(fileURLWithPath: $0).standardizedFileURL }
+    throw session.optimize(paths: urls, check: check).exitCode
+  }
+}
