@@ -30,3 +30,22 @@ extension Bitmap {
     }
   }
 }
+
+extension Bitmap {
+  /// The bitmap as a PNG written for speed rather than size (RGBA, zlib level 2, no row filter):
+  /// for the images a failure attaches only to be looked at, which no one keeps.
+  func pngDataForViewing() throws -> Data {
+    do {
+      return try rgbaBytes.withUnsafeBufferPointer { pixels in
+        try PNGEncoder.fixed(
+          rgba: pixels,
+          width: width,
+          height: height,
+          compression: .levelTwoUnfiltered
+        )
+      }
+    } catch let error as PNGCodecError {
+      throw BitmapError(error)
+    }
+  }
+}

@@ -203,20 +203,21 @@ enum ImageDifference {
   }
 
   /// The reference, the new image and their difference image, as PNG, each that can be encoded.
+  /// They are for looking at, not keeping: encoded for speed, not size.
   static func attachments(reference: Bitmap, new: Bitmap, difference: Bitmap) -> [DiffAttachment] {
     var attachments: [DiffAttachment] = []
-    if let data = try? reference.pngData() {
+    if let data = try? reference.pngDataForViewing() {
       attachments.append(.data(data, name: "reference.png"))
     }
     attachments += self.attachments(new: new)
-    if let data = try? difference.pngData() {
+    if let data = try? difference.pngDataForViewing() {
       attachments.append(.data(data, name: "difference.png"))
     }
     return attachments
   }
 
   static func attachments(new: Bitmap) -> [DiffAttachment] {
-    guard let data = try? new.pngData() else { return [] }
+    guard let data = try? new.pngDataForViewing() else { return [] }
     return [.data(data, name: "failure.png")]
   }
 }
