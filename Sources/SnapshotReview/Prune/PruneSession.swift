@@ -18,10 +18,18 @@ extension ReviewSession {
       console.warn(error.description + "\n")
       return .refused
     }
+    listOtherVariants(plan)
     guard !plan.isEmpty else {
-      console.write(
-        "All \(count(plan.referenceCount, "reference file")) under __Snapshots__ folders are used.\n"
-      )
+      if plan.otherVariants.isEmpty {
+        console.write(
+          "All \(count(plan.referenceCount, "reference file")) under __Snapshots__ folders are used.\n"
+        )
+      } else {
+        let others = plan.referenceCount - plan.otherVariants.count
+        console.write(
+          "All \(count(others, "other reference file")) under __Snapshots__ folders are used.\n"
+        )
+      }
       return .success
     }
     list(plan)
@@ -38,6 +46,22 @@ extension ReviewSession {
     let deleted = plan.unreferenced.count + plan.strayTemporaryFiles.count - problems.count
     console.write("Deleted \(count(deleted, "file")).\n")
     return problems.isEmpty ? .success : .failure
+  }
+
+  /// Prints the unused files a plan keeps because the run could not have produced their variant.
+  private func listOtherVariants(_ plan: PrunePlan) {
+    guard !plan.otherVariants.isEmpty else { return }
+    let used =
+      plan.runVariants.isEmpty
+      ? "this run used no variant"
+      : "this run used " + plan.runVariants.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+    console.write(
+      "\(count(plan.otherVariants.count, "reference file")) of other variants kept (\(used)):\n"
+    )
+    for (url, variant) in plan.otherVariants {
+      console.write("  \(hints.display(url.path)) (kept: another variant, \"\(variant)\")\n")
+    }
+    if !plan.isEmpty { console.write("\n") }
   }
 
   /// Prints the files a plan would delete.

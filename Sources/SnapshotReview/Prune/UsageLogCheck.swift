@@ -12,6 +12,8 @@ package struct CompleteUsageLog: Sendable {
   package var usedPaths: Set<String>
   /// How many test processes wrote the log.
   package var processCount: Int
+  /// The reference variants the run's assertions used; empty when none used one.
+  package var variants: Set<String> = []
 
   /// The options of `swift test` (and of the test processes it starts) that run only part of
   /// the suite.
@@ -61,9 +63,22 @@ package struct CompleteUsageLog: Sendable {
         )
       }
     }
+    let variants: Set<String>
+    do {
+      variants = try ReferenceUsageLog.loadVariants(folder: folder)
+    } catch {
+      throw PruneRefusal(
+        description: """
+          Refusing to prune: the variants listed in the usage log "\(folder.path)" could not be \
+          read (\(SnapshotFileError.reason(of: error))).
+          \(howToLog)
+          """
+      )
+    }
     return CompleteUsageLog(
       usedPaths: Set(log.paths.map(standardizedPath)),
-      processCount: log.processes.count
+      processCount: log.processes.count,
+      variants: variants
     )
   }
 
