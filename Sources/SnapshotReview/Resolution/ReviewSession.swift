@@ -66,6 +66,38 @@ package struct ReviewSession {
     return finish(tally)
   }
 
+  /// Prints the pending failures that match `filters` for a machine: the versioned JSON document
+  /// (``ReviewDocument``) or GitHub Actions workflow commands (``GitHubAnnotations``). Standard
+  /// output holds only that; notes and warnings go to standard error. The JSON document is
+  /// printed even when nothing is pending.
+  ///
+  /// Returns what ``review(filters:interactive:)`` returns without a terminal:
+  /// ``ToolExitCode/success`` when nothing is pending, ``ToolExitCode/pending`` when failures were
+  /// printed, ``ToolExitCode/noMatch`` when filters matched none, ``ToolExitCode/failure`` when
+  /// only unreadable records were found.
+  package func review(filters: [String], format: ReviewOutputFormat) -> ToolExitCode {
+    let pending = loadPending()
+    let selected: [PendingFailure]
+    let status: ToolExitCode
+    switch select(in: pending, filters: filters, quietly: true) {
+    case .done(let done): (selected, status) = ([], done)
+    case .selected(let failures): (selected, status) = (failures, .pending)
+    }
+    switch format {
+    case .json:
+      let document = ReviewDocument(
+        failures: selected,
+        problems: pending.problems,
+        artifactsRoot: artifactsRoot,
+        hints: hints
+      )
+      console.write(document.json())
+    case .github:
+      console.write(GitHubAnnotations.lines(for: selected, hints: hints))
+    }
+    return status
+  }
+
   /// Accepts or rejects every pending failure matching `filters` (all of them when `all`).
   package func resolve(_ decision: Decision, filters: [String]) -> ToolExitCode {
     let selected: [PendingFailure]
@@ -85,15 +117,26 @@ package struct ReviewSession {
     case selected([PendingFailure])
   }
 
-  private func select(filters: [String]) -> Selection {
+  /// The pending failures `filters` select, or the status to end with. With `quietly`, what it
+  /// says goes to standard error, keeping standard output for a machine-readable format.
+  private func select(filters: [String], quietly: Bool = false) -> Selection {
+    select(in: loadPending(), filters: filters, quietly: quietly)
+  }
+
+  private func loadPending() -> PendingFailures {
     let pending = PendingFailures.load(artifactsRoot: artifactsRoot, packageRoot: hints.packageRoot)
     for problem in pending.problems {
       console.warn("warning: skipped an unreadable failure record: \(problem)\n")
     }
+    return pending
+  }
+
+  private func select(in pending: PendingFailures, filters: [String], quietly: Bool) -> Selection {
     guard !pending.failures.isEmpty else {
-      console.write("No pending snapshot failures in \(artifactsRoot.path).\n")
+      let say = quietly ? console.warn : console.write
+      say("No pending snapshot failures in \(artifactsRoot.path).\n")
       if !FileManager.default.fileExists(atPath: artifactsRoot.path) {
-        console.write(
+        say(
           "That folder does not exist: pass --artifacts with the SNAPSHOT_ARTIFACTS the tests used.\n"
         )
       }
