@@ -6,19 +6,9 @@ import Testing
 
 /// `review --json` and `review --format github`.
 @Suite struct MachineReadableReviewTests {
-  func session(_ fixture: ReviewFixture) -> (ReviewSession, ScriptedConsole) {
-    let console = ScriptedConsole()
-    let session = ReviewSession(
-      artifactsRoot: fixture.artifacts,
-      hints: CommandHints(packageRoot: fixture.root),
-      console: console
-    )
-    return (session, console)
-  }
-
   @Test func theJSONDocumentFollowsTheSchema() throws {
     try ReviewFixture.with { fixture in
-      let (session, console) = session(fixture)
+      let (session, console) = fixture.session()
       #expect(session.review(filters: [], format: .json) == .pending)
       #expect(console.errors.isEmpty)
       let document = try JSONValue.parse(console.output)
@@ -99,9 +89,9 @@ import Testing
 
   @Test func nothingPendingIsAnEmptyDocumentAndExitsZero() throws {
     try ReviewFixture.with { fixture in
-      let (cleaner, _) = session(fixture)
+      let (cleaner, _) = fixture.session()
       #expect(cleaner.resolve(.reject, filters: []) == .success)
-      let (session, console) = session(fixture)
+      let (session, console) = fixture.session()
       #expect(session.review(filters: [], format: .json) == .success)
       let document = try JSONValue.parse(console.output)
       let schema = try reviewSchema()
@@ -109,7 +99,7 @@ import Testing
       #expect(schemaViolations(of: document, against: schema).isEmpty)
       #expect(console.errors == "No pending snapshot failures in \(fixture.artifacts.path).\n")
 
-      let (github, githubConsole) = self.session(fixture)
+      let (github, githubConsole) = fixture.session()
       #expect(github.review(filters: [], format: .github) == .success)
       #expect(githubConsole.output.isEmpty)
     }
@@ -117,7 +107,7 @@ import Testing
 
   @Test func aFilterThatMatchesNothingExitsFourWithAnEmptyDocument() throws {
     try ReviewFixture.with { fixture in
-      let (session, console) = session(fixture)
+      let (session, console) = fixture.session()
       #expect(session.review(filters: ["testTypo"], format: .json) == .noMatch)
       let document = try JSONValue.parse(console.output)
       #expect(document["failures"] == .array([]))
@@ -127,7 +117,7 @@ import Testing
 
   @Test func githubFormatPrintsOneErrorCommandPerFailure() throws {
     try ReviewFixture.with { fixture in
-      let (session, console) = session(fixture)
+      let (session, console) = fixture.session()
       #expect(session.review(filters: [], format: .github) == .pending)
       let lines = console.output.split(separator: "\n", omittingEmptySubsequences: false)
       #expect(lines.count == 5, "four commands and the final newline")

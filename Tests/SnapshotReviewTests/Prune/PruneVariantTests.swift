@@ -8,16 +8,6 @@ import Testing
 /// Prune keeps the references of variants the run could not have produced; review and accept
 /// work with variant file names.
 @Suite struct PruneVariantTests {
-  func session(_ fixture: ReviewFixture) -> (ReviewSession, ScriptedConsole) {
-    let console = ScriptedConsole()
-    let session = ReviewSession(
-      artifactsRoot: fixture.artifacts,
-      hints: CommandHints(packageRoot: fixture.root),
-      console: console
-    )
-    return (session, console)
-  }
-
   @Test func aRunWithoutVariantsKeepsEveryVariantsReferences() throws {
     try ReviewFixture.with { fixture in
       try fixture.setLoggedArguments(PruneTests.fullRun[0])
@@ -28,7 +18,7 @@ import Testing
       var expected = fixture.packageFiles()
       expected["Tests/AppTests/__Snapshots__/GreetingTests/testRenamed.1.txt"] = nil
       expected["Tests/AppTests/__Snapshots__/OldTests/testDeleted.1.png"] = nil
-      let (session, console) = session(fixture)
+      let (session, console) = fixture.session()
       #expect(session.prune(usageFolder: fixture.usage, delete: true) == .success)
       #expect(
         console.output.hasPrefix(
@@ -58,7 +48,7 @@ import Testing
         #expect(fixture.verify("steady\n", as: .lines, named: "s", testName: "testStable()") == nil)
       }
       try fixture.setLoggedArguments(PruneTests.fullRun[0])
-      let (session, console) = session(fixture)
+      let (session, console) = fixture.session()
       #expect(session.prune(usageFolder: fixture.usage, delete: false) == .pending)
       #expect(
         console.output.hasPrefix(
@@ -79,10 +69,10 @@ import Testing
   @Test func keptVariantsAloneLeaveNothingToDo() throws {
     try ReviewFixture.with { fixture in
       try fixture.setLoggedArguments(PruneTests.fullRun[0])
-      let (session, _) = session(fixture)
+      let (session, _) = fixture.session()
       #expect(session.prune(usageFolder: fixture.usage, delete: true) == .success)
       try fixture.write(Data("mac".utf8), to: fixture.reference("testBadge.1.macos.png"))
-      let (again, console) = self.session(fixture)
+      let (again, console) = fixture.session()
       #expect(again.prune(usageFolder: fixture.usage, delete: true) == .success)
       #expect(
         console.output == """
@@ -121,7 +111,7 @@ import Testing
         fixture.verify("salut\n", as: .lines, testName: "testHello()")
       }
       #expect(message?.contains("testHello.1.fr_FR.txt") == true)
-      let (session, console) = session(fixture)
+      let (session, console) = fixture.session()
       #expect(session.review(filters: ["testHello"], interactive: false) == .pending)
       #expect(
         console.output.contains("  reference: \(fixture.relative("testHello.1.fr_FR.txt"))\n"),
