@@ -14,7 +14,9 @@ struct PruneCommand: ParsableCommand {
 
       Only files inside __Snapshots__ folders beneath --root are considered; hidden files and \
       hidden folders (.build, .git) are left alone. Refuses a log from a filtered run (--filter, \
-      --skip, a test list) or from another checkout.
+      --skip, a test list) or from another checkout. A file of a reference variant the run did \
+      not use (testBars.1.macos.png after a Linux run) is kept and listed as such: the run could \
+      not have produced it.
 
       Exits 0 when nothing is unused or all were deleted, 1 when unused files were listed \
       without --delete, 3 when refused, 5 when a file could not be deleted.

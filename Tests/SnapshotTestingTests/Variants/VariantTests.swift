@@ -24,6 +24,21 @@ import Testing
     }
   #endif
 
+  /// Prune recognises a built-in variant in a file name by the names `RunRecord` lists: they
+  /// must include every name this platform gives.
+  @Test func theToolsKnowThisPlatformsNames() {
+    #expect(
+      ReferenceFileName.operatingSystems.contains(
+        SnapshotTestingConfiguration.Variant.operatingSystem.name
+      )
+    )
+    #expect(
+      ReferenceFileName.builtInVariants.contains(
+        SnapshotTestingConfiguration.Variant.operatingSystemAndArchitecture.name
+      )
+    )
+  }
+
   @Test func noVariantKeepsTheLayout() {
     withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
