@@ -8,10 +8,16 @@ extension ReviewSession {
   /// when unused files were listed but not deleted, ``ToolExitCode/failure`` when one could not be
   /// deleted, else ``ToolExitCode/success``.
   package func prune(usageFolder: URL, delete: Bool) -> ToolExitCode {
+    prune(usageFolders: [usageFolder], delete: delete)
+  }
+
+  /// The `prune` command on the merged logs of several runs (the shards of a CI job, or the runs
+  /// on each platform): a reference is used when any of them used it. Each log must be complete.
+  package func prune(usageFolders: [URL], delete: Bool) -> ToolExitCode {
     let plan: PrunePlan
     do {
       plan = try PrunePlan.plan(
-        log: try CompleteUsageLog.load(folder: usageFolder),
+        log: try CompleteUsageLog.load(folders: usageFolders),
         root: hints.packageRoot
       )
     } catch {
@@ -33,9 +39,10 @@ extension ReviewSession {
       return .success
     }
     list(plan)
+    let usageOptions = usageFolders.flatMap { ["--usage", $0.path] }
     guard delete else {
       console.write(
-        "\nDelete them with: \(hints.command("prune", ["--usage", usageFolder.path, "--delete"]))\n"
+        "\nDelete them with: \(hints.command("prune", usageOptions + ["--delete"]))\n"
       )
       return .pending
     }

@@ -19,6 +19,22 @@ package struct CompleteUsageLog: Sendable {
   /// the suite.
   static let filteringOptions = ["--filter", "--skip", "-s", "--specifier"]
 
+  /// Loads the logs in `folders` and merges them, checking each as ``load(folder:)`` does: a
+  /// reference is used when any run used it, and the run's variants are all of theirs.
+  package static func load(folders: [URL]) throws(PruneRefusal) -> CompleteUsageLog {
+    guard !folders.isEmpty else {
+      throw PruneRefusal(description: "Refusing to prune: no usage log was given (--usage).")
+    }
+    var merged = CompleteUsageLog(usedPaths: [], processCount: 0)
+    for folder in folders {
+      let log = try load(folder: folder)
+      merged.usedPaths.formUnion(log.usedPaths)
+      merged.processCount += log.processCount
+      merged.variants.formUnion(log.variants)
+    }
+    return merged
+  }
+
   /// Loads the log in `folder` and checks that it can be trusted to name every used reference.
   ///
   /// Refuses a missing or empty log, and a log written by any test process that was given a test
