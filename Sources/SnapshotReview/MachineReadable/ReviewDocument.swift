@@ -81,8 +81,8 @@ package struct ReviewDocument: Encodable, Sendable {
   }
 
   package var version = Self.currentVersion
-  /// The artifacts folder the failures were read from.
-  package var artifacts: String
+  /// The artifacts folders the failures were read from, in the order given.
+  package var artifacts: [String]
   /// The package's folder.
   package var packageRoot: String
   /// The selected pending failures, in the order `review` lists them.
@@ -90,14 +90,14 @@ package struct ReviewDocument: Encodable, Sendable {
   /// Failure records that could not be read, each naming the file and the cause.
   package var problems: [String]
 
-  /// The document for `failures`, read from `artifactsRoot`.
+  /// The document for `failures`, read from `artifactsRoots`.
   package init(
     failures: [PendingFailure],
     problems: [String],
-    artifactsRoot: URL,
+    artifactsRoots: [URL],
     hints: CommandHints
   ) {
-    self.artifacts = artifactsRoot.standardizedFileURL.path
+    self.artifacts = artifactsRoots.map(\.standardizedFileURL.path)
     self.packageRoot = hints.packageRoot.standardizedFileURL.path
     self.problems = problems
     self.failures = failures.map { failure in

@@ -2,7 +2,10 @@ import Foundation
 
 /// The `review`, `accept` and `reject` commands, free of argument parsing so tests can run them.
 package struct ReviewSession {
+  /// The artifacts folder; reports are written there.
   package var artifactsRoot: URL
+  /// More artifacts folders whose failures are read too (`--artifacts` repeated).
+  package var additionalArtifactsRoots: [URL] = []
   package var hints: CommandHints
   package var console: any ReviewConsole
 
@@ -10,6 +13,25 @@ package struct ReviewSession {
     self.artifactsRoot = artifactsRoot
     self.hints = hints
     self.console = console
+  }
+
+  /// A session on the failures of several artifacts folders, merged; the first is where reports
+  /// go. An empty list means the current folder.
+  package init(artifactsRoots: [URL], hints: CommandHints, console: any ReviewConsole) {
+    self.init(
+      artifactsRoot: artifactsRoots.first ?? URL(fileURLWithPath: ".", isDirectory: true),
+      hints: hints,
+      console: console
+    )
+    self.additionalArtifactsRoots = Array(artifactsRoots.dropFirst())
+  }
+
+  /// Every artifacts folder the session reads.
+  package var artifactsRoots: [URL] { [artifactsRoot] + additionalArtifactsRoots }
+
+  /// The artifacts folders, as messages name them.
+  var artifactsDescription: String {
+    artifactsRoots.map(\.path).joined(separator: ", ")
   }
 
   /// Lists the pending failures that match `filters`; when `interactive`, asks what to do with
@@ -25,7 +47,7 @@ package struct ReviewSession {
     case .selected(let failures): selected = failures
     }
     console.write(
-      "\(count(selected.count, "pending snapshot failure")) in \(artifactsRoot.path):\n"
+      "\(count(selected.count, "pending snapshot failure")) in \(artifactsDescription):\n"
     )
 
     var acceptRest = false
@@ -88,7 +110,7 @@ package struct ReviewSession {
       let document = ReviewDocument(
         failures: selected,
         problems: pending.problems,
-        artifactsRoot: artifactsRoot,
+        artifactsRoots: artifactsRoots,
         hints: hints
       )
       console.write(document.json())
@@ -124,7 +146,10 @@ package struct ReviewSession {
   }
 
   private func loadPending() -> PendingFailures {
-    let pending = PendingFailures.load(artifactsRoot: artifactsRoot, packageRoot: hints.packageRoot)
+    let pending = PendingFailures.load(
+      artifactsRoots: artifactsRoots,
+      packageRoot: hints.packageRoot
+    )
     for problem in pending.problems {
       console.warn("warning: skipped an unreadable failure record: \(problem)\n")
     }
@@ -134,10 +159,12 @@ package struct ReviewSession {
   private func select(in pending: PendingFailures, filters: [String], quietly: Bool) -> Selection {
     guard !pending.failures.isEmpty else {
       let say = quietly ? console.warn : console.write
-      say("No pending snapshot failures in \(artifactsRoot.path).\n")
-      if !FileManager.default.fileExists(atPath: artifactsRoot.path) {
+      say("No pending snapshot failures in \(artifactsDescription).\n")
+      for root in artifactsRoots where !FileManager.default.fileExists(atPath: root.path) {
         say(
-          "That folder does not exist: pass --artifacts with the SNAPSHOT_ARTIFACTS the tests used.\n"
+          artifactsRoots.count == 1
+            ? "That folder does not exist: pass --artifacts with the SNAPSHOT_ARTIFACTS the tests used.\n"
+            : "\(root.path) does not exist: pass --artifacts with the SNAPSHOT_ARTIFACTS the tests used.\n"
         )
       }
       return .done(pending.problems.isEmpty ? .success : .failure)

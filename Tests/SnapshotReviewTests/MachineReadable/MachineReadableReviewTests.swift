@@ -17,7 +17,9 @@ import Testing
       #expect(violations.isEmpty, "\(violations)")
 
       #expect(document["version"] == .integer(1))
-      #expect(document["artifacts"]?.string == fixture.artifacts.standardizedFileURL.path)
+      #expect(
+        document["artifacts"] == .array([.string(fixture.artifacts.standardizedFileURL.path)])
+      )
       let failures = try #require(document["failures"]?.array)
       #expect(failures.count == 4)
       let greeting = try #require(failures.first { $0["test"] == .string("testGreeting()") })
@@ -55,7 +57,7 @@ import Testing
     let schema = try reviewSchema()
     let good = try JSONValue.parse(
       """
-      {"version": 1, "artifacts": "/a", "packageRoot": "/p", "problems": [], "failures": [
+      {"version": 1, "artifacts": ["/a"], "packageRoot": "/p", "problems": [], "failures": [
         {"test": "t()", "snapshotName": null, "file": "/f", "line": 3, "reason": "missing",
          "kind": "text", "reference": "/r", "referenceLocated": false, "newSnapshot": "/n",
          "attachments": [{"role": "patch", "path": "/d"}], "headline": "h", "difference": null,
@@ -66,7 +68,7 @@ import Testing
     #expect(schemaViolations(of: good, against: schema).isEmpty)
     let bad = try JSONValue.parse(
       """
-      {"version": 2, "artifacts": "/a", "packageRoot": "/p", "failures": [
+      {"version": 2, "artifacts": ["/a"], "packageRoot": "/p", "failures": [
         {"test": "t()", "snapshotName": null, "file": "/f", "line": "3", "reason": "odd",
          "kind": "text", "reference": "/r", "referenceLocated": false, "newSnapshot": "/n",
          "attachments": [{"role": "patch"}], "headline": "h", "difference": null,
