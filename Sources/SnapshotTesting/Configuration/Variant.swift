@@ -57,6 +57,7 @@ extension SnapshotTestingConfiguration {
       }
     }
 
+    /// The variant's name, as in the file name.
     public var description: String { name }
 
     /// The operating system this code was compiled for.
