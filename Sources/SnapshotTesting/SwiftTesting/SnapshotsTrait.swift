@@ -1,8 +1,7 @@
 import Testing
 
 /// The trait behind `.snapshots(record:diffTool:)`, `.snapshots(scrubbing:)` and
-/// `.snapshots(variant:)`; use the static
-/// functions to create it.
+/// `.snapshots(variant:)`; use the static functions to create it.
 public struct _SnapshotsTestTrait: SuiteTrait, TestTrait, TestScoping {
   /// Applies to every test in a suite it is attached to.
   public let isRecursive = true
