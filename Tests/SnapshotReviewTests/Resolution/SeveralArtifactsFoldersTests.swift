@@ -22,15 +22,21 @@ import Testing
     return shard
   }
 
+  /// A session on the fixture's artifacts folder, then the shard's.
+  func session(_ fixture: ReviewFixture, _ shard: URL) -> (ReviewSession, ScriptedConsole) {
+    let console = ScriptedConsole()
+    let session = ReviewSession(
+      artifactsRoots: [fixture.artifacts, shard],
+      hints: CommandHints(packageRoot: fixture.root),
+      console: console
+    )
+    return (session, console)
+  }
+
   @Test func reviewListsTheFailuresOfEveryFolder() throws {
     try ReviewFixture.with { fixture in
       let shard = secondShard(of: fixture)
-      let console = ScriptedConsole()
-      let session = ReviewSession(
-        artifactsRoots: [fixture.artifacts, shard],
-        hints: CommandHints(packageRoot: fixture.root),
-        console: console
-      )
+      let (session, console) = self.session(fixture, shard)
       #expect(session.review(filters: [], interactive: false) == .pending)
       #expect(
         console.output.hasPrefix(
@@ -52,12 +58,7 @@ import Testing
   @Test func theJSONDocumentNamesEveryFolder() throws {
     try ReviewFixture.with { fixture in
       let shard = secondShard(of: fixture)
-      let console = ScriptedConsole()
-      let session = ReviewSession(
-        artifactsRoots: [fixture.artifacts, shard],
-        hints: CommandHints(packageRoot: fixture.root),
-        console: console
-      )
+      let (session, console) = self.session(fixture, shard)
       #expect(session.review(filters: [], format: .json) == .pending)
       let document = try JSONValue.parse(console.output)
       let schema = try reviewSchema()
