@@ -8,11 +8,11 @@ struct ArtifactsOptions: ParsableArguments {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "The artifacts folder the tests wrote to (default: $SNAPSHOT_ARTIFACTS, else the system's temporary folder).",
+      "The artifacts folder the tests wrote to (default: $SNAPSHOT_ARTIFACTS, else the system's temporary folder); repeat it to read the artifacts of several runs (shards).",
       valueName: "dir"
     )
   )
-  var artifacts: String?
+  var artifacts: [String] = []
 
   @Option(
     name: .long,
@@ -23,10 +23,14 @@ struct ArtifactsOptions: ParsableArguments {
   )
   var root: String?
 
-  var artifactsRoot: URL {
-    if let artifacts { return URL(fileURLWithPath: artifacts, isDirectory: true) }
-    return ArtifactsFolder(RunEnvironment.current).root
+  /// The folders given, or the default one.
+  var artifactsRoots: [URL] {
+    guard !artifacts.isEmpty else { return [ArtifactsFolder(RunEnvironment.current).root] }
+    return artifacts.map { URL(fileURLWithPath: $0, isDirectory: true) }
   }
+
+  /// The first artifacts folder: where a report goes.
+  var artifactsRoot: URL { artifactsRoots[0] }
 
   var packageRoot: URL {
     URL(fileURLWithPath: root ?? FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -34,12 +38,12 @@ struct ArtifactsOptions: ParsableArguments {
 
   var hints: CommandHints {
     var shared: [String] = []
-    if let artifacts { shared += ["--artifacts", artifacts] }
+    for folder in artifacts { shared += ["--artifacts", folder] }
     if let root { shared += ["--root", root] }
     return CommandHints(sharedOptions: shared, packageRoot: packageRoot)
   }
 
   func session() -> ReviewSession {
-    ReviewSession(artifactsRoot: artifactsRoot, hints: hints, console: StandardConsole())
+    ReviewSession(artifactsRoots: artifactsRoots, hints: hints, console: StandardConsole())
   }
 }

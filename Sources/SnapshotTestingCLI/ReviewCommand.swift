@@ -10,20 +10,57 @@ struct ReviewCommand: ParsableCommand {
       counts and the PNG files). When standard input is a terminal, asks for each: [a]ccept, [r]eject, \
       [s]kip, accept [A]ll remaining, [q]uit. Otherwise (CI, pipes) it only lists.
 
+      --json prints the failures as a versioned JSON document (see \
+      Documentation/review.schema.json); --format github prints GitHub Actions workflow \
+      commands that annotate the pull request's diff. Both only list, and print nothing else on \
+      standard output.
+
       Exits 0 when nothing is pending, 1 when failures remain, 4 when the filters match none.
       """
   )
+
+  /// `--format`'s values.
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case text, json, github
+  }
 
   @OptionGroup var options: ArtifactsOptions
 
   @Flag(name: .long, help: "Only list, even in a terminal.")
   var list = false
 
+  @Flag(name: .long, help: "Print the failures as JSON (the same as --format json).")
+  var json = false
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "How to print: text (default), json, or github (workflow commands for GitHub Actions).",
+      valueName: "format"
+    )
+  )
+  var format: Format?
+
   @OptionGroup var selection: FailureFilters
 
+  mutating func validate() throws {
+    if json, let format, format != .json {
+      throw ValidationError("Pass either --json or --format \(format.rawValue), not both.")
+    }
+  }
+
   func run() throws {
-    let interactive = !list && StandardConsole.isInteractive
-    let status = options.session().review(filters: selection.filters, interactive: interactive)
+    let session = options.session()
+    let status: ToolExitCode
+    switch json ? .json : (format ?? .text) {
+    case .text:
+      let interactive = !list && StandardConsole.isInteractive
+      status = session.review(filters: selection.filters, interactive: interactive)
+    case .json:
+      status = session.review(filters: selection.filters, format: .json)
+    case .github:
+      status = session.review(filters: selection.filters, format: .github)
+    }
     throw status.exitCode
   }
 }

@@ -63,12 +63,14 @@ public func assertInlineSnapshot<Value>(
   let recordMode: ResolvedRecordMode
   let actual: String?
   do {
+    let environment = RunEnvironment.current
     recordMode = try resolveRecordMode(
       argument: record,
       scoped: SnapshotTestingConfiguration.current?.record,
       global: GlobalConfiguration.shared.record,
-      environment: RunEnvironment.current
+      environment: environment
     )
+    try refuseVariant(scoped: ScopedVariant.current, environment: environment)
     actual = try takeInlineSnapshot(of: value, as: snapshotting, timeout: timeout)
   } catch {
     report("\(error)")
@@ -161,4 +163,40 @@ private func enqueueInlineRecording(
 /// A failure that ends an inline assertion before it compares anything.
 struct InlineSnapshotFailure: Error, CustomStringConvertible {
   var description: String
+}
+
+/// Why an inline snapshot cannot run under a reference variant.
+struct InlineSnapshotVariantError: Error, CustomStringConvertible {
+  var variant: String
+  var source: VariantSource
+
+  var description: String {
+    let setBy: String
+    switch source {
+    case .scope:
+      setBy = "withSnapshotTesting(variant:) or the .snapshots(variant:) trait sets"
+    case .environment:
+      setBy = "SNAPSHOT_TESTING_VARIANT sets"
+    }
+    return """
+      Inline snapshots cannot have reference variants: \(setBy) the variant "\(variant)" here, \
+      but an inline snapshot is stored in the test's source, which is the same for every variant. \
+      Move this assertion out of the variant's scope, or use assertSnapshot, which stores a \
+      reference file per variant.
+      """
+  }
+}
+
+/// Fails when a variant is in effect (a scope or trait, or `SNAPSHOT_TESTING_VARIANT`), valid or
+/// not: there is only one inline snapshot to compare with.
+private func refuseVariant(
+  scoped: SnapshotTestingConfiguration.Variant?,
+  environment: RunEnvironment
+) throws(InlineSnapshotVariantError) {
+  if let scoped {
+    throw InlineSnapshotVariantError(variant: scoped.name, source: .scope)
+  }
+  if let name = environment[.variant] {
+    throw InlineSnapshotVariantError(variant: name, source: .environment)
+  }
 }

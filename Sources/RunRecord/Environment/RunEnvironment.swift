@@ -24,6 +24,9 @@ package struct RunEnvironment: Equatable, Sendable, ExpressibleByDictionaryLiter
     case referenceDirectory = "SNAPSHOT_TESTING_REFERENCE_DIR"
     /// A folder to log every reference an assertion used in, for `snapshot-testing prune`.
     case usedReferences = "SNAPSHOT_TESTING_USED_REFERENCES"
+    /// A reference variant's name (`linux`, `fr_FR`) when no scope or trait sets a variant: the
+    /// references are then `<test>.<id>.<variant>.<ext>`.
+    case variant = "SNAPSHOT_TESTING_VARIANT"
   }
 
   private var values: [Key: String]

@@ -56,6 +56,18 @@ package struct PendingFailures: Sendable {
   /// Record files that could not be read, each naming the file and the cause.
   package var problems: [String]
 
+  /// Loads the failures recorded under each of `artifactsRoots` (the artifacts of several runs,
+  /// such as the shards of a CI job), in that order.
+  package static func load(artifactsRoots: [URL], packageRoot: URL) -> PendingFailures {
+    var merged = PendingFailures(failures: [], problems: [])
+    for root in artifactsRoots {
+      let pending = load(artifactsRoot: root, packageRoot: packageRoot)
+      merged.failures += pending.failures
+      merged.problems += pending.problems
+    }
+    return merged
+  }
+
   /// Loads the failures recorded under `artifactsRoot`, locating their references under
   /// `packageRoot` when they were recorded on another machine.
   package static func load(artifactsRoot: URL, packageRoot: URL) -> PendingFailures {

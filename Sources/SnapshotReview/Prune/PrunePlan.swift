@@ -10,6 +10,11 @@ package struct PrunePlan: Sendable {
   package var referenceCount: Int
   /// Hidden temporary files under `__Snapshots__` folders that a killed recording left.
   package var strayTemporaryFiles: [URL] = []
+  /// Unused files whose name carries a variant the run did not use (`*.macos.png` after a Linux
+  /// run), with that variant: the run could not have produced them, so they are kept.
+  package var otherVariants: [(url: URL, variant: String)] = []
+  /// The variants the run used, as the log lists them.
+  package var runVariants: Set<String> = []
 
   /// Whether there is anything to delete.
   package var isEmpty: Bool { unreferenced.isEmpty && strayTemporaryFiles.isEmpty }
@@ -21,6 +26,11 @@ package struct PrunePlan: Sendable {
   /// dependencies' checkouts hold references of their own. Refuses when no used
   /// reference lies beneath `root`, which means the log comes from another checkout or `root` is
   /// wrong.
+  ///
+  /// An unused file whose name carries a variant that the run did not use
+  /// (``ReferenceFileName/variant(in:knownVariants:)``) is never deleted: a Linux run cannot
+  /// produce `*.macos.png`, nor a run without `fr_FR` produce `*.fr_FR.txt`. It is listed in
+  /// ``otherVariants`` instead.
   ///
   /// - Complexity: O(n) in the number of files beneath `root`.
   package static func plan(log: CompleteUsageLog, root: URL) throws(PruneRefusal) -> PrunePlan {
@@ -45,12 +55,25 @@ package struct PrunePlan: Sendable {
     let (files, temporaries) = SnapshotFolders.files(
       beneath: URL(fileURLWithPath: rootPath, isDirectory: true)
     )
-    let unreferenced = files.filter { !log.usedPaths.contains(standardizedPath($0.path)) }
+    var unreferenced: [URL] = []
+    var otherVariants: [(url: URL, variant: String)] = []
+    for file in files where !log.usedPaths.contains(standardizedPath(file.path)) {
+      if let variant = ReferenceFileName.variant(
+        in: file.lastPathComponent,
+        knownVariants: log.variants
+      ), !log.variants.contains(variant) {
+        otherVariants.append((file, variant))
+      } else {
+        unreferenced.append(file)
+      }
+    }
     return PrunePlan(
       root: root,
       unreferenced: unreferenced,
       referenceCount: files.count,
-      strayTemporaryFiles: temporaries
+      strayTemporaryFiles: temporaries,
+      otherVariants: otherVariants,
+      runVariants: log.variants
     )
   }
 

@@ -8,26 +8,41 @@ extension ReviewSession {
   /// when unused files were listed but not deleted, ``ToolExitCode/failure`` when one could not be
   /// deleted, else ``ToolExitCode/success``.
   package func prune(usageFolder: URL, delete: Bool) -> ToolExitCode {
+    prune(usageFolders: [usageFolder], delete: delete)
+  }
+
+  /// The `prune` command on the merged logs of several runs (the shards of a CI job, or the runs
+  /// on each platform): a reference is used when any of them used it. Each log must be complete.
+  package func prune(usageFolders: [URL], delete: Bool) -> ToolExitCode {
     let plan: PrunePlan
     do {
       plan = try PrunePlan.plan(
-        log: try CompleteUsageLog.load(folder: usageFolder),
+        log: try CompleteUsageLog.load(folders: usageFolders),
         root: hints.packageRoot
       )
     } catch {
       console.warn(error.description + "\n")
       return .refused
     }
+    listOtherVariants(plan)
     guard !plan.isEmpty else {
-      console.write(
-        "All \(count(plan.referenceCount, "reference file")) under __Snapshots__ folders are used.\n"
-      )
+      if plan.otherVariants.isEmpty {
+        console.write(
+          "All \(count(plan.referenceCount, "reference file")) under __Snapshots__ folders are used.\n"
+        )
+      } else {
+        let others = plan.referenceCount - plan.otherVariants.count
+        console.write(
+          "All \(count(others, "other reference file")) under __Snapshots__ folders are used.\n"
+        )
+      }
       return .success
     }
     list(plan)
+    let usageOptions = usageFolders.flatMap { ["--usage", $0.path] }
     guard delete else {
       console.write(
-        "\nDelete them with: \(hints.command("prune", ["--usage", usageFolder.path, "--delete"]))\n"
+        "\nDelete them with: \(hints.command("prune", usageOptions + ["--delete"]))\n"
       )
       return .pending
     }
@@ -38,6 +53,22 @@ extension ReviewSession {
     let deleted = plan.unreferenced.count + plan.strayTemporaryFiles.count - problems.count
     console.write("Deleted \(count(deleted, "file")).\n")
     return problems.isEmpty ? .success : .failure
+  }
+
+  /// Prints the unused files a plan keeps because the run could not have produced their variant.
+  private func listOtherVariants(_ plan: PrunePlan) {
+    guard !plan.otherVariants.isEmpty else { return }
+    let used =
+      plan.runVariants.isEmpty
+      ? "this run used no variant"
+      : "this run used " + plan.runVariants.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+    console.write(
+      "\(count(plan.otherVariants.count, "reference file")) of other variants kept (\(used)):\n"
+    )
+    for (url, variant) in plan.otherVariants {
+      console.write("  \(hints.display(url.path)) (kept: another variant, \"\(variant)\")\n")
+    }
+    if !plan.isEmpty { console.write("\n") }
   }
 
   /// Prints the files a plan would delete.

@@ -12,10 +12,28 @@ package struct CompleteUsageLog: Sendable {
   package var usedPaths: Set<String>
   /// How many test processes wrote the log.
   package var processCount: Int
+  /// The reference variants the run's assertions used; empty when none used one.
+  package var variants: Set<String> = []
 
   /// The options of `swift test` (and of the test processes it starts) that run only part of
   /// the suite.
   static let filteringOptions = ["--filter", "--skip", "-s", "--specifier"]
+
+  /// Loads the logs in `folders` and merges them, checking each as ``load(folder:)`` does: a
+  /// reference is used when any run used it, and the run's variants are all of theirs.
+  package static func load(folders: [URL]) throws(PruneRefusal) -> CompleteUsageLog {
+    guard !folders.isEmpty else {
+      throw PruneRefusal(description: "Refusing to prune: no usage log was given (--usage).")
+    }
+    var merged = CompleteUsageLog(usedPaths: [], processCount: 0)
+    for folder in folders {
+      let log = try load(folder: folder)
+      merged.usedPaths.formUnion(log.usedPaths)
+      merged.processCount += log.processCount
+      merged.variants.formUnion(log.variants)
+    }
+    return merged
+  }
 
   /// Loads the log in `folder` and checks that it can be trusted to name every used reference.
   ///
@@ -61,9 +79,22 @@ package struct CompleteUsageLog: Sendable {
         )
       }
     }
+    let variants: Set<String>
+    do {
+      variants = try ReferenceUsageLog.loadVariants(folder: folder)
+    } catch {
+      throw PruneRefusal(
+        description: """
+          Refusing to prune: the variants listed in the usage log "\(folder.path)" could not be \
+          read (\(SnapshotFileError.reason(of: error))).
+          \(howToLog)
+          """
+      )
+    }
     return CompleteUsageLog(
       usedPaths: Set(log.paths.map(standardizedPath)),
-      processCount: log.processes.count
+      processCount: log.processes.count,
+      variants: variants
     )
   }
 

@@ -13,6 +13,8 @@ package struct HTMLReport {
   package var failures: [PendingFailure]
   package var hints: CommandHints
   package var artifactsRoot: URL
+  /// More artifacts folders the failures were read from.
+  package var additionalArtifactsRoots: [URL] = []
   package var generatedAt: Date
 
   package init(
@@ -34,6 +36,8 @@ package struct HTMLReport {
     let title =
       failures.isEmpty
       ? "No pending snapshot failures" : count(failures.count, "pending snapshot failure")
+    let folders = ([artifactsRoot] + additionalArtifactsRoots)
+      .map { "<code>\(escape($0.path))</code>" }.joined(separator: ", ")
     var html = """
       <!doctype html>
       <html lang="en" data-status="loading">
@@ -47,7 +51,7 @@ package struct HTMLReport {
       <body>
       <header>
       <h1>\(escape(title))</h1>
-      <p class="meta">Artifacts: <code>\(escape(artifactsRoot.path))</code> · generated \
+      <p class="meta">Artifacts: \(folders) · generated \
       \(escape(ISO8601DateFormatter().string(from: generatedAt)))</p>
 
       """

@@ -5,7 +5,10 @@ extension ReviewSession {
   /// The `report` command: writes the HTML page of the pending failures matching `filters` to
   /// `output` (atomically), and says where it is.
   package func report(to output: URL, filters: [String]) -> ToolExitCode {
-    let pending = PendingFailures.load(artifactsRoot: artifactsRoot, packageRoot: hints.packageRoot)
+    let pending = PendingFailures.load(
+      artifactsRoots: artifactsRoots,
+      packageRoot: hints.packageRoot
+    )
     for problem in pending.problems {
       console.warn("warning: skipped an unreadable failure record: \(problem)\n")
     }
@@ -17,7 +20,9 @@ extension ReviewSession {
       )
       return .noMatch
     }
-    let html = HTMLReport(failures: selected, hints: hints, artifactsRoot: artifactsRoot).render()
+    var report = HTMLReport(failures: selected, hints: hints, artifactsRoot: artifactsRoot)
+    report.additionalArtifactsRoots = additionalArtifactsRoots
+    let html = report.render()
     do {
       try AtomicFile.write(Data(html.utf8), to: output)
     } catch {

@@ -2,7 +2,10 @@ import Foundation
 
 /// The `review`, `accept` and `reject` commands, free of argument parsing so tests can run them.
 package struct ReviewSession {
+  /// The artifacts folder; reports are written there.
   package var artifactsRoot: URL
+  /// More artifacts folders whose failures are read too (`--artifacts` repeated).
+  package var additionalArtifactsRoots: [URL] = []
   package var hints: CommandHints
   package var console: any ReviewConsole
 
@@ -10,6 +13,25 @@ package struct ReviewSession {
     self.artifactsRoot = artifactsRoot
     self.hints = hints
     self.console = console
+  }
+
+  /// A session on the failures of several artifacts folders, merged; the first is where reports
+  /// go. An empty list means the current folder.
+  package init(artifactsRoots: [URL], hints: CommandHints, console: any ReviewConsole) {
+    self.init(
+      artifactsRoot: artifactsRoots.first ?? URL(fileURLWithPath: ".", isDirectory: true),
+      hints: hints,
+      console: console
+    )
+    self.additionalArtifactsRoots = Array(artifactsRoots.dropFirst())
+  }
+
+  /// Every artifacts folder the session reads.
+  package var artifactsRoots: [URL] { [artifactsRoot] + additionalArtifactsRoots }
+
+  /// The artifacts folders, as messages name them.
+  var artifactsDescription: String {
+    artifactsRoots.map(\.path).joined(separator: ", ")
   }
 
   /// Lists the pending failures that match `filters`; when `interactive`, asks what to do with
@@ -25,7 +47,7 @@ package struct ReviewSession {
     case .selected(let failures): selected = failures
     }
     console.write(
-      "\(count(selected.count, "pending snapshot failure")) in \(artifactsRoot.path):\n"
+      "\(count(selected.count, "pending snapshot failure")) in \(artifactsDescription):\n"
     )
 
     var acceptRest = false
@@ -66,6 +88,38 @@ package struct ReviewSession {
     return finish(tally)
   }
 
+  /// Prints the pending failures that match `filters` for a machine: the versioned JSON document
+  /// (``ReviewDocument``) or GitHub Actions workflow commands (``GitHubAnnotations``). Standard
+  /// output holds only that; notes and warnings go to standard error. The JSON document is
+  /// printed even when nothing is pending.
+  ///
+  /// Returns what ``review(filters:interactive:)`` returns without a terminal:
+  /// ``ToolExitCode/success`` when nothing is pending, ``ToolExitCode/pending`` when failures were
+  /// printed, ``ToolExitCode/noMatch`` when filters matched none, ``ToolExitCode/failure`` when
+  /// only unreadable records were found.
+  package func review(filters: [String], format: ReviewOutputFormat) -> ToolExitCode {
+    let pending = loadPending()
+    let selected: [PendingFailure]
+    let status: ToolExitCode
+    switch select(in: pending, filters: filters, quietly: true) {
+    case .done(let done): (selected, status) = ([], done)
+    case .selected(let failures): (selected, status) = (failures, .pending)
+    }
+    switch format {
+    case .json:
+      let document = ReviewDocument(
+        failures: selected,
+        problems: pending.problems,
+        artifactsRoots: artifactsRoots,
+        hints: hints
+      )
+      console.write(document.json())
+    case .github:
+      console.write(GitHubAnnotations.lines(for: selected, hints: hints))
+    }
+    return status
+  }
+
   /// Accepts or rejects every pending failure matching `filters` (all of them when `all`).
   package func resolve(_ decision: Decision, filters: [String]) -> ToolExitCode {
     let selected: [PendingFailure]
@@ -85,16 +139,32 @@ package struct ReviewSession {
     case selected([PendingFailure])
   }
 
-  private func select(filters: [String]) -> Selection {
-    let pending = PendingFailures.load(artifactsRoot: artifactsRoot, packageRoot: hints.packageRoot)
+  /// The pending failures `filters` select, or the status to end with. With `quietly`, what it
+  /// says goes to standard error, keeping standard output for a machine-readable format.
+  private func select(filters: [String], quietly: Bool = false) -> Selection {
+    select(in: loadPending(), filters: filters, quietly: quietly)
+  }
+
+  private func loadPending() -> PendingFailures {
+    let pending = PendingFailures.load(
+      artifactsRoots: artifactsRoots,
+      packageRoot: hints.packageRoot
+    )
     for problem in pending.problems {
       console.warn("warning: skipped an unreadable failure record: \(problem)\n")
     }
+    return pending
+  }
+
+  private func select(in pending: PendingFailures, filters: [String], quietly: Bool) -> Selection {
     guard !pending.failures.isEmpty else {
-      console.write("No pending snapshot failures in \(artifactsRoot.path).\n")
-      if !FileManager.default.fileExists(atPath: artifactsRoot.path) {
-        console.write(
-          "That folder does not exist: pass --artifacts with the SNAPSHOT_ARTIFACTS the tests used.\n"
+      let say = quietly ? console.warn : console.write
+      say("No pending snapshot failures in \(artifactsDescription).\n")
+      for root in artifactsRoots where !FileManager.default.fileExists(atPath: root.path) {
+        say(
+          artifactsRoots.count == 1
+            ? "That folder does not exist: pass --artifacts with the SNAPSHOT_ARTIFACTS the tests used.\n"
+            : "\(root.path) does not exist: pass --artifacts with the SNAPSHOT_ARTIFACTS the tests used.\n"
         )
       }
       return .done(pending.problems.isEmpty ? .success : .failure)

@@ -115,3 +115,45 @@ public func withSnapshotTesting<R>(
     try await withSnapshotTesting(record: record, diffTool: diffTool, operation: operation)
   }
 }
+
+/// Runs `operation` with a reference variant, and optionally a record mode and diff tool: every
+/// file snapshot taken inside it is stored as `<test>.<counter or name>.<variant>.<ext>`.
+///
+/// Scopes nest: an inner scope's variant replaces the outer one's. A variant set here takes
+/// precedence over `SNAPSHOT_TESTING_VARIANT`. Inline snapshots refuse a variant.
+///
+/// ```swift
+/// withSnapshotTesting(variant: .operatingSystemAndArchitecture) {
+///   assertSnapshot(of: chart, as: .image)   // testBars.1.linux-x86_64.png
+/// }
+/// ```
+///
+/// - Parameters:
+///   - record: The record mode, or `nil` to keep the enclosing one.
+///   - diffTool: The diff tool, or `nil` to keep the enclosing one.
+///   - variant: The variant of the references written and compared inside the scope.
+///   - operation: The work to run.
+/// - Returns: What `operation` returns.
+public func withSnapshotTesting<R>(
+  record: SnapshotTestingConfiguration.Record? = nil,
+  diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
+  variant: SnapshotTestingConfiguration.Variant,
+  operation: () throws -> R
+) rethrows -> R {
+  try ScopedVariant.$current.withValue(variant) {
+    try withSnapshotTesting(record: record, diffTool: diffTool, operation: operation)
+  }
+}
+
+/// Runs the asynchronous `operation` with a reference variant; see
+/// ``withSnapshotTesting(record:diffTool:variant:operation:)-(_,_,_,()->R)``.
+public func withSnapshotTesting<R>(
+  record: SnapshotTestingConfiguration.Record? = nil,
+  diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
+  variant: SnapshotTestingConfiguration.Variant,
+  operation: () async throws -> R
+) async rethrows -> R {
+  try await ScopedVariant.$current.withValue(variant) {
+    try await withSnapshotTesting(record: record, diffTool: diffTool, operation: operation)
+  }
+}

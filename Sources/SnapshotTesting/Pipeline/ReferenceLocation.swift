@@ -36,18 +36,20 @@ private func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
 /// Where an assertion's reference lives on disk.
 ///
 /// `<test file's folder>/__Snapshots__/<test file name>/<test name>.<identifier>.<extension>`, or
-/// `<snapshotDirectory>/<test name>.<identifier>.<extension>` when the caller names a directory.
+/// `<snapshotDirectory>/<test name>.<identifier>.<extension>` when the caller names a directory;
+/// a variant goes before the extension: `<test name>.<identifier>.<variant>.<extension>`.
 struct ReferenceLocation: Equatable {
   /// The folder holding this test file's references.
   var directory: URL
   /// The test file's name without `.swift`; also the artifacts subfolder.
   var testFileName: String
-  /// `<test name>.<identifier>[.<extension>]`.
+  /// `<test name>.<identifier>[.<variant>][.<extension>]`.
   var fileName: String
 
   var referenceURL: URL { directory.appendingPathComponent(fileName, isDirectory: false) }
 
-  /// The file's name without the strategy's extension, used to name diff attachments.
+  /// The file's name without the strategy's extension (with the variant), used to name diff
+  /// attachments.
   var baseName: String
 }
 
@@ -81,13 +83,15 @@ struct SnapshotNameError: Error, CustomStringConvertible {
 ///   - snapshotDirectory: A directory that replaces the default one, if given.
 ///   - referenceRoot: `SNAPSHOT_TESTING_REFERENCE_DIR`, if set: it replaces the package
 ///     folder that holds the `Tests/…/__Snapshots__` trees, keeping the layout under it.
+///   - variant: The reference variant's name, already checked by `resolveVariant`, if any.
 func locateReference(
   filePath: String,
   testName: String,
   identifier: ReferenceIdentifier,
   pathExtension: String?,
   snapshotDirectory: String?,
-  referenceRoot: String?
+  referenceRoot: String?,
+  variant: String? = nil
 ) throws(SnapshotNameError) -> ReferenceLocation {
   let (testFileName, directory) = referenceFolder(
     filePath: filePath,
@@ -103,7 +107,8 @@ func locateReference(
   case .counter(let number):
     suffix = String(number)
   }
-  let baseName = "\(sanitizePathComponent(testName)).\(suffix)"
+  var baseName = "\(sanitizePathComponent(testName)).\(suffix)"
+  if let variant { baseName += ".\(variant)" }
   let fileName = pathExtension.map { "\(baseName).\($0)" } ?? baseName
   return ReferenceLocation(
     directory: directory,

@@ -6,6 +6,8 @@ import RunRecord
 struct ResolvedAssertion {
   var context: AssertionContext
   var recordMode: ResolvedRecordMode
+  /// The reference variant in effect (scope or trait, else `SNAPSHOT_TESTING_VARIANT`), if any.
+  var variant: ResolvedVariant?
   var diffTool: SnapshotTestingConfiguration.DiffTool
   var environment: RunEnvironment
   var location: ReferenceLocation
@@ -25,7 +27,7 @@ struct AssertionFailure: Error, CustomStringConvertible {
 }
 
 /// Step 1 of an assertion: resolves the record mode and diff tool (argument, scope, globals,
-/// environment, in that order), then numbers the snapshot and locates its reference.
+/// environment, in that order) and the variant (scope, environment), then numbers the snapshot and locates its reference.
 ///
 /// The counter advances only for an unnamed snapshot whose configuration is valid, as upstream's
 /// does, so a failed assertion does not shift the numbers of the ones after it.
@@ -47,6 +49,12 @@ func resolveAssertion(
   } catch {
     throw AssertionFailure(description: error.description)
   }
+  let variant: ResolvedVariant?
+  do {
+    variant = try resolveVariant(scoped: ScopedVariant.current, environment: environment)
+  } catch {
+    throw AssertionFailure(description: error.description)
+  }
   let identifier = context.name.map(ReferenceIdentifier.named) ?? .counter(nextCounter(context))
   let location: ReferenceLocation
   do {
@@ -56,7 +64,8 @@ func resolveAssertion(
       identifier: identifier,
       pathExtension: pathExtension,
       snapshotDirectory: context.snapshotDirectory,
-      referenceRoot: environment[.referenceDirectory]
+      referenceRoot: environment[.referenceDirectory],
+      variant: variant?.name
     )
   } catch {
     throw AssertionFailure(description: error.description)
@@ -65,6 +74,7 @@ func resolveAssertion(
   return ResolvedAssertion(
     context: context,
     recordMode: recordMode,
+    variant: variant,
     diffTool: scoped?.diffTool ?? global.diffTool ?? .default,
     environment: environment,
     location: location,

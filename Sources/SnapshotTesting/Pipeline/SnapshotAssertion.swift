@@ -15,7 +15,11 @@ func runSnapshotAssertion<Value, Format>(
   let (snapshot, encoded): (Format, Data?)
   do {
     assertion = try resolveAssertion(context, pathExtension: strategy.pathExtension)
-    ReferenceUsageLog.note(assertion.referencePath, environment: assertion.environment)
+    ReferenceUsageLog.note(
+      assertion.referencePath,
+      variant: assertion.variant?.name,
+      environment: assertion.environment
+    )
     (snapshot, encoded) = try takeSnapshot(of: value, as: strategy, assertion: assertion)
   } catch {
     return error.description

@@ -1,12 +1,13 @@
 import Testing
 
-/// The trait behind `.snapshots(record:diffTool:)` and `.snapshots(scrubbing:)`; use the static
-/// functions to create it.
+/// The trait behind `.snapshots(record:diffTool:)`, `.snapshots(scrubbing:)` and
+/// `.snapshots(variant:)`; use the static functions to create it.
 public struct _SnapshotsTestTrait: SuiteTrait, TestTrait, TestScoping {
   /// Applies to every test in a suite it is attached to.
   public let isRecursive = true
   let configuration: SnapshotTestingConfiguration
   var scrubbers: [Scrubber] = []
+  var variant: SnapshotTestingConfiguration.Variant? = nil
 
   /// Runs each test case with this configuration and a snapshot counter of its own, which child
   /// tasks of the test inherit.
@@ -15,15 +16,17 @@ public struct _SnapshotsTestTrait: SuiteTrait, TestTrait, TestScoping {
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
-    try await withSnapshotTesting(
-      record: configuration.record,
-      diffTool: configuration.diffTool,
-      scrubbing: scrubbers
-    ) {
-      if testCase != nil {
-        try await SnapshotCounter.$scoped.withValue(SnapshotCounter(), operation: function)
-      } else {
-        try await function()
+    try await ScopedVariant.$current.withValue(variant ?? ScopedVariant.current) {
+      try await withSnapshotTesting(
+        record: configuration.record,
+        diffTool: configuration.diffTool,
+        scrubbing: scrubbers
+      ) {
+        if testCase != nil {
+          try await SnapshotCounter.$scoped.withValue(SnapshotCounter(), operation: function)
+        } else {
+          try await function()
+        }
       }
     }
   }
@@ -78,6 +81,34 @@ extension Trait where Self == _SnapshotsTestTrait {
     _SnapshotsTestTrait(
       configuration: SnapshotTestingConfiguration(record: record, diffTool: diffTool),
       scrubbers: scrubbers
+    )
+  }
+
+  /// Gives every file snapshot of a suite or a test a reference variant, and optionally
+  /// configures it.
+  ///
+  /// ```swift
+  /// @Suite(.snapshots(variant: .operatingSystem))
+  /// struct ChartTests {
+  ///   @Test func testBars() { assertSnapshot(of: chart, as: .image) }  // testBars.1.linux.png
+  /// }
+  /// ```
+  ///
+  /// A test's variant replaces its suite's; either takes precedence over
+  /// `SNAPSHOT_TESTING_VARIANT`. Inline snapshots refuse a variant.
+  ///
+  /// - Parameters:
+  ///   - record: The record mode, or `nil` to inherit.
+  ///   - diffTool: The diff tool, or `nil` to inherit.
+  ///   - variant: The variant of the references written and compared.
+  public static func snapshots(
+    record: SnapshotTestingConfiguration.Record? = nil,
+    diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
+    variant: SnapshotTestingConfiguration.Variant
+  ) -> Self {
+    _SnapshotsTestTrait(
+      configuration: SnapshotTestingConfiguration(record: record, diffTool: diffTool),
+      variant: variant
     )
   }
 

@@ -8,13 +8,7 @@ import Testing
 @Suite struct ReviewSessionTests {
   func session(_ fixture: ReviewFixture, answers: [String] = []) -> (ReviewSession, ScriptedConsole)
   {
-    let console = ScriptedConsole(answers: answers)
-    let session = ReviewSession(
-      artifactsRoot: fixture.artifacts,
-      hints: CommandHints(packageRoot: fixture.root),
-      console: console
-    )
-    return (session, console)
+    fixture.session(answers: answers)
   }
 
   func pending(_ fixture: ReviewFixture) -> [PendingFailure] {

@@ -1,6 +1,7 @@
 import Foundation
 import RunRecord
 import ImageSnapshotTesting
+import SnapshotReview
 import SnapshotTesting
 
 /// A package-like folder whose tests have run: real assertions failed against its references
@@ -124,6 +125,18 @@ struct ReviewFixture {
         testName: testName
       )
     }
+  }
+
+  /// A session of the tool on this fixture, as `swift run snapshot-testing` in the package's
+  /// folder would run it, with a console that answers from `answers`.
+  func session(answers: [String] = []) -> (ReviewSession, ScriptedConsole) {
+    let console = ScriptedConsole(answers: answers)
+    let session = ReviewSession(
+      artifactsRoot: artifacts,
+      hints: CommandHints(packageRoot: root),
+      console: console
+    )
+    return (session, console)
   }
 
   /// Every file under the package, relative to it, to compare before and after a command.
