@@ -39,6 +39,7 @@ let package = Package(
       exclude: [
         "__Fixtures__", "__Snapshots__", "Compatibility/__Snapshots__",
         "SwiftTesting/__Snapshots__", "XCTest/__Snapshots__",
+        "Strategies/JSONRedaction/__Snapshots__",
       ]
     ),
     // Images: kept out of the core so that text-only users never need libpng installed.
