@@ -19,6 +19,10 @@ package struct PendingFailure: Sendable {
   /// Where the reference lives on this machine, or `nil` when neither it nor its test file could
   /// be found under the package root.
   package var referenceURL: URL?
+  /// Why the failure must not be accepted although its reference was found, if it must not: a
+  /// record can come from another machine (CI artifacts), so accepting writes only inside the
+  /// package, or under `SNAPSHOT_TESTING_REFERENCE_DIR` when it is set.
+  package var acceptRefusal: String? = nil
   /// The new snapshot, then every file the comparison attached.
   package var files: [File]
 
@@ -74,16 +78,56 @@ package struct PendingFailures: Sendable {
     let artifacts = ArtifactsFolder(root: artifactsRoot)
     let (records, problems) = FailureRecordStore.load(from: artifacts)
     let relocation = PathRelocation(artifactsRoot: artifactsRoot, packageRoot: packageRoot)
+    let writable = WritableFolders(packageRoot: packageRoot, environment: .current)
     let failures = records.map { record in
-      PendingFailure(
+      let referenceURL = relocation.reference(of: record)
+      return PendingFailure(
         record: record,
         recordURL: artifacts.failureRecordURL(forReference: record.referencePath),
-        referenceURL: relocation.reference(of: record),
+        referenceURL: referenceURL,
+        acceptRefusal: referenceURL.flatMap { writable.refusal(for: $0, test: record.testName) },
         files: record.files.map {
           PendingFailure.File(role: $0.role, url: relocation.artifact($0.path))
         }
       )
     }
     return PendingFailures(failures: failures, problems: problems)
+  }
+}
+
+/// Where accepting may write a reference: inside the package, or under the reference folder the
+/// environment names.
+struct WritableFolders {
+  var folders: [String]
+  var packageRoot: URL
+
+  init(packageRoot: URL, environment: RunEnvironment) {
+    self.packageRoot = packageRoot
+    folders = ([packageRoot.path] + [environment[.referenceDirectory]].compactMap { $0 })
+      .flatMap { Self.forms(of: URL(fileURLWithPath: $0, isDirectory: true)) }
+  }
+
+  /// Why writing `reference` must be refused, or `nil` when it lies in an allowed folder: its
+  /// folder, with `..` taken out, is inside one, as written or with symbolic links resolved (a
+  /// link the package itself holds may point elsewhere).
+  func refusal(for reference: URL, test: String) -> String? {
+    let candidates = Self.forms(of: reference.deletingLastPathComponent())
+    let isInside = candidates.contains { folder in
+      folders.contains { folder == $0 || folder.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+    }
+    if isInside { return nil }
+    return """
+      Refusing to accept "\(test)": its reference "\(reference.path)" is outside the package \
+      "\(packageRoot.path)". A failure record may come from another machine, so accept writes \
+      only inside the package, or under SNAPSHOT_TESTING_REFERENCE_DIR when it is set. Run the \
+      tool from the package's folder (or pass --root), or set SNAPSHOT_TESTING_REFERENCE_DIR to \
+      the folder that holds this reference.
+      """
+  }
+
+  /// The path with `..` and `.` taken out, and the same with symbolic links resolved.
+  private static func forms(of url: URL) -> [String] {
+    let standardized = url.standardizedFileURL
+    return [standardized.path, standardized.resolvingSymlinksInPath().path]
   }
 }

@@ -30,6 +30,7 @@ extension PendingFailure {
             """
         )
       }
+      if let acceptRefusal { throw ResolutionError(description: acceptRefusal) }
       let data: Data
       do {
         data = try Data(contentsOf: failedSnapshotURL)
