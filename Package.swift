@@ -119,6 +119,7 @@ if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_FUZZ"] != nil {
     ("FuzzFailureRecord", ["RunRecord"]),
     ("FuzzUsageLog", ["RunRecord"]),
     ("FuzzTemporaryFileName", ["RunRecord"]),
+    ("FuzzRedactionSelector", ["SnapshotTesting"]),
   ]
   package.targets.append(.target(name: "FuzzingSupport", path: "Fuzz/FuzzingSupport"))
   package.targets += harnesses.map {

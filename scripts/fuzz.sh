@@ -15,7 +15,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-harnesses=(FuzzPNGDecoder FuzzInlineRewriter FuzzFailureRecord FuzzUsageLog FuzzTemporaryFileName)
+harnesses=(
+  FuzzPNGDecoder FuzzInlineRewriter FuzzFailureRecord FuzzUsageLog FuzzTemporaryFileName
+  FuzzRedactionSelector
+)
 scratch="${FUZZ_SCRATCH:-.build-fuzz}"
 
 usage() {
@@ -27,6 +30,8 @@ export SNAPSHOT_TESTING_FUZZ=1
 # Swift's crash backtracer and AddressSanitizer both handle the fatal signal and deadlock; libFuzzer
 # prints the stack itself.
 export SWIFT_BACKTRACE=enable=no
+# Leaks that are not ours (see the file).
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 build_flags=(
   -c release --scratch-path "$scratch"
   -Xswiftc -sanitize=fuzzer,address
