@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
 
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -108,3 +109,34 @@ let package = Package(
     ),
   ]
 )
+
+// Fuzzing harnesses (libFuzzer, run by `scripts/fuzz.sh`). They reach package and internal APIs,
+// so they must be targets of this package; they exist only when SNAPSHOT_TESTING_FUZZ is set,
+// so users and the normal build never see them. See Documentation/Reliability.md.
+if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_FUZZ"] != nil {
+  let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
+    ("FuzzPNGDecoder", ["ImageSnapshotTesting"]),
+    (
+      "FuzzInlineRewriter",
+      [
+        "InlineSnapshotTesting",
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+      ]
+    ),
+    ("FuzzFailureRecord", ["RunRecord"]),
+    ("FuzzUsageLog", ["RunRecord"]),
+    ("FuzzTemporaryFileName", ["RunRecord"]),
+    ("FuzzRedactionSelector", ["SnapshotTesting"]),
+  ]
+  package.targets.append(.target(name: "FuzzingSupport", path: "Fuzz/FuzzingSupport"))
+  package.targets += harnesses.map {
+    .executableTarget(
+      name: $0.name,
+      dependencies: $0.dependencies + ["FuzzingSupport"],
+      path: "Fuzz/\($0.name)"
+    )
+  }
+  package.products += harnesses.map { .executable(name: $0.name, targets: [$0.name]) }
+}

@@ -19,6 +19,18 @@ import Testing
     }
   }
 
+  /// Found by fuzzing (Fuzz/FuzzTemporaryFileName): these names parsed as ours, so the next
+  /// write in their folder would have deleted them.
+  @Test func claimsOnlyTheExactFormItWrites() {
+    for other in [
+      ".a.+12.0123456789abcdef.tmp", ".a.012.0123456789abcdef.tmp",
+      ".a.12.\u{FF10}123456789abcdef.tmp", ".a.12.0123456789ABCDEF.tmp",
+    ] {
+      #expect(TemporaryFiles.writer(of: other) == nil, "\(other)")
+    }
+    #expect(TemporaryFiles.writer(of: ".a.12.0123456789abcdef.tmp") == 12)
+  }
+
   @Test func aWriteRemovesWhatKilledWritesLeftAndNothingElse() throws {
     try withTemporaryFolder { folder in
       let gone = ".t.1.txt.999999999.0123456789abcdef.tmp"  // beyond any pid_max

@@ -33,17 +33,27 @@ package enum TemporaryFiles {
 
   /// The process id in the name of a temporary file of ours; 0 for the `.<name>.<UUID>.tmp` of
   /// earlier versions, which has none; `nil` for a file that is not ours.
+  ///
+  /// Only the exact form ``path(for:)`` writes is ours (a decimal process id without sign or
+  /// leading zeros, 16 lowercase ASCII hex digits): a file it claims may be deleted, so a name
+  /// that merely parses, such as `+12` or full-width digits, is not.
   static func writer(of fileName: String) -> pid_t? {
     guard fileName.hasPrefix("."), fileName.hasSuffix(".tmp") else { return nil }
     let parts = fileName.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count >= 3 else { return nil }
     let last = parts[parts.count - 1]
     if parts.count >= 4, let pid = pid_t(parts[parts.count - 2]), pid > 0,
-      last.count == 16, last.allSatisfy(\.isHexDigit)
+      String(pid) == parts[parts.count - 2],
+      last.utf8.count == 16, last.utf8.allSatisfy(isLowercaseHexDigit)
     {
       return pid
     }
     return UUID(uuidString: String(last)) == nil ? nil : 0
+  }
+
+  private static func isLowercaseHexDigit(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+      || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
   }
 
   /// Removes the temporary files in `folder` whose writer has exited: what a killed write left.

@@ -98,7 +98,11 @@ package final class ReferenceUsageLog: @unchecked Sendable {
       let url = folder.appendingPathComponent(name)
       if name.hasPrefix("references-") && name.hasSuffix(".txt") {
         let text = try String(contentsOf: url, encoding: .utf8)
-        paths.formUnion(text.split(separator: "\n").map(String.init))
+        // At line feeds only, as `append` writes them: split at characters, "\r\n" is one, and a
+        // path ending in "\r" would swallow the next line.
+        paths.formUnion(
+          text.utf8.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+        )
       } else if name.hasPrefix("process-") && name.hasSuffix(".json") {
         processes.append(
           try JSONDecoder().decode(ProcessInfoRecord.self, from: Data(contentsOf: url))

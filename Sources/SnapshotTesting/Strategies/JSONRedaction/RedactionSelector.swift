@@ -12,6 +12,9 @@
 /// bracket  := digits | "*" | quoted
 /// quoted   := '"' (any character but " and \, or \" or \\)* '"'   (any key at all)
 /// ```
+///
+/// The parser reads Unicode scalars, not characters: a combining accent after `.`, `[` or `"`
+/// (which `Character` would join to it) begins the key that follows, so every key can be written.
 struct RedactionSelector: Hashable, Sendable {
   enum Component: Hashable, Sendable {
     /// An object member with this key.
@@ -40,7 +43,8 @@ struct RedactionSelector: Hashable, Sendable {
 /// A selector that cannot be parsed: where and why.
 struct RedactionSelectorError: Error, Equatable, Sendable, CustomStringConvertible {
   let selector: String
-  /// 1-based character position; one past the last character when the selector ended too soon.
+  /// 1-based position of the character (grapheme cluster) where the error is; one past the last
+  /// character when the selector ended too soon.
   let position: Int
   let expectation: String
 
@@ -51,23 +55,36 @@ struct RedactionSelectorError: Error, Equatable, Sendable, CustomStringConvertib
 
 private struct RedactionSelectorParser {
   let source: String
-  let characters: [Character]
+  let scalars: [Unicode.Scalar]
+  /// An offset in `scalars`.
   var position = 0
 
   init(_ source: String) {
     self.source = source
-    characters = Array(source)
+    scalars = Array(source.unicodeScalars)
   }
 
-  var current: Character? { position < characters.count ? characters[position] : nil }
+  var current: Unicode.Scalar? { position < scalars.count ? scalars[position] : nil }
 
   func error(_ expectation: String) -> RedactionSelectorError {
     let found = current.map { ", found \"\($0)\"" } ?? ", found the end of the selector"
     return RedactionSelectorError(
       selector: source,
-      position: position + 1,
+      position: characterPosition,
       expectation: expectation + found
     )
+  }
+
+  /// The 1-based position of the character that holds the current scalar, or one past the last.
+  var characterPosition: Int {
+    var scalarsBefore = 0
+    var characterPosition = 1
+    for character in source {
+      scalarsBefore += character.unicodeScalars.count
+      if scalarsBefore > position { break }
+      characterPosition += 1
+    }
+    return characterPosition
   }
 
   mutating func parseSelector() throws(RedactionSelectorError) -> [RedactionSelector.Component] {
@@ -104,11 +121,11 @@ private struct RedactionSelectorParser {
       return .anyDepth
     }
     let start = position
-    while let character = current, Self.isKeyCharacter(character) {
+    while let scalar = current, Self.isKeyCharacter(scalar) {
       position += 1
     }
     guard position > start else { throw error("expected a key") }
-    return .key(String(characters[start..<position]))
+    return .key(Self.string(scalars[start..<position]))
   }
 
   mutating func parseBracket() throws(RedactionSelectorError) -> RedactionSelector.Component {
@@ -121,11 +138,11 @@ private struct RedactionSelectorParser {
       component = .anyIndex
     } else {
       let start = position
-      while let character = current, character.isASCII, character.isNumber {
+      while let scalar = current, ("0"..."9").contains(scalar) {
         position += 1
       }
       guard position > start else { throw error(#"expected an index, "*" or a quoted key"#) }
-      guard let index = Int(String(characters[start..<position])) else {
+      guard let index = Int(Self.string(scalars[start..<position])) else {
         position = start
         throw error("expected an index small enough for an Int")
       }
@@ -139,11 +156,11 @@ private struct RedactionSelectorParser {
   /// Reads `"…"`, where `\"` and `\\` stand for `"` and `\`.
   mutating func parseQuotedKey() throws(RedactionSelectorError) -> String {
     position += 1  // the opening quote
-    var key = ""
-    while let character = current, character != "\"" {
+    var key = String.UnicodeScalarView()
+    while let scalar = current, scalar != "\"" {
       position += 1
-      guard character == "\\" else {
-        key.append(character)
+      guard scalar == "\\" else {
+        key.append(scalar)
         continue
       }
       guard let escaped = current, escaped == "\"" || escaped == "\\" else {
@@ -154,10 +171,16 @@ private struct RedactionSelectorParser {
     }
     guard current == "\"" else { throw error("expected a quote to close the key") }
     position += 1
-    return key
+    return String(key)
   }
 
-  static func isKeyCharacter(_ character: Character) -> Bool {
-    !".[]*\"".contains(character) && !character.isWhitespace
+  static func isKeyCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    !".[]*\"".unicodeScalars.contains(scalar) && !scalar.properties.isWhitespace
+  }
+
+  static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+    var string = String.UnicodeScalarView()
+    string.append(contentsOf: scalars)
+    return String(string)
   }
 }

@@ -29,6 +29,20 @@ import Testing
     )
   }
 
+  /// Found by fuzzing (Fuzz/FuzzRedactionSelector): the parser read characters, and a combining
+  /// mark after `.`, `[` or `"` (or a prepended one before them) forms one character with it, so
+  /// that syntax was read as part of a key and such keys could not be written, even quoted.
+  @Test func syntaxNextToACombiningMarkIsStillSyntax() throws {
+    #expect(try RedactionSelector.parse("[\"\u{301}x\"]").components == [.key("\u{301}x")])
+    #expect(try RedactionSelector.parse("[\"[0]\u{600}\"]").components == [.key("[0]\u{600}")])
+    #expect(
+      try RedactionSelector.parse(#"["a\""# + "\u{8E3}\"]").components == [.key("a\"\u{8E3}")]
+    )
+    #expect(
+      try RedactionSelector.parse("a.\u{301}b").components == [.key("a"), .key("\u{301}b")]
+    )
+  }
+
   /// Each bad selector, the 1-based character where the error is, and what was expected there.
   static let errors: [(selector: String, message: String)] = [
     (
@@ -58,6 +72,10 @@ import Testing
     (#"a."b""#, #"at character 3: expected a key, found """#),
     (#"a["b"#, "at character 5: expected a quote to close the key, found the end of the selector"),
     (#"a["b"c]"#, #"at character 6: expected "]", found "c""#),
+    // Positions count characters, not scalars: "e" and its accent are one character, and so are
+    // "[" and the accent after it.
+    ("e\u{301} b", "at character 2: expected \".\", \"[\" or the end of the selector, found \" \""),
+    ("a[\u{301}]", "at character 2: expected an index, \"*\" or a quoted key, found \"\u{301}\""),
     (
       #"a["b\n"]"#,
       #"at character 6: expected a quote or a backslash after the backslash, found "n""#

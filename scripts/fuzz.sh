@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Builds and runs the libFuzzer harnesses in Fuzz/ (see Documentation/Reliability.md).
+#
+#   scripts/fuzz.sh --list               the harnesses
+#   scripts/fuzz.sh TARGET SECONDS [RUNS] runs TARGET for SECONDS (and at most RUNS executions,
+#                                        also settable as FUZZ_RUNS) on a copy of its seed corpus
+#   scripts/fuzz.sh --smoke              every harness for 20 000 executions (CI)
+#   scripts/fuzz.sh --build              builds every harness, runs none
+#
+# The harnesses are targets of the main package only when SNAPSHOT_TESTING_FUZZ is set. They are
+# built in release with AddressSanitizer and libFuzzer's coverage, in .build-fuzz (FUZZ_SCRATCH
+# overrides). A crash or a broken invariant stops the run with a non-zero status and leaves the
+# input in FUZZ_OUTPUT (default .build-fuzz/findings/TARGET/) as crash-<sha1>; rerun it with
+# `<binary> <file>`. Extra libFuzzer options go in FUZZ_OPTIONS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+harnesses=(
+  FuzzPNGDecoder FuzzInlineRewriter FuzzFailureRecord FuzzUsageLog FuzzTemporaryFileName
+  FuzzRedactionSelector
+)
+scratch="${FUZZ_SCRATCH:-.build-fuzz}"
+
+usage() {
+  echo "usage: $0 --list | --smoke | --build | TARGET SECONDS [RUNS]" >&2
+  exit 2
+}
+
+export SNAPSHOT_TESTING_FUZZ=1
+# Swift's crash backtracer and AddressSanitizer both handle the fatal signal and deadlock; libFuzzer
+# prints the stack itself.
+export SWIFT_BACKTRACE=enable=no
+# Leaks that are not ours (see the file).
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+build_flags=(
+  -c release --scratch-path "$scratch"
+  -Xswiftc -sanitize=fuzzer,address
+  # Harnesses reach internal API through @testable import.
+  -Xswiftc -enable-testing
+  # The C shim around libpng too.
+  -Xcc -fsanitize=fuzzer-no-link,address
+  # gold fails with an internal error linking the sanitizer runtimes.
+  -Xswiftc -use-ld=lld
+)
+
+build() {
+  scripts/require-system-packages.sh
+  for harness in "$@"; do
+    swift build "${build_flags[@]}" --product "$harness"
+  done
+}
+
+# run TARGET SECONDS RUNS: fuzzes a copy of the seed corpus; the committed seeds stay as they are.
+run() {
+  local harness="$1" seconds="$2" runs="$3"
+  local binary findings corpus
+  binary="$(swift build "${build_flags[@]}" --show-bin-path)/$harness"
+  findings="${FUZZ_OUTPUT:-$scratch/findings/$harness}"
+  corpus="$scratch/corpus/$harness"
+  mkdir -p "$findings" "$corpus"
+  cp -R "Fuzz/Corpus/$harness/." "$corpus/"
+  local options=(
+    -max_total_time="$seconds" -runs="$runs" -timeout=10 -rss_limit_mb=4096
+    -artifact_prefix="$findings/" -print_final_stats=1
+  )
+  [[ -f "Fuzz/Corpus/$harness.dict" ]] && options+=(-dict="Fuzz/Corpus/$harness.dict")
+  echo "== $harness: $seconds s, at most $runs runs, corpus $corpus, findings in $findings/"
+  local status=0
+  # shellcheck disable=SC2086  # FUZZ_OPTIONS is a list of options.
+  "$binary" "${options[@]}" ${FUZZ_OPTIONS:-} "$corpus" 2> >(grep -v -E '^#[0-9]+\s+(NEW|REDUCE|pulse)' >&2) || status=$?
+  if [[ $status -ne 0 ]]; then
+    echo "error: $harness failed (status $status); the input is in $findings/:" >&2
+    ls -1t "$findings"/ | head -3 | sed "s|^|  $findings/|" >&2
+    return "$status"
+  fi
+}
+
+case "${1:-}" in
+  --list)
+    printf '%s\n' "${harnesses[@]}"
+    ;;
+  --build)
+    build "${harnesses[@]}"
+    ;;
+  --smoke)
+    start=$SECONDS
+    build "${harnesses[@]}"
+    for harness in "${harnesses[@]}"; do
+      run "$harness" 600 20000
+    done
+    echo "Fuzzing smoke test passed in $((SECONDS - start)) s."
+    ;;
+  "" | -*)
+    usage
+    ;;
+  *)
+    [[ " ${harnesses[*]} " == *" $1 "* ]] || { echo "error: no harness $1 (--list)" >&2; exit 2; }
+    [[ "${2:-}" =~ ^[0-9]+$ ]] || usage
+    build "$1"
+    run "$1" "$2" "${3:-${FUZZ_RUNS:--1}}"
+    ;;
+esac
