@@ -31,6 +31,15 @@ import Testing
     #expect(TemporaryFiles.writer(of: ".a.12.0123456789abcdef.tmp") == 12)
   }
 
+  /// Found by fuzzing (Fuzz/FuzzTemporaryFileName): `UUID(uuidString:)` reads up to a NUL, so an
+  /// earlier version's name with NULs after its UUID was claimed. (No file name holds a NUL, so
+  /// no file was at risk; what is claimed is still only the exact form.)
+  @Test func claimsAnEarlierVersionsNameOnlyWithAWholeUUID() {
+    let uuid = "6F9619FF-8B86-D011-B42D-00C04FC240FF"
+    #expect(TemporaryFiles.writer(of: ".a.\(uuid).tmp") == 0)
+    #expect(TemporaryFiles.writer(of: ".a.\(uuid)\0\0.tmp") == nil)
+  }
+
   @Test func aWriteRemovesWhatKilledWritesLeftAndNothingElse() throws {
     try withTemporaryFolder { folder in
       let gone = ".t.1.txt.999999999.0123456789abcdef.tmp"  // beyond any pid_max

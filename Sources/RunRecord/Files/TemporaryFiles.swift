@@ -48,7 +48,8 @@ package enum TemporaryFiles {
     {
       return pid
     }
-    return UUID(uuidString: String(last)) == nil ? nil : 0
+    // The length too: UUID(uuidString:) stops at a NUL, and would take a UUID followed by NULs.
+    return last.utf8.count == 36 && UUID(uuidString: String(last)) != nil ? 0 : nil
   }
 
   private static func isLowercaseHexDigit(_ byte: UInt8) -> Bool {
