@@ -33,7 +33,9 @@ let package = Package(
     .testTarget(name: "RunRecordTests", dependencies: ["RunRecord"]),
     // What several test targets share; no product depends on it, so users never build it.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .target(name: "SnapshotTesting", dependencies: ["RunRecord"]),
+    // A load-time hook that describes each test process in the usage log (for `prune`).
+    .target(name: "CProcessStart"),
+    .target(name: "SnapshotTesting", dependencies: ["RunRecord", "CProcessStart"]),
     .testTarget(
       name: "SnapshotTestingTests",
       dependencies: ["SnapshotTesting", "RunRecord", "TestSupport"],

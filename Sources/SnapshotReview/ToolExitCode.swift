@@ -5,7 +5,7 @@
 /// | 0 | done: nothing pending, every selected failure accepted or rejected, nothing to prune, report written |
 /// | 1 | attention needed: `review` listed pending failures (or some were skipped), `prune` listed unreferenced files without `--delete`, `optimize --check` found PNG files that would shrink |
 /// | 2 | usage error: unknown option, missing argument, conflicting options |
-/// | 3 | refused: `prune` on a partial or missing usage log, or a log from another checkout |
+/// | 3 | refused: `prune` on a missing usage log, a run that did not run every test (or crashed), logs of different commits or of another checkout |
 /// | 4 | no match: a filter selected no pending failure |
 /// | 5 | failed: a file could not be read or written (or, for `optimize`, decoded); what succeeded is listed |
 package enum ToolExitCode: Int32, Sendable, CaseIterable {
@@ -25,8 +25,9 @@ package enum ToolExitCode: Int32, Sendable, CaseIterable {
          skipped; prune found unreferenced files (without --delete);
          optimize --check found PNG files that would shrink
       2  usage error
-      3  refused: prune was given a partial run's usage log, no log, or
-         a log from another checkout
+      3  refused: prune was given no log, a run that did not run every
+         test or crashed, logs of different commits, or a log from
+         another checkout
       4  no pending failure matches the given filters
       5  a file could not be read or written, or optimize could not
          decode one (what succeeded is listed)

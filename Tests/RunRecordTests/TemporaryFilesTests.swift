@@ -40,6 +40,19 @@ import Testing
     #expect(TemporaryFiles.writer(of: ".a.\(uuid)\0\0.tmp") == nil)
   }
 
+  /// Found by fuzzing (Fuzz/FuzzTemporaryFileName, 10⁶-run campaign): a reference whose name
+  /// ends in U+070F, a character that joins the next one into a single character, hid the dot
+  /// after it from a split at characters, so the temporary file written for it was not
+  /// recognised as ours and a killed write's leftover would never have been removed.
+  @Test func aNameEndingInAPrependingCharacterIsStillOurs() {
+    for reference in ["te2F+.tm\u{1B}\u{70F}", "chart\u{70F}", "\u{600}", "e\u{301}"] {
+      let written = (TemporaryFiles.path(for: "/folder/" + reference) as NSString)
+        .lastPathComponent
+      #expect(TemporaryFiles.writer(of: written) == getpid(), "\(written.debugDescription)")
+    }
+    #expect(TemporaryFiles.writer(of: ".chart\u{70F}.12.0123456789abcdef.tmp") == 12)
+  }
+
   @Test func aWriteRemovesWhatKilledWritesLeftAndNothingElse() throws {
     try withTemporaryFolder { folder in
       let gone = ".t.1.txt.999999999.0123456789abcdef.tmp"  // beyond any pid_max

@@ -37,19 +37,29 @@ package enum TemporaryFiles {
   /// Only the exact form ``path(for:)`` writes is ours (a decimal process id without sign or
   /// leading zeros, 16 lowercase ASCII hex digits): a file it claims may be deleted, so a name
   /// that merely parses, such as `+12` or full-width digits, is not.
+  ///
+  /// The name is read as UTF-8 bytes, not as characters: a name may end in a character that joins
+  /// the next one into a single character (U+070F, which prepends itself to what follows), and
+  /// the dot after it would be no separator at all.
   static func writer(of fileName: String) -> pid_t? {
-    guard fileName.hasPrefix("."), fileName.hasSuffix(".tmp") else { return nil }
-    let parts = fileName.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+    let bytes = Array(fileName.utf8)
+    let dot = UInt8(ascii: ".")
+    guard bytes.first == dot, bytes.count > 4, Array(bytes.suffix(4)) == Array(".tmp".utf8)
+    else { return nil }
+    let parts = bytes.dropLast(4).split(separator: dot, omittingEmptySubsequences: false)
     guard parts.count >= 3 else { return nil }
     let last = parts[parts.count - 1]
-    if parts.count >= 4, let pid = pid_t(parts[parts.count - 2]), pid > 0,
-      String(pid) == parts[parts.count - 2],
-      last.utf8.count == 16, last.utf8.allSatisfy(isLowercaseHexDigit)
-    {
-      return pid
+    if parts.count >= 4 {
+      let digits = String(decoding: parts[parts.count - 2], as: UTF8.self)
+      if let pid = pid_t(digits), pid > 0, String(pid) == digits,
+        last.count == 16, last.allSatisfy(isLowercaseHexDigit)
+      {
+        return pid
+      }
     }
     // The length too: UUID(uuidString:) stops at a NUL, and would take a UUID followed by NULs.
-    return last.utf8.count == 36 && UUID(uuidString: String(last)) != nil ? 0 : nil
+    return last.count == 36 && UUID(uuidString: String(decoding: last, as: UTF8.self)) != nil
+      ? 0 : nil
   }
 
   private static func isLowercaseHexDigit(_ byte: UInt8) -> Bool {

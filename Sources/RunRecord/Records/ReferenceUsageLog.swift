@@ -1,19 +1,51 @@
 import Foundation
 
-/// Lists every reference that assertions read or wrote, for finding references no test uses
-/// (`snapshot-testing prune`).
+/// Lists every reference that assertions read or wrote, and which tests each test process was
+/// given, for finding references no test uses (`snapshot-testing prune`).
 ///
-/// Enabled by `SNAPSHOT_TESTING_USED_REFERENCES=<folder>`. Each test process appends to a file of its
-/// own in that folder (`references-<pid>-<random>.txt`, one path a line) and describes itself in
-/// `process-<pid>-<random>.json` (its arguments, so that a filtered run can be recognised), so
-/// parallel tests and several test processes never write to the same file. The reference
-/// variants its assertions used are listed in `variants-<pid>-<random>.txt`, one name a line, so
-/// that prune keeps the references of variants the run could not produce.
+/// Enabled by `SNAPSHOT_TESTING_USED_REFERENCES=<folder>`. Each test process writes files of its own
+/// in that folder, named with its `<pid>-<random>` stem, so parallel tests and the several
+/// processes of `swift test --parallel` never write to the same file:
+///
+/// - `process-<stem>.json`: its arguments (the tests it was given) and the git commit it ran on,
+///   written as the process starts (before its first test, by a load-time hook of
+///   `SnapshotTesting`), so that a process that made no snapshot assertion is known too;
+/// - `references-<stem>.txt`: the references it used, one path a line;
+/// - `variants-<stem>.txt`: the reference variants its assertions used, one name a line, so that
+///   prune keeps the references of variants the run could not produce;
+/// - `finished-<stem>`: written when the process exits normally. A process without it crashed or
+///   was killed, and the references of the tests it did not finish would look unused.
 package final class ReferenceUsageLog: @unchecked Sendable {
   /// What a test process that logged usage was asked to run.
   package struct ProcessInfoRecord: Codable, Sendable {
     package var arguments: [String]
     package var startedAt: Double
+    /// The git commit checked out where the process ran; `nil` outside a git checkout.
+    package var revision: String?
+
+    package init(arguments: [String], startedAt: Double, revision: String? = nil) {
+      self.arguments = arguments
+      self.startedAt = startedAt
+      self.revision = revision
+    }
+  }
+
+  /// One test process's description, as a usage folder holds it.
+  package struct LoggedProcess: Sendable {
+    /// The `<pid>-<random>` stem of its files.
+    package var stem: String
+    package var record: ProcessInfoRecord
+    /// Whether it exited normally (its `finished-<stem>` file exists).
+    package var finished: Bool
+
+    package var arguments: [String] { record.arguments }
+  }
+
+  /// What a usage folder holds.
+  package struct Contents: Sendable {
+    /// Every reference path an assertion used.
+    package var paths: Set<String>
+    package var processes: [LoggedProcess]
   }
 
   /// The open log of each folder, so a process appends to one file per folder.
@@ -22,24 +54,44 @@ package final class ReferenceUsageLog: @unchecked Sendable {
   private let lock = NSLock()
   private let descriptor: Int32
   private var logged: Set<String> = []
-  private let variantsURL: URL
+  private let folder: URL
+  private let stem: String
   private var variants: Set<String> = []
 
-  private init?(folder: URL) {
+  private init?(folder: URL, arguments: [String]) {
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let stem = "\(getpid())-\(UUID().uuidString.prefix(8))"
     let logURL = folder.appendingPathComponent("references-\(stem).txt")
     let descriptor = open(logURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { return nil }
     self.descriptor = descriptor
-    self.variantsURL = folder.appendingPathComponent("variants-\(stem).txt")
+    self.folder = folder
+    self.stem = stem
     let record = ProcessInfoRecord(
-      arguments: CommandLine.arguments,
-      startedAt: Date().timeIntervalSince1970
+      arguments: arguments,
+      startedAt: Date().timeIntervalSince1970,
+      revision: GitRevision.current(
+        at: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+      )
     )
     if let data = try? JSONEncoder().encode(record) {
       try? AtomicFile.write(data, to: folder.appendingPathComponent("process-\(stem).json"))
     }
+    Self.markFinishedAtExit
+  }
+
+  /// The log of `folder`, opened (and this process described in it) on first use.
+  private static func log(in folder: String, arguments: [String]) -> ReferenceUsageLog? {
+    logs.value(for: folder) {
+      ReferenceUsageLog(folder: URL(fileURLWithPath: folder, isDirectory: true), arguments: arguments)
+    }
+  }
+
+  /// Describes this process in the folder `SNAPSHOT_TESTING_USED_REFERENCES` names, if it names
+  /// one: called as the test process starts, before any test runs.
+  package static func start(arguments: [String], environment: RunEnvironment) {
+    guard let folder = environment[.usedReferences], !folder.isEmpty else { return }
+    _ = log(in: folder, arguments: arguments)
   }
 
   /// Notes that `referencePath` was used, and under which reference variant, if
@@ -49,20 +101,30 @@ package final class ReferenceUsageLog: @unchecked Sendable {
     variant: String? = nil,
     environment: RunEnvironment
   ) {
-    guard let folder = environment[.usedReferences] else { return }
-    let log = logs.value(for: folder) {
-      ReferenceUsageLog(folder: URL(fileURLWithPath: folder, isDirectory: true))
-    }
+    guard let folder = environment[.usedReferences], !folder.isEmpty else { return }
+    let log = log(in: folder, arguments: CommandLine.arguments)
     log?.append(referencePath)
     if let variant { log?.appendVariant(variant) }
   }
+
+  /// Registers, once, the exit handler that marks every log this process opened as finished. A
+  /// crash or a kill skips it, which is the point.
+  private static let markFinishedAtExit: Void = {
+    atexit {
+      for log in ReferenceUsageLog.logs.cachedValues {
+        guard let log else { continue }
+        let marker = log.folder.appendingPathComponent("finished-\(log.stem)")
+        _ = FileManager.default.createFile(atPath: marker.path, contents: Data())
+      }
+    }
+  }()
 
   /// Rewrites the variants file when a variant is new to this process; a process uses few.
   private func appendVariant(_ variant: String) {
     lock.withLock {
       guard variants.insert(variant).inserted else { return }
       let text = variants.sorted().map { $0 + "\n" }.joined()
-      try? AtomicFile.write(Data(text.utf8), to: variantsURL)
+      try? AtomicFile.write(Data(text.utf8), to: folder.appendingPathComponent("variants-\(stem).txt"))
     }
   }
 
@@ -86,14 +148,11 @@ package final class ReferenceUsageLog: @unchecked Sendable {
     }
   }
 
-  /// Reads every reference path logged in `folder`, and the arguments of the processes that
-  /// logged them.
-  package static func load(folder: URL) throws -> (
-    paths: Set<String>, processes: [ProcessInfoRecord]
-  ) {
+  /// Reads every reference path logged in `folder`, and the processes that logged there.
+  package static func load(folder: URL) throws -> Contents {
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     var paths: Set<String> = []
-    var processes: [ProcessInfoRecord] = []
+    var processes: [LoggedProcess] = []
     for name in names {
       let url = folder.appendingPathComponent(name)
       if name.hasPrefix("references-") && name.hasSuffix(".txt") {
@@ -104,11 +163,16 @@ package final class ReferenceUsageLog: @unchecked Sendable {
           text.utf8.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
         )
       } else if name.hasPrefix("process-") && name.hasSuffix(".json") {
+        let stem = String(name.dropFirst("process-".count).dropLast(".json".count))
         processes.append(
-          try JSONDecoder().decode(ProcessInfoRecord.self, from: Data(contentsOf: url))
+          LoggedProcess(
+            stem: stem,
+            record: try JSONDecoder().decode(ProcessInfoRecord.self, from: Data(contentsOf: url)),
+            finished: names.contains("finished-\(stem)")
+          )
         )
       }
     }
-    return (paths, processes)
+    return Contents(paths: paths, processes: processes.sorted { $0.stem < $1.stem })
   }
 }

@@ -7,6 +7,9 @@ package final class LockedCache<Key: Hashable & Sendable, Value>: @unchecked Sen
 
   package init() {}
 
+  /// Every value cached so far.
+  package var cachedValues: [Value] { lock.withLock { Array(values.values) } }
+
   /// The value cached for `key`, made and kept on first use. `make` runs under the lock, so it
   /// runs once per key even when threads race (a usage log must open one file, not two).
   package func value(for key: Key, make: () throws -> Value) rethrows -> Value {

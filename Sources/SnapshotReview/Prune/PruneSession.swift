@@ -1,23 +1,29 @@
 import Foundation
 
 extension ReviewSession {
-  /// The `prune` command: lists the references no test used in the run logged in `usageFolder`,
-  /// and deletes them when `delete` is set.
+  /// The `prune` command: lists the references no test used in the run logged in
+  /// `usageFolders` (one folder per shard of a CI job, or per platform: a reference is used when
+  /// any of them used it), and deletes them when `delete` is set.
   ///
-  /// Returns ``ToolExitCode/refused`` for a partial, missing or foreign log, ``ToolExitCode/pending``
-  /// when unused files were listed but not deleted, ``ToolExitCode/failure`` when one could not be
-  /// deleted, else ``ToolExitCode/success``.
-  package func prune(usageFolder: URL, delete: Bool) -> ToolExitCode {
-    prune(usageFolders: [usageFolder], delete: delete)
-  }
-
-  /// The `prune` command on the merged logs of several runs (the shards of a CI job, or the runs
-  /// on each platform): a reference is used when any of them used it. Each log must be complete.
-  package func prune(usageFolders: [URL], delete: Bool) -> ToolExitCode {
+  /// When the run was split (`--parallel` workers, shards, filters), `testList` gives the
+  /// package's tests, to prove every one ran (see ``CompleteUsageLog``).
+  ///
+  /// Returns ``ToolExitCode/refused`` for a partial, missing, crashed or foreign log,
+  /// ``ToolExitCode/pending`` when unused files were listed but not deleted,
+  /// ``ToolExitCode/failure`` when one could not be deleted, else ``ToolExitCode/success``.
+  package func prune(
+    usageFolders: [URL],
+    testList: TestListSource? = nil,
+    delete: Bool
+  ) -> ToolExitCode {
     let plan: PrunePlan
     do {
       plan = try PrunePlan.plan(
-        log: try CompleteUsageLog.load(folders: usageFolders),
+        log: try CompleteUsageLog.load(
+          folders: usageFolders,
+          packageRoot: hints.packageRoot,
+          testList: testList ?? .swiftTestList(packageRoot: hints.packageRoot)
+        ),
         root: hints.packageRoot
       )
     } catch {
@@ -39,7 +45,8 @@ extension ReviewSession {
       return .success
     }
     list(plan)
-    let usageOptions = usageFolders.flatMap { ["--usage", $0.path] }
+    var usageOptions = usageFolders.flatMap { ["--usage", $0.path] }
+    if case .file(let list) = testList { usageOptions += ["--test-list", list.path] }
     guard delete else {
       console.write(
         "\nDelete them with: \(hints.command("prune", usageOptions + ["--delete"]))\n"

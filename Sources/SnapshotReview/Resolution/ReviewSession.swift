@@ -300,7 +300,7 @@ func indented(_ text: String, by spaces: Int) -> String {
     .trimmingCharacters(in: .newlines) + "\n"
 }
 
-/// "1 failure", "2 failures".
-func count(_ number: Int, _ noun: String) -> String {
-  "\(number) \(noun)\(number == 1 ? "" : "s")"
+/// "1 failure", "2 failures"; "1 test process", "2 test processes" with `plural`.
+func count(_ number: Int, _ noun: String, _ plural: String? = nil) -> String {
+  "\(number) \(number == 1 ? noun : plural ?? noun + "s")"
 }

@@ -136,17 +136,28 @@ import Testing
 
   @Test func pruneRefusesAPartialRunWithExitThreeAndDeletesAFullRunsUnusedFiles() throws {
     try ReviewFixture.with { fixture in
-      try fixture.setLoggedArguments(["/x/AppPackageTests.xctest", "--filter", "Greeting"])
-      let refused = try run(["prune", "--usage", fixture.usage.path, "--delete"], in: fixture.root)
+      let binary = "/x/AppPackageTests.xctest"
+      try fixture.setLoggedProcesses([
+        [binary, "AppTests.GreetingTests/testGreeting"],
+        [binary, "--testing-library", "swift-testing"],
+      ])
+      let list = fixture.root.appendingPathComponent("tests.txt")
+      try Data(PruneCoverageTests.testList.utf8).write(to: list)
+      let refused = try run(
+        ["prune", "--usage", fixture.usage.path, "--test-list", list.path, "--delete"],
+        in: fixture.root
+      )
       #expect(refused.status == ToolExitCode.refused.rawValue)
       #expect(
-        refused.errors.hasPrefix("Refusing to prune: the usage log comes from a partial run.")
+        refused.errors.hasPrefix(
+          "Refusing to prune: no test process of the run ran 2 of the package's 5 tests"
+        )
       )
       #expect(
         FileManager.default.fileExists(atPath: fixture.reference(ReviewFixture.staleText).path)
       )
 
-      try fixture.setLoggedArguments(["/x/AppPackageTests.xctest"])
+      try fixture.setLoggedProcesses()
       let listed = try run(["prune", "--usage", fixture.usage.path], in: fixture.root)
       #expect(listed.status == ToolExitCode.pending.rawValue)
       let deleted = try run(["prune", "--usage", fixture.usage.path, "--delete"], in: fixture.root)

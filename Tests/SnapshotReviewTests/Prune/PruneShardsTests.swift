@@ -6,21 +6,28 @@ import Testing
 
 /// `prune --usage A --usage B`: the logs of several complete runs, merged.
 @Suite struct PruneShardsTests {
-  /// Writes a usage log as a test process would: the references it used, its arguments, and the
-  /// variants it used.
+  /// Writes a usage log as the test processes of a run would: the references they used, their
+  /// arguments (a whole `swift test` run by default), and the variants they used.
   func writeLog(
     in folder: URL,
     references: [URL],
     variants: [String] = [],
-    arguments: [String] = PruneTests.fullRun[0]
+    processes: [[String]] = PruneTests.fullRun,
+    finished: Bool = true,
+    revision: String? = nil
   ) throws {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let paths = references.map { $0.path + "\n" }.joined()
     try Data(paths.utf8).write(to: folder.appendingPathComponent("references-1-a.txt"))
-    let process = try JSONSerialization.data(withJSONObject: [
-      "arguments": arguments, "startedAt": 0,
-    ])
-    try process.write(to: folder.appendingPathComponent("process-1-a.json"))
+    for (index, arguments) in processes.enumerated() {
+      var record: [String: Any] = ["arguments": arguments, "startedAt": 0]
+      if let revision { record["revision"] = revision }
+      try JSONSerialization.data(withJSONObject: record)
+        .write(to: folder.appendingPathComponent("process-\(index)-a.json"))
+      if finished {
+        try Data().write(to: folder.appendingPathComponent("finished-\(index)-a"))
+      }
+    }
     if !variants.isEmpty {
       let text = variants.map { $0 + "\n" }.joined()
       try Data(text.utf8).write(to: folder.appendingPathComponent("variants-1-a.txt"))
@@ -67,26 +74,6 @@ import Testing
     }
   }
 
-  @Test func oneFilteredShardRefusesTheMerge() throws {
-    try ReviewFixture.with { fixture in
-      let shardA = fixture.usage.deletingLastPathComponent().appendingPathComponent("shard-a")
-      let shardB = fixture.usage.deletingLastPathComponent().appendingPathComponent("shard-b")
-      try writeLog(in: shardA, references: [fixture.reference(ReviewFixture.greeting)])
-      try writeLog(
-        in: shardB,
-        references: [fixture.reference(ReviewFixture.badge)],
-        arguments: ["/x/App.xctest", "--filter", "Badge", "--testing-library", "swift-testing"]
-      )
-      let before = fixture.packageFiles()
-      let (session, console) = fixture.session()
-      #expect(session.prune(usageFolders: [shardA, shardB], delete: true) == .refused)
-      #expect(
-        console.errors.hasPrefix("Refusing to prune: the usage log comes from a partial run.")
-      )
-      #expect(fixture.packageFiles() == before)
-    }
-  }
-
   @Test func noLogIsRefused() throws {
     try ReviewFixture.with { fixture in
       let (session, console) = fixture.session()
@@ -100,7 +87,7 @@ import Testing
 @Suite struct PruneShardsExecutableTests {
   @Test func usageCanBeRepeatedAndIsRequired() throws {
     try ReviewFixture.with { fixture in
-      try fixture.setLoggedArguments(["/x/AppPackageTests.xctest"])
+      try fixture.setLoggedProcesses()
       let empty = fixture.usage.deletingLastPathComponent().appendingPathComponent("empty-shard")
       try PruneShardsTests().writeLog(in: empty, references: [])
       let listed = try ExecutableTests().run(

@@ -17,12 +17,12 @@ import Testing
       hints: CommandHints(packageRoot: fixture.root),
       console: console
     )
-    return (session.prune(usageFolder: fixture.usage, delete: delete), console)
+    return (session.prune(usageFolders: [fixture.usage], delete: delete), console)
   }
 
   @Test func listsOnlyUnusedFilesUnderSnapshotsFolders() throws {
     try ReviewFixture.with { fixture in
-      try fixture.setLoggedArguments(Self.fullRun[1])
+      try fixture.setLoggedProcesses()
       let before = fixture.packageFiles()
       let (status, console) = prune(fixture, delete: false)
       #expect(status == .pending)
@@ -43,7 +43,7 @@ import Testing
 
   @Test func deleteRemovesThoseFilesAndNothingElse() throws {
     try ReviewFixture.with { fixture in
-      try fixture.setLoggedArguments(Self.fullRun[0])
+      try fixture.setLoggedProcesses()
       var expected = fixture.packageFiles()
       expected["Tests/AppTests/__Snapshots__/GreetingTests/testRenamed.1.txt"] = nil
       expected["Tests/AppTests/__Snapshots__/OldTests/testDeleted.1.png"] = nil
@@ -64,43 +64,6 @@ import Testing
     }
   }
 
-  @Test(arguments: [
-    (
-      ["/x/App.xctest", "--filter", "GreetingTests", "--testing-library", "swift-testing"],
-      #""--filter""#
-    ),
-    (["/x/App.xctest", "--skip=Slow", "--testing-library", "swift-testing"], #""--skip=Slow""#),
-    (["/x/App.xctest", "-s", "AppTests.GreetingTests"], #""-s""#),
-    (
-      ["/x/App.xctest", "AppTests.GreetingTests/testGreeting,AppTests.GreetingTests/testBadge"],
-      "a list of tests"
-    ),
-  ])
-  func refusesALogFromAPartialRun(arguments: [String], named: String) throws {
-    try ReviewFixture.with { fixture in
-      try fixture.setLoggedArguments(arguments)
-      let before = fixture.packageFiles()
-      let (status, console) = prune(fixture, delete: true)
-      #expect(status == .refused)
-      #expect(console.output.isEmpty)
-      #expect(
-        console.errors.hasPrefix(
-          """
-          Refusing to prune: the usage log comes from a partial run. A test process was given \
-          \(named) (\(arguments.dropFirst().joined(separator: " "))), so the references of the \
-          tests it did not run would look unused.
-          Produce a full log by running the whole suite, without --filter, --skip or --parallel:
-
-              rm -rf \(fixture.usage.path)
-              SNAPSHOT_TESTING_USED_REFERENCES=\(fixture.usage.path) swift test
-
-          """
-        )
-      )
-      #expect(fixture.packageFiles() == before)
-    }
-  }
-
   @Test func refusesWithoutALog() throws {
     try ReviewFixture.with { fixture in
       try FileManager.default.removeItem(at: fixture.usage)
@@ -108,7 +71,7 @@ import Testing
       #expect(status == .refused)
       #expect(
         console.errors.hasPrefix(
-          "Refusing to prune: the usage log \"\(fixture.usage.path)\" could not be read (No such file or directory)."
+          "Refusing to prune: the usage folder \"\(fixture.usage.path)\" does not exist."
         )
       )
 
@@ -131,7 +94,7 @@ import Testing
 
   @Test func refusesALogFromAnotherCheckout() throws {
     try ReviewFixture.with { fixture in
-      try fixture.setLoggedArguments(Self.fullRun[0])
+      try fixture.setLoggedProcesses()
       let elsewhere = fixture.root.deletingLastPathComponent().appendingPathComponent("Other")
       try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
       let console = ScriptedConsole()
@@ -140,7 +103,7 @@ import Testing
         hints: CommandHints(packageRoot: elsewhere),
         console: console
       )
-      #expect(session.prune(usageFolder: fixture.usage, delete: true) == .refused)
+      #expect(session.prune(usageFolders: [fixture.usage], delete: true) == .refused)
       #expect(
         console.errors.contains(
           """
@@ -153,7 +116,7 @@ import Testing
 
   @Test func listsAndDeletesWhatKilledRecordingsLeftButNotALiveWrite() throws {
     try ReviewFixture.with { fixture in
-      try fixture.setLoggedArguments(Self.fullRun[1])
+      try fixture.setLoggedProcesses()
       let stray = fixture.snapshots.appendingPathComponent(
         ".testGreeting.1.txt.999999999.0123456789abcdef.tmp"
       )

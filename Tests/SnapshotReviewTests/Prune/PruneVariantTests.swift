@@ -10,7 +10,7 @@ import Testing
 @Suite struct PruneVariantTests {
   @Test func aRunWithoutVariantsKeepsEveryVariantsReferences() throws {
     try ReviewFixture.with { fixture in
-      try fixture.setLoggedArguments(PruneTests.fullRun[0])
+      try fixture.setLoggedProcesses()
       try fixture.write(Data("mac".utf8), to: fixture.reference("testBadge.1.macos.png"))
       try fixture.write(Data("arm".utf8), to: fixture.reference("testBadge.1.macos-arm64.png"))
       try fixture.write(Data("fr".utf8), to: fixture.reference("testGreeting.1.fr_FR.txt"))
@@ -19,7 +19,7 @@ import Testing
       expected["Tests/AppTests/__Snapshots__/GreetingTests/testRenamed.1.txt"] = nil
       expected["Tests/AppTests/__Snapshots__/OldTests/testDeleted.1.png"] = nil
       let (session, console) = fixture.session()
-      #expect(session.prune(usageFolder: fixture.usage, delete: true) == .success)
+      #expect(session.prune(usageFolders: [fixture.usage], delete: true) == .success)
       #expect(
         console.output.hasPrefix(
           """
@@ -47,9 +47,9 @@ import Testing
       withSnapshotTesting(variant: .custom("fr_FR")) {
         #expect(fixture.verify("steady\n", as: .lines, named: "s", testName: "testStable()") == nil)
       }
-      try fixture.setLoggedArguments(PruneTests.fullRun[0])
+      try fixture.setLoggedProcesses()
       let (session, console) = fixture.session()
-      #expect(session.prune(usageFolder: fixture.usage, delete: false) == .pending)
+      #expect(session.prune(usageFolders: [fixture.usage], delete: false) == .pending)
       #expect(
         console.output.hasPrefix(
           """
@@ -68,12 +68,12 @@ import Testing
 
   @Test func keptVariantsAloneLeaveNothingToDo() throws {
     try ReviewFixture.with { fixture in
-      try fixture.setLoggedArguments(PruneTests.fullRun[0])
+      try fixture.setLoggedProcesses()
       let (session, _) = fixture.session()
-      #expect(session.prune(usageFolder: fixture.usage, delete: true) == .success)
+      #expect(session.prune(usageFolders: [fixture.usage], delete: true) == .success)
       try fixture.write(Data("mac".utf8), to: fixture.reference("testBadge.1.macos.png"))
       let (again, console) = fixture.session()
-      #expect(again.prune(usageFolder: fixture.usage, delete: true) == .success)
+      #expect(again.prune(usageFolders: [fixture.usage], delete: true) == .success)
       #expect(
         console.output == """
           1 reference file of other variants kept (this run used no variant):

@@ -156,15 +156,29 @@ struct ReviewFixture {
     return files
   }
 
-  /// Rewrites the usage log's process descriptions as if the tests had been run with `arguments`
-  /// (the log holds the arguments of the process that wrote it: this test runner's).
-  func setLoggedArguments(_ arguments: [String]) throws {
-    for name in try FileManager.default.contentsOfDirectory(atPath: usage.path)
-    where name.hasPrefix("process-") {
-      let json = try JSONSerialization.data(withJSONObject: [
-        "arguments": arguments, "startedAt": 0,
-      ])
-      try json.write(to: usage.appendingPathComponent(name))
+  /// Replaces the usage log's process descriptions (the log holds the arguments of the process
+  /// that wrote it: this test runner's) with one process for each of `runs`, as `swift test` would
+  /// have started them. Each finished unless `finished` is false; each ran on `revision`.
+  func setLoggedProcesses(
+    _ runs: [[String]] = PruneTests.fullRun,
+    finished: Bool = true,
+    revision: String? = nil,
+    in folder: URL? = nil
+  ) throws {
+    let folder = folder ?? usage
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    where name.hasPrefix("process-") || name.hasPrefix("finished-") {
+      try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+    }
+    for (index, arguments) in runs.enumerated() {
+      var record: [String: Any] = ["arguments": arguments, "startedAt": 0]
+      if let revision { record["revision"] = revision }
+      let json = try JSONSerialization.data(withJSONObject: record)
+      try json.write(to: folder.appendingPathComponent("process-\(index)-fixture.json"))
+      if finished {
+        try Data().write(to: folder.appendingPathComponent("finished-\(index)-fixture"))
+      }
     }
   }
 }

@@ -17,7 +17,8 @@ import Testing
           _ = sandbox.verify("b", as: .lines, named: "b\(index)", record: .never)
         }
 
-        let (paths, processes) = try ReferenceUsageLog.load(folder: usage)
+        let contents = try ReferenceUsageLog.load(folder: usage)
+        let (paths, processes) = (contents.paths, contents.processes)
         let expected = Set(
           (0..<40).flatMap { index in
             ["a\(index)", "b\(index)"].map { sandbox.reference("sandbox.\($0).txt").path }

@@ -210,7 +210,7 @@ import Testing
         _ = sandbox.verify("a", as: .lines, named: "x")
       }
       #expect(try ReferenceUsageLog.loadVariants(folder: usage) == ["fr_FR", "de_DE"])
-      let (paths, _) = try ReferenceUsageLog.load(folder: usage)
+      let paths = try ReferenceUsageLog.load(folder: usage).paths
       #expect(paths.contains(sandbox.reference("sandbox.x.fr_FR.txt").path))
     }
   }
