@@ -63,35 +63,44 @@ struct PixelDifferenceMap: ~Copyable {
   /// map was filled from. The stored values are estimates within ``DeltaEKernel/errorBound``, so
   /// only the pixels whose estimate comes that close to the largest are converted again.
   ///
-  /// - Parameter failing: The pixels that still fail, if any: a failing pixel's ΔE exceeds every
-  ///   passing pixel's, so only they need looking at. Otherwise every pixel is.
-  func largestDeltaE(reference: [UInt8], new: [UInt8], failing: [Int]) -> Double {
+  /// - Parameter failing: The pixels that still fail, in lists (one per range of a pass), if any:
+  ///   a failing pixel's ΔE exceeds every passing pixel's, so only they need looking at.
+  ///   Otherwise every pixel is.
+  func largestDeltaE(reference: [UInt8], new: [UInt8], failing: [[Int]]) -> Double {
     precondition(reference.count >= pixelCount * 4 && new.count >= pixelCount * 4)
     let candidates =
-      failing.isEmpty
-      ? (0..<pixelCount).filter { verdictStorage[$0] != Verdict.antialiased && deltaEStorage[$0] > 0 }
+      failing.allSatisfy(\.isEmpty)
+      ? [(0..<pixelCount).filter { verdictStorage[$0] != Verdict.antialiased && deltaEStorage[$0] > 0 }]
       : failing
     var largestEstimate: Float = 0
-    for index in candidates { largestEstimate = max(largestEstimate, deltaEStorage[index]) }
+    for list in candidates {
+      for index in list { largestEstimate = max(largestEstimate, deltaEStorage[index]) }
+    }
     guard largestEstimate > 0 else { return 0 }
     let threshold = Double(largestEstimate) - 2 * DeltaEKernel.errorBound - 1e-4
     let lookup = LabLookup.shared
     var largest = 0.0
-    // Flat images repeat pairs: each is converted once.
-    var converted: Set<UInt64> = []
+    // Flat images repeat pairs: a small direct-mapped cache of the pairs converted last spares
+    // converting each again, for a multiplication and a comparison (a `Set` costs a hash).
+    var recent = InlineArray<64, UInt64>(repeating: 0)
+    var recentIsSet = InlineArray<64, Bool>(repeating: false)
     reference.withUnsafeBufferPointer { referenceBytes in
       new.withUnsafeBufferPointer { newBytes in
         let referenceBase = referenceBytes.baseAddress!
         let newBase = newBytes.baseAddress!
-        for index in candidates where Double(deltaEStorage[index]) >= threshold {
-          let offset = index &* 4
-          let pair =
-            UInt64(UnsafeRawPointer(referenceBase).loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-            << 32
-            | UInt64(UnsafeRawPointer(newBase).loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-          guard converted.insert(pair).inserted else { continue }
-          let exact = lookup.largestDeltaE(reference: referenceBase + offset, new: newBase + offset)
-          largest = max(largest, exact)
+        for list in candidates {
+          for index in list where Double(deltaEStorage[index]) >= threshold {
+            let offset = index &* 4
+            let pair =
+              UInt64(UnsafeRawPointer(referenceBase).loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+              << 32
+              | UInt64(UnsafeRawPointer(newBase).loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            let slot = Int(truncatingIfNeeded: (pair &* 0x9E37_79B9_7F4A_7C15) >> 58)
+            if recentIsSet[slot] && recent[slot] == pair { continue }
+            (recent[slot], recentIsSet[slot]) = (pair, true)
+            let exact = lookup.largestDeltaE(reference: referenceBase + offset, new: newBase + offset)
+            largest = max(largest, exact)
+          }
         }
       }
     }

@@ -148,6 +148,34 @@ import Testing
     }
   }
 
+  /// After forgiving, the largest ΔE is that of the pixels still failing: checked against each
+  /// such pixel compared alone, when a forgiven pixel had the largest ΔE (it must drop) and when
+  /// an outlier that is not anti-aliasing keeps it (the comparison then skips recomputing it).
+  @Test func theLargestDifferenceLeftIsThatOfThePixelsStillFailing() throws {
+    for (name, reference, rendered) in try Self.renderedPairs() {
+      var withOutlier = rendered
+      withOutlier[x: 46, y: 1] = withOutlier[x: 46, y: 1] == .black ? .white : .black
+      for new in [rendered, withOutlier] {
+        let comparison = try #require(Bitmap.compare(reference, new, ignoringAntialiasing: true))
+        var expected = 0.0
+        Self.detector(reference, new) { detector in
+          for y in 0..<new.height {
+            for x in 0..<new.width where reference[x: x, y: y] != new[x: x, y: y] {
+              guard !detector.isAntialiased(y * new.width + x) else { continue }
+              let alone = Bitmap.compare(
+                try! Bitmap(width: 1, height: 1, filledWith: reference[x: x, y: y]),
+                try! Bitmap(width: 1, height: 1, filledWith: new[x: x, y: y])
+              )
+              expected = max(expected, alone?.maximumDeltaE ?? .nan)
+            }
+          }
+        }
+        #expect(comparison.antialiasedPixelCount > 0, "\(name)")
+        #expect(abs(comparison.maximumDeltaE - expected) < 1e-9, "\(name)")
+      }
+    }
+  }
+
   /// The Python port of pixelmatch (PyPI `pixelmatch`), when it is installed
   /// (`scripts/require-system-packages.sh --with-pixelmatch`).
   static let pixelmatchAvailable: Bool = {
