@@ -265,6 +265,7 @@ extension Bitmap {
     var stillFailing = [[Int]](repeating: [], count: ranges.count)
     var forgiven = [Int](repeating: 0, count: ranges.count)
     var forgivenLargest = [Float](repeating: 0, count: ranges.count)
+    let failingPerRange = comparison.failingPixelCount / max(ranges.count, 1)
     let recorder = map.recorder
     reference.rgbaBytes.withUnsafeBufferPointer { referenceBytes in
       new.rgbaBytes.withUnsafeBufferPointer { newBytes in
@@ -286,6 +287,7 @@ extension Bitmap {
             )
             DispatchQueue.concurrentPerform(iterations: ranges.count) { range in
               var failing: [Int] = []
+              failing.reserveCapacity(failingPerRange)
               var count = 0
               var largest: Float = 0
               // The row of the last failing pixel: a division only when the row changes.

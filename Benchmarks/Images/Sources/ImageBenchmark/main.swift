@@ -27,6 +27,11 @@ func ratio(_ value: Double, _ baseline: Double) -> String {
   String(format: "%.2f×", value / baseline)
 }
 
+if CommandLine.arguments.dropFirst().first == "antialiasing" {
+  try runAntialiasingBenchmark()
+  exit(0)
+}
+
 if CommandLine.arguments.dropFirst().first == "reference-size" {
   try runReferenceSizeBenchmark()
   exit(0)
@@ -123,57 +128,7 @@ for side in [512, 2048, 4096] {
   if sink == 42 { print("") }
 }
 
-print("\n## Anti-aliasing detection, 2048² screenshot-like image, 2% of pixels failing (median of 11)\n")
-do {
-  let reference = try screenshotLike(side: 2048)
-  // Every 50th pixel changed past any tolerance: all of them fail, so detection runs on each.
-  // Every 50th pixel changed past any tolerance, in the worst place for the detector: most of
-  // the image is text-like noise, where few neighbourhoods are flat enough to end it early.
-  let scattered = try changed(reference, every: 50, by: 90)
-  // The same number of pixels, but one recoloured block (a panel changing colour): its inside is
-  // flat, so only its edges need the full test.
-  var blockBytes = reference.rgbaBytes
-  for y in 700..<990 {
-    for x in 900..<1190 { blockBytes[(y * 2048 + x) * 4 + 1] &+= 90 }
-  }
-  let block = try Bitmap(width: 2048, height: 2048, rgbaBytes: blockBytes)
-  var sink = 0
-  print(
-    "| change | perceptualPrecision | compare: without detection | with detection | ratio | as the image diffing compares: without | with | ratio | pixels failing; forgiven |"
-  )
-  print("|---|---|---|---|---|---|---|---|---|")
-  for (change, twoPercent) in [("scattered pixels", scattered), ("one block", block)] {
-  for precision: Float in [1, 0.98] {
-    let without = median(runs: 11) {
-      sink &+= Bitmap.compare(reference, twoPercent, perceptualPrecision: precision)?
-        .failingPixelCount ?? 0
-    }
-    var result: BitmapComparison?
-    let with = median(runs: 11) {
-      result = Bitmap.compare(
-        reference, twoPercent, perceptualPrecision: precision, ignoringAntialiasing: true)
-    }
-    // The diffing also keeps a per-pixel map for the difference image, with or without detection.
-    let diffingWithout = median(runs: 11) {
-      sink &+= Bitmap.compareAsTheImageDiffingDoes(
-        reference, twoPercent, perceptualPrecision: precision, ignoringAntialiasing: false
-      ).failingPixelCount
-    }
-    let diffingWith = median(runs: 11) {
-      sink &+= Bitmap.compareAsTheImageDiffingDoes(
-        reference, twoPercent, perceptualPrecision: precision, ignoringAntialiasing: true
-      ).failingPixelCount
-    }
-    print(
-      "| \(change) | \(precision) | \(milliseconds(without)) | \(milliseconds(with)) | \(ratio(with, without)) "
-        + "| \(milliseconds(diffingWithout)) | \(milliseconds(diffingWith)) "
-        + "| \(ratio(diffingWith, diffingWithout)) "
-        + "| \(result?.failingPixelCount ?? -1); \(result?.antialiasedPixelCount ?? -1) |"
-    )
-  }
-  }
-  if sink == 42 { print("") }
-}
+try runAntialiasingBenchmark()
 
 print("\n## Matching image assertion, 2048² screenshot-like image, reference on disk (median of 11)\n")
 do {
@@ -246,3 +201,55 @@ print(
 print(
   "| decode the smallest file | \(milliseconds(oursDecode)) | \(milliseconds(directDecode)) | \(ratio(oursDecode, directDecode)) |"
 )
+
+/// The anti-aliasing detection section (also `ImageBenchmark antialiasing`, alone).
+func runAntialiasingBenchmark() throws {
+  print("\n## Anti-aliasing detection, 2048² screenshot-like image, 2% of pixels failing (median of 11)\n")
+  let reference = try screenshotLike(side: 2048)
+  // Every 50th pixel changed past any tolerance, in the worst place for the detector: most of
+  // the image is text-like noise, where few neighbourhoods are flat enough to end it early.
+  let scattered = try changed(reference, every: 50, by: 90)
+  // The same number of pixels, but one recoloured block (a panel changing colour): its inside is
+  // flat, so only its edges need the full test.
+  var blockBytes = reference.rgbaBytes
+  for y in 700..<990 {
+    for x in 900..<1190 { blockBytes[(y * 2048 + x) * 4 + 1] &+= 90 }
+  }
+  let block = try Bitmap(width: 2048, height: 2048, rgbaBytes: blockBytes)
+  var sink = 0
+  print(
+    "| change | perceptualPrecision | compare: without detection | with detection | ratio | as the image diffing compares: without | with | ratio | pixels failing; forgiven |"
+  )
+  print("|---|---|---|---|---|---|---|---|---|")
+  for (change, twoPercent) in [("scattered pixels", scattered), ("one block", block)] {
+  for precision: Float in [1, 0.98] {
+    let without = median(runs: 11) {
+      sink &+= Bitmap.compare(reference, twoPercent, perceptualPrecision: precision)?
+        .failingPixelCount ?? 0
+    }
+    var result: BitmapComparison?
+    let with = median(runs: 11) {
+      result = Bitmap.compare(
+        reference, twoPercent, perceptualPrecision: precision, ignoringAntialiasing: true)
+    }
+    // The diffing also keeps a per-pixel map for the difference image, with or without detection.
+    let diffingWithout = median(runs: 11) {
+      sink &+= Bitmap.compareAsTheImageDiffingDoes(
+        reference, twoPercent, perceptualPrecision: precision, ignoringAntialiasing: false
+      ).failingPixelCount
+    }
+    let diffingWith = median(runs: 11) {
+      sink &+= Bitmap.compareAsTheImageDiffingDoes(
+        reference, twoPercent, perceptualPrecision: precision, ignoringAntialiasing: true
+      ).failingPixelCount
+    }
+    print(
+      "| \(change) | \(precision) | \(milliseconds(without)) | \(milliseconds(with)) | \(ratio(with, without)) "
+        + "| \(milliseconds(diffingWithout)) | \(milliseconds(diffingWith)) "
+        + "| \(ratio(diffingWith, diffingWithout)) "
+        + "| \(result?.failingPixelCount ?? -1); \(result?.antialiasedPixelCount ?? -1) |"
+    )
+  }
+  }
+  if sink == 42 { print("") }
+}
