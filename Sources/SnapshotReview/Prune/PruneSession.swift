@@ -22,7 +22,8 @@ extension ReviewSession {
         log: try CompleteUsageLog.load(
           folders: usageFolders,
           packageRoot: hints.packageRoot,
-          testList: testList ?? .swiftTestList(packageRoot: hints.packageRoot)
+          testList: testList ?? .swiftTestList(packageRoot: hints.packageRoot),
+          note: { console.warn($0) }
         ),
         root: hints.packageRoot
       )

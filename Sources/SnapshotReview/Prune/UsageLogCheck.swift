@@ -36,7 +36,8 @@ package struct CompleteUsageLog: Sendable {
   package static func load(
     folders: [URL],
     packageRoot: URL,
-    testList: TestListSource
+    testList: TestListSource,
+    note: (String) -> Void = { _ in }
   ) throws(PruneRefusal) -> CompleteUsageLog {
     guard !folders.isEmpty else {
       throw PruneRefusal(description: "Refusing to prune: no usage log was given (--usage).")
@@ -44,7 +45,7 @@ package struct CompleteUsageLog: Sendable {
     let logs = try folders.map { url throws(PruneRefusal) in try load(folder: url) }
     try checkRevisions(logs, packageRoot: packageRoot)
     try checkFinished(logs)
-    try checkCoverage(logs, testList: testList)
+    try checkCoverage(logs, testList: testList, note: note)
     try checkAgreement(logs)
     var merged = CompleteUsageLog(usedPaths: [], processCount: 0)
     for log in logs {
@@ -176,11 +177,21 @@ package struct CompleteUsageLog: Sendable {
   /// Refuses unless the processes together ran every test. When every process ran its framework's
   /// whole suite (a plain `swift test`) and both frameworks ran, no list is needed; otherwise the
   /// package's tests are listed and each must have run in some process.
-  static func checkCoverage(_ logs: [Folder], testList: TestListSource) throws(PruneRefusal) {
+  static func checkCoverage(
+    _ logs: [Folder],
+    testList: TestListSource,
+    note: (String) -> Void = { _ in }
+  ) throws(PruneRefusal) {
     let selections = logs.flatMap { $0.processes.map(\.selection) }
     let wholeXCTest = selections.contains(.allXCTest)
     let wholeSwiftTesting = selections.contains { $0.isWholeSuite && $0 != .allXCTest }
     if wholeXCTest && wholeSwiftTesting { return }
+    if case .swiftTestList = testList {
+      note(
+        "The run was split; listing the package's tests to check that every one ran "
+          + "(swift build --build-tests, swift test list)…\n"
+      )
+    }
     let tests = try testList.load()
     let missing = tests.filter { test in !selections.contains { $0.ran(test) } }
     guard !missing.isEmpty else { return }

@@ -166,6 +166,11 @@ import Testing
       let (listed, listedConsole) = prune(app, [parallel])
       #expect(listed == .pending, "\(listedConsole.errors)")
       #expect(
+        listedConsole.errors.hasPrefix(
+          "The run was split; listing the package's tests to check that every one ran"
+        )
+      )
+      #expect(
         listedConsole.output.hasPrefix(
           "1 unreferenced snapshot file (of 4 under __Snapshots__ folders):\n  \(Self.stale)\n"
         ),
