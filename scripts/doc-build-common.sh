@@ -15,8 +15,10 @@ if [ ! -x "$doc_tools" ] || [ "$root/scripts/doc-tools/main.swift" -nt "$doc_too
   nice -n 5 "$swiftc_path" "$root/scripts/doc-tools/main.swift" -o "$doc_tools"
 fi
 
-# Builds the four product modules and every code example, emitting symbol graphs. The flags
-# must be the same on every run, or the scratch folder is rebuilt from nothing.
+# Builds the four product modules and every code example, emitting symbol graphs; with extension
+# blocks, so that what a module adds to other modules' types (Swift Testing's `Trait`, `String`)
+# is documented. The flags must be the same on every run, or the scratch folder is rebuilt from
+# nothing.
 build_docs_and_examples() {
   "$doc_tools" extract-examples "$root" "$out/examples"
   SNAPSHOT_TESTING_DOC_EXAMPLES=1 nice -n 5 "$swift" build \
@@ -24,5 +26,6 @@ build_docs_and_examples() {
     -Xswiftc -emit-symbol-graph \
     -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
+    -Xswiftc -emit-extension-block-symbols \
     --target DocExamples
 }

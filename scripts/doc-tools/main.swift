@@ -50,9 +50,13 @@ func moduleGraphs(module: String, from input: String, to output: String) throws 
     let foreignTypes = Set(foreign.compactMap { path($0).count == 1 ? path($0)[0] : nil })
     let ownTypes = Set(
       symbols.compactMap { uri($0)?.contains(ownSources) == true ? path($0).first : nil })
+    // An extension graph also lists every member a standard type inherits from the protocols
+    // it is given (`Data`'s hundred collection methods): not this module's API.
+    let isExtensionGraph = name.contains("@")
     let dropped = Set(
       symbols.filter { symbol in
         if let uri = uri(symbol) { return !uri.contains(ownSources) }
+        if isExtensionGraph && identifier(symbol).contains("::SYNTHESIZED::") { return true }
         guard let top = path(symbol).first else { return false }
         return foreignTypes.contains(top) && !ownTypes.contains(top)
       }.map(identifier))
