@@ -10,6 +10,10 @@
 #   <!-- not compiled: <reason> -->      the block is skipped and counted (or ```swift skip <reason>)
 #   <!-- example setup: <statement> -->  a statement run before the block's own statements
 #
+# Two shorthands of the guides are read as they mean: a line that starts with a dot
+# (`.lines.scrubbing(…)`) is a `Snapshotting<String, String>`, and an elided body `{ … }` is
+# `{}` after a type's name and `{ fatalError() }` elsewhere.
+#
 #   scripts/check-doc-examples.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
