@@ -259,8 +259,13 @@ func extractExamples(root: String, output: String) throws {
     }
     files += articles.filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
   }
-  try? fileManager.removeItem(atPath: output)
   try fileManager.createDirectory(atPath: output, withIntermediateDirectories: true)
+  // Files are rewritten only when their text changes, so that a warm build compiles only the
+  // examples that changed.
+  func write(_ text: String, to path: String) throws {
+    if (try? String(contentsOfFile: path, encoding: .utf8)) == text { return }
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+  }
   var compiled: [String] = []
   var skipped: [(String, String)] = []
   for file in files {
@@ -280,19 +285,24 @@ func extractExamples(root: String, output: String) throws {
           "Foundation", "Testing", "XCTest", "SnapshotTesting", "ImageSnapshotTesting",
           "InlineSnapshotTesting", "SnapshotTestingCustomDump", "DocExampleFixtures",
         ])
-      try source.write(toFile: "\(folder)/Example.swift", atomically: true, encoding: .utf8)
+      try write(source, to: "\(folder)/Example.swift")
       compiled.append("\(target) \(location)")
     }
   }
+  // Examples that no longer exist.
+  let targets = Set(compiled.map { String($0.split(separator: " ")[0]) })
+  for name in try fileManager.contentsOfDirectory(atPath: output)
+  where name.hasPrefix("DocExample_") && !targets.contains(name) {
+    try fileManager.removeItem(atPath: "\(output)/\(name)")
+  }
   // One target that depends on every example, so that one `swift build --target` builds them all.
   try fileManager.createDirectory(atPath: "\(output)/DocExamples", withIntermediateDirectories: true)
-  try "// Depends on every example target.\n"
-    .write(toFile: "\(output)/DocExamples/DocExamples.swift", atomically: true, encoding: .utf8)
+  try write("// Depends on every example target.\n", to: "\(output)/DocExamples/DocExamples.swift")
   // The list the manifest and the script read.
-  try (compiled.map { String($0.split(separator: " ")[0]) }.joined(separator: "\n") + "\n")
-    .write(toFile: "\(output)/targets.txt", atomically: true, encoding: .utf8)
-  try (compiled.joined(separator: "\n") + "\n")
-    .write(toFile: "\(output)/locations.txt", atomically: true, encoding: .utf8)
+  try write(
+    compiled.map { String($0.split(separator: " ")[0]) }.joined(separator: "\n") + "\n",
+    to: "\(output)/targets.txt")
+  try write(compiled.joined(separator: "\n") + "\n", to: "\(output)/locations.txt")
   for (location, reason) in skipped { print("skipped \(location): \(reason)") }
   print("\(compiled.count) block(s) to compile, \(skipped.count) skipped")
 }
