@@ -142,3 +142,26 @@ if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_FUZZ"] != nil {
   }
   package.products += harnesses.map { .executable(name: $0.name, targets: [$0.name]) }
 }
+
+// The code examples of README.md and the DocC articles, each a target of its own that
+// `scripts/check-doc-examples.sh` writes into .docs-build/examples and builds; they exist only
+// when SNAPSHOT_TESTING_DOC_EXAMPLES is set. `DocExampleFixtures` holds the values the examples
+// use without declaring them (`user`, `bitmap`, …).
+if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_DOC_EXAMPLES"] != nil {
+  let examples = ".docs-build/examples"
+  let list = (try? String(
+    contentsOfFile: "\(Context.packageDirectory)/\(examples)/targets.txt", encoding: .utf8)) ?? ""
+  let names = list.split(separator: "\n").map(String.init)
+  let modules: [Target.Dependency] = [
+    "SnapshotTesting", "ImageSnapshotTesting", "InlineSnapshotTesting", "SnapshotTestingCustomDump",
+  ]
+  package.targets.append(
+    .target(name: "DocExampleFixtures", dependencies: modules, path: "scripts/doc-examples/Fixtures"))
+  package.targets += names.map {
+    .target(name: $0, dependencies: modules + ["DocExampleFixtures"], path: "\(examples)/\($0)")
+  }
+  package.targets.append(
+    .target(
+      name: "DocExamples", dependencies: names.map { .target(name: $0) },
+      path: "\(examples)/DocExamples"))
+}

@@ -23,7 +23,7 @@ modules=(SnapshotTesting InlineSnapshotTesting SnapshotTestingCustomDump)
 target="$(swift -print-target-info | sed -n 's/.*"triple": "\(.*\)".*/\1/p' | head -n 1)"
 mkdir -p "$work"
 
-# Documented exceptions (Documentation/MigratingFromUpstream.md), as the digester words them:
+# Documented exceptions (Sources/SnapshotTesting/Documentation.docc/MigratingFromUpstream.md), as the digester words them:
 # - upstream declares its own PropertyListDecoder on Linux because old Linux Foundations lacked
 #   one; Foundation has had it for years, and code using it gets Foundation's.
 expected_differences=(

@@ -8,7 +8,7 @@
 //   past its last, which is one past the last exactly when it says it found the end;
 // - a parsed selector has components and does not end with `**`; written back in canonical form
 //   (`.key` bare when it can be, else `["…"]`; `[n]`, `[*]`, `**`), it parses to the same ones;
-// - any text, as a key, can be selected quoted, as Documentation/Redaction.md promises:
+// - any text, as a key, can be selected quoted, as Sources/SnapshotTesting/Documentation.docc/Redaction.md promises:
 //   `["…"]` with `\"` and `\\` parses to exactly that key, scalar for scalar;
 // - applied to fixed documents (an object, a top-level array, a scalar), compact and
 //   pretty-printed, the parsed selectors replace exactly the values an independent matcher

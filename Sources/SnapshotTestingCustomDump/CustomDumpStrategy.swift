@@ -5,7 +5,7 @@ extension Snapshotting where Format == String {
   /// Snapshots any value as the text that swift-custom-dump's `customDump` prints for it.
   ///
   /// The text lists a value's stored properties, sorted collections and nested values with two
-  /// spaces of indentation per level, and is compared line by line like ``lines``:
+  /// spaces of indentation per level, and is compared line by line like `.lines`:
   ///
   /// ```swift
   /// assertSnapshot(of: user, as: .customDump)

@@ -136,6 +136,10 @@ extension Bitmap {
   /// ```
   ///
   /// - Parameters:
+  ///   - reference: The expected image.
+  ///   - new: The image to compare with it, of the same size.
+  ///   - perceptualPrecision: How similar a pixel must be to its reference to match, from 0 to 1:
+  ///     1 asks for the same colour, 0.98 forgives what the eye barely sees (CIE ΔE\*94).
   ///   - ignoringAntialiasing: Whether a pixel that fails but is anti-aliasing in either image
   ///     (detected as pixelmatch does) is forgiven; it is then counted in
   ///     ``BitmapComparison/antialiasedPixelCount``, not as failing.

@@ -43,7 +43,7 @@ extension Diffing where Value == Data {
 extension Snapshotting where Value == Data, Format == Data {
   /// Snapshots PNG-encoded data, comparing decoded pixels and requiring them to be identical.
   ///
-  /// Named `png` so that it never shadows ``SnapshotTesting/Snapshotting/data``, which compares
+  /// Named `png` so that it never shadows `Snapshotting.data`, which compares
   /// bytes:
   ///
   /// ```swift

@@ -24,7 +24,7 @@ import RunRecord
 /// }
 /// ```
 ///
-/// The record mode decides what is written, as for file snapshots: ``SnapshotTestingConfiguration/Record/missing``
+/// The record mode decides what is written, as for file snapshots: `.missing`
 /// (the default) writes missing snapshots, `.failed` also rewrites mismatching ones, `.all`
 /// rewrites every one, `.never` writes nothing. On CI (the `CI` environment variable is set) with
 /// no mode configured, nothing is written.

@@ -136,9 +136,18 @@ public func assertSnapshots<Value, Format>(
 /// - Parameters:
 ///   - snapshotDirectory: A folder to store the references in, instead of
 ///     `__Snapshots__/<test file name>` beside the test file.
-///   - (others): As ``assertSnapshot(of:as:named:record:timeout:fileID:file:testName:line:column:)``.
-///     `file` defaults to the full path of the calling file (`#filePath`), as `#file` did before
+///   - value: The value to snapshot.
+///   - snapshotting: The strategy that snapshots and compares the value.
+///   - name: A name for the reference, instead of the assertion's counter in the test.
+///   - record: When to write the reference; `nil` uses the configured mode.
+///   - timeout: How long to wait for an asynchronous strategy.
+///   - fileID: The calling file's ID (`#fileID`).
+///   - filePath: The calling file's full path. It defaults to `#filePath`, as `#file` did before
 ///     the Swift 6 language mode.
+///   - testName: The calling test's name (`#function`).
+///   - line: The calling line (`#line`).
+///   - column: The calling column (`#column`), as in
+///     ``assertSnapshot(of:as:named:record:timeout:fileID:file:testName:line:column:)-(_,_,_,SnapshotTestingConfiguration.Record?,_,_,_,_,_,_)``.
 /// - Returns: The failure message, or `nil` if the snapshot matched.
 public func verifySnapshot<Value, Format>(
   of value: @autoclosure () throws -> Value,

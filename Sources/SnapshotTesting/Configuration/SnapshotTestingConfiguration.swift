@@ -3,7 +3,7 @@ import Foundation
 /// How snapshot assertions behave in a scope: when references are written and how a failure
 /// points at the two files.
 ///
-/// Set it for a block with ``withSnapshotTesting(record:diffTool:operation:)-(_,_,()->R)``, for a
+/// Set it for a block with ``withSnapshotTesting(record:diffTool:operation:)-2kuyr``, for a
 /// Swift Testing suite or test with the `.snapshots(record:diffTool:)` trait, or for a whole run
 /// with the `SNAPSHOT_TESTING_RECORD` environment variable.
 public struct SnapshotTestingConfiguration: Sendable {

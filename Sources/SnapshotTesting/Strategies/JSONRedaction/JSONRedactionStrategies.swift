@@ -1,7 +1,7 @@
 import Foundation
 
 extension Snapshotting where Value: Encodable, Format == String {
-  /// Snapshots an encodable value as ``json``, with the values the selectors match replaced by a
+  /// Snapshots an encodable value as ``json-745rx``, with the values the selectors match replaced by a
   /// placeholder that names their JSON type, in a `.json` reference.
   ///
   /// ```swift
@@ -28,9 +28,9 @@ extension Snapshotting where Value: Encodable, Format == String {
   /// }
   /// ```
   ///
-  /// Every other byte is the same as ``json``'s. A selector is a key (`id`), a path (`a.b.c`), an
+  /// Every other byte is the same as ``json-745rx``'s. A selector is a key (`id`), a path (`a.b.c`), an
   /// index (`items[0]`), every index (`items[*]`), any depth (`**.token`) or a quoted key
-  /// (`headers["x.request-id"]`); see `Documentation/Redaction.md`. A selector with a syntax error, or one that matches nothing,
+  /// (`headers["x.request-id"]`); see <doc:Redaction>. A selector with a syntax error, or one that matches nothing,
   /// fails the assertion with a message naming it, and nothing is recorded.
   ///
   /// - Parameter selectors: The values to redact.
@@ -53,7 +53,7 @@ extension Snapshotting where Value: Encodable, Format == String {
   ///
   /// - Parameters:
   ///   - encoder: The encoder, used as configured.
-  ///   - selectors: The values to redact (see ``json(redacting:)``).
+  ///   - selectors: The values to redact (see ``json(redacting:)-wn7r``).
   public static func json(_ encoder: JSONEncoder, redacting selectors: [String]) -> Snapshotting {
     let redaction = JSONRedaction(selectors)
     var strategy = SimplySnapshotting<String>.lines.pullback { (value: Value) in
@@ -70,7 +70,7 @@ extension Snapshotting where Value: Encodable, Format == String {
 
 @available(macOS 10.13, watchOS 4.0, tvOS 11.0, *)
 extension Snapshotting where Format == String {
-  /// Snapshots a Foundation JSON object as ``json``, with the values the selectors match replaced
+  /// Snapshots a Foundation JSON object as ``json-9cu20``, with the values the selectors match replaced
   /// by a placeholder that names their JSON type, in a `.json` reference.
   ///
   /// ```swift
@@ -78,11 +78,11 @@ extension Snapshotting where Format == String {
   /// assertSnapshot(of: object, as: .json(redacting: ["[*].id"]))
   /// ```
   ///
-  /// Every other byte is the same as ``json``'s. A selector with a syntax error, one that matches
+  /// Every other byte is the same as ``json-9cu20``'s. A selector with a syntax error, one that matches
   /// nothing, or a value `JSONSerialization` cannot write fails the assertion, which records
   /// nothing.
   ///
-  /// - Parameter selectors: The values to redact (see `Documentation/Redaction.md`).
+  /// - Parameter selectors: The values to redact (see <doc:Redaction>).
   /// - Complexity: O(*n* × *p*) for a JSON text of *n* bytes and selectors of *p* components.
   public static func json(redacting selectors: [String]) -> Snapshotting {
     let redaction = JSONRedaction(selectors)

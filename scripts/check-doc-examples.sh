@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Compiles every ```swift block of README.md and of the DocC articles
+# (Sources/*/Documentation.docc/*.md) against the package.
+#
+# Each block becomes a target of its own (declarations at file scope, statements in a function)
+# that imports the four product modules and `DocExampleFixtures`
+# (scripts/doc-examples/Fixtures), which holds the values examples use without declaring them.
+# Markers in the Markdown, on the line(s) before a block:
+#
+#   <!-- not compiled: <reason> -->      the block is skipped and counted (or ```swift skip <reason>)
+#   <!-- example setup: <statement> -->  a statement run before the block's own statements
+#
+# Two shorthands of the guides are read as they mean: a line that starts with a dot
+# (`.lines.scrubbing(…)`) is a `Snapshotting<String, String>`, and an elided body `{ … }` is
+# `{}` after a type's name and `{ fatalError() }` elsewhere.
+#
+#   scripts/check-doc-examples.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+"$root/scripts/require-system-packages.sh"
+source "$root/scripts/doc-build-common.sh"
+
+echo "Extracting and building the code examples…"
+if ! build_docs_and_examples >"$out/examples-build.log" 2>&1; then
+  # The errors, each followed by the Markdown line its block starts at.
+  grep -E "error:" "$out/examples-build.log" >&2 || cat "$out/examples-build.log" >&2
+  echo "Blocks: (target → Markdown location)" >&2
+  cat "$out/examples/locations.txt" >&2
+  echo "error: the code examples do not compile" >&2
+  exit 1
+fi
+grep -E "^skipped " "$out/examples-build.log" || true
+compiled=$(wc -l <"$out/examples/targets.txt")
+skipped=$(grep -c "^skipped " "$out/examples-build.log" || true)
+echo "Code examples: $compiled compiled, $skipped skipped"
