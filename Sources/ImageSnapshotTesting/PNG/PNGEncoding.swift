@@ -19,7 +19,7 @@ extension Bitmap {
   /// - Throws: ``BitmapError/encodingFailed(reason:)`` with libpng's reason, which in practice
   ///   means memory ran out.
   /// - Complexity: O(*n*) in the number of pixels, with the constant of a few level-9 zlib
-  ///   compressions (see Documentation/Performance.md).
+  ///   compressions (see the Performance article of `SnapshotTesting`).
   public func pngData() throws -> Data {
     do {
       return try rgbaBytes.withUnsafeBufferPointer { pixels in

@@ -229,7 +229,7 @@ import Testing
 
   /// A floor, not the typical gain: this simple screenshot shrinks about 6.8 times; the
   /// benchmark's corpus of 24 images, text-heavy and noisy ones included, 1.6 times (see
-  /// Documentation/Performance.md).
+  /// the Performance article).
   @Test func aScreenshotIsAtLeastTwiceSmallerThanBefore() throws {
     let bitmap = try Self.screenshot()
     let old = try bitmap.rgbaBytes.withUnsafeBufferPointer { pixels in

@@ -1,5 +1,5 @@
 // Measures image comparison and PNG coding against their baselines in one run, and prints
-// Markdown tables of medians and ratios for Documentation/Performance.md.
+// Markdown tables of medians and ratios for Sources/SnapshotTesting/Documentation.docc/Performance.md.
 //
 //   swift run -c release --scratch-path .build ImageBenchmark
 //   swift run -c release --scratch-path .build ImageBenchmark reference-size
