@@ -30,7 +30,11 @@ warnings=0
 for module in "${modules[@]}"; do
   # Only this module's graphs, without the symbols it re-exports.
   module_graphs="$out/graphs/$module"
-  "$doc_tools" module-graphs "$module" "$graphs" "$module_graphs"
+  undocumented=$("$doc_tools" module-graphs "$module" "$graphs" "$module_graphs")
+  if [ -n "$undocumented" ]; then
+    echo "$undocumented"
+    warnings=$((warnings + $(echo "$undocumented" | grep -c ": warning:")))
+  fi
 
   catalog=()
   if [ -d "Sources/$module/Documentation.docc" ]; then
@@ -61,7 +65,7 @@ for module in "${modules[@]}"; do
 done
 
 if [ "$warnings" -gt 0 ]; then
-  echo "error: $warnings docc warning(s); documentation must build without any" >&2
+  echo "error: $warnings documentation warning(s) (docc's, and public declarations without a comment); there must be none" >&2
   exit 1
 fi
 echo "Documentation built without warnings: ${out#"$root/"}/<Module>.doccarchive"

@@ -3,7 +3,8 @@
 //
 //   doc-tools module-graphs <module> <all graphs> <output>
 //       Copies <module>'s symbol graphs, leaving out the symbols of re-exported modules
-//       (`@_exported import`): each archive documents its own module's API only.
+//       (`@_exported import`): each archive documents its own module's API only. Prints a
+//       warning for each public declaration of the module that has no documentation comment.
 //   doc-tools extract-examples <package root> <output>
 //       Writes every ```swift block of README.md and of the DocC catalogs' articles as a target
 //       of its own under <output>, and prints what it compiles and what it skips.
@@ -61,6 +62,16 @@ func moduleGraphs(module: String, from input: String, to output: String) throws 
         return foreignTypes.contains(top) && !ownTypes.contains(top)
       }.map(identifier))
     graph["symbols"] = symbols.filter { !dropped.contains(identifier($0)) }
+    // Every public declaration of the module's own sources carries a DocC comment: one that has
+    // none is reported as docc reports a warning, and counted with them.
+    for symbol in symbols where uri(symbol)?.contains(ownSources) == true {
+      let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String ?? ""
+      guard kind != "swift.extension", symbol["docComment"] == nil else { continue }
+      let location = symbol["location"] as? [String: Any]
+      let file = (uri(symbol) ?? "").replacingOccurrences(of: "file://", with: "")
+      let line = ((location?["position"] as? [String: Any])?["line"] as? Int ?? 0) + 1
+      print("\(file):\(line): warning: '\(path(symbol).joined(separator: "."))' is public and has no documentation comment")
+    }
     if let relationships = graph["relationships"] as? [[String: Any]] {
       graph["relationships"] = relationships.filter {
         !dropped.contains($0["source"] as? String ?? "")

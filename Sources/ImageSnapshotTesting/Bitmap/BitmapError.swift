@@ -24,6 +24,7 @@ public enum BitmapError: Error, Equatable, Sendable, CustomStringConvertible, Lo
   /// An encoding failure reported by libpng.
   case encodingFailed(reason: String)
 
+  /// What went wrong, in a sentence that names the size or the reason.
   public var description: String {
     switch self {
     case .invalidSize(let width, let height):
@@ -52,5 +53,6 @@ public enum BitmapError: Error, Equatable, Sendable, CustomStringConvertible, Lo
     }
   }
 
+  /// The same sentence as ``description``.
   public var errorDescription: String? { description }
 }

@@ -18,6 +18,9 @@ extension Bitmap {
     /// The number of rows.
     public var height: Int
 
+    /// A region of `width` × `height` pixels whose top-left pixel is (`x`, `y`). Any values are
+    /// accepted here; an image strategy refuses a negative size and a region wholly outside the
+    /// image, naming it, and clips one partly outside.
     public init(x: Int, y: Int, width: Int, height: Int) {
       self.x = x
       self.y = y

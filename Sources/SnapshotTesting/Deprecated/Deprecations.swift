@@ -8,6 +8,8 @@ import XCTest
 @available(*, deprecated, renamed: "XCTestCase")
 public typealias SnapshotTestCase = XCTestCase
 
+/// The spelling with `record: Bool?` of earlier releases; forwards to the one that takes a
+/// `SnapshotTestingConfiguration.Record?`.
 @available(
   *,
   deprecated,
@@ -40,6 +42,8 @@ public func assertSnapshot<Value, Format>(
   )
 }
 
+/// The spelling with `record: Bool?` of earlier releases; forwards to the one that takes a
+/// `SnapshotTestingConfiguration.Record?`.
 @available(
   *,
   deprecated,
@@ -70,6 +74,8 @@ public func assertSnapshots<Value, Format>(
   )
 }
 
+/// The spelling with `record: Bool?` of earlier releases; forwards to the one that takes a
+/// `SnapshotTestingConfiguration.Record?`.
 @available(
   *,
   deprecated,
@@ -100,6 +106,8 @@ public func assertSnapshots<Value, Format>(
   )
 }
 
+/// The spelling with `record: Bool?` of earlier releases; forwards to the one that takes a
+/// `SnapshotTestingConfiguration.Record?`.
 @available(
   *,
   deprecated,
@@ -134,6 +142,8 @@ public func verifySnapshot<Value, Format>(
   )
 }
 
+/// The `assertSnapshot(matching:…)` spelling of releases before `of:`; forwards to the `of:`
+/// spelling.
 @available(*, deprecated, renamed: "assertSnapshot(of:as:)")
 public func assertSnapshot<Value, Format>(
   matching value: @autoclosure () throws -> Value,
@@ -157,6 +167,8 @@ public func assertSnapshot<Value, Format>(
   )
 }
 
+/// The `assertSnapshots(matching:…)` spelling of releases before `of:`; forwards to the `of:`
+/// spelling.
 @available(*, deprecated, renamed: "assertSnapshots(of:as:)")
 public func assertSnapshots<Value, Format>(
   matching value: @autoclosure () throws -> Value,
@@ -178,6 +190,8 @@ public func assertSnapshots<Value, Format>(
   )
 }
 
+/// The `assertSnapshots(matching:…)` spelling of releases before `of:`; forwards to the `of:`
+/// spelling.
 @available(*, deprecated, renamed: "assertSnapshots(of:as:)")
 public func assertSnapshots<Value, Format>(
   matching value: @autoclosure () throws -> Value,
@@ -199,6 +213,8 @@ public func assertSnapshots<Value, Format>(
   )
 }
 
+/// The `verifySnapshot(matching:…)` spelling of releases before `of:`; forwards to the `of:`
+/// spelling.
 @available(*, deprecated, renamed: "verifySnapshot(of:as:)")
 public func verifySnapshot<Value, Format>(
   matching value: @autoclosure () throws -> Value,

@@ -21,6 +21,7 @@ public protocol AnySnapshotStringConvertible {
 }
 
 extension AnySnapshotStringConvertible {
+  /// `false`: a dump shows the value's line only.
   public static var renderChildren: Bool {
     false
   }
@@ -49,9 +50,9 @@ extension Date: AnySnapshotStringConvertible {
 }
 
 extension NSObject: AnySnapshotStringConvertible {
-  /// The object's debug description with memory addresses removed, so that it is the same on
-  /// every run: `<NSObject: 0x6000…>` becomes `<NSObject>`.
   #if canImport(ObjectiveC)
+    /// The object's debug description with memory addresses removed, so that it is the same on
+    /// every run: `<NSObject: 0x6000…>` becomes `<NSObject>`.
     @objc open var snapshotDescription: String {
       removingAddresses(from: debugDescription)
     }
@@ -59,6 +60,9 @@ extension NSObject: AnySnapshotStringConvertible {
     // `open` as upstream declares it, so that code written against upstream compiles here.
     // Without the Objective-C runtime a subclass still cannot override a member declared in an
     // extension, so a subclass customises its text through `debugDescription` instead.
+
+    /// The object's debug description with memory addresses removed, so that it is the same on
+    /// every run: `<NSObject: 0x6000…>` becomes `<NSObject>`.
     open var snapshotDescription: String {
       removingAddresses(from: debugDescription)
     }

@@ -88,6 +88,7 @@ public func requireSnapshot<Value, Format>(
 public struct SnapshotMismatch: Error, CustomStringConvertible {
   /// The failure message that was reported.
   public var message: String
+  /// The failure message, as the assertion reported it.
   public var description: String { message }
 }
 
