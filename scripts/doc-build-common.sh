@@ -15,17 +15,33 @@ if [ ! -x "$doc_tools" ] || [ "$root/scripts/doc-tools/main.swift" -nt "$doc_too
   nice -n 5 "$swiftc_path" "$root/scripts/doc-tools/main.swift" -o "$doc_tools"
 fi
 
-# Builds the four product modules and every code example, emitting symbol graphs; with extension
-# blocks, so that what a module adds to other modules' types (Swift Testing's `Trait`, `String`)
-# is documented. The flags must be the same on every run, or the scratch folder is rebuilt from
-# nothing.
+# Builds the four product modules and every code example in the package's own build folder, with
+# the flags of `swift test`: after the tests (as on CI) only the examples are compiled. Then the
+# symbol graphs are read from the built modules (swift-symbolgraph-extract), with extension blocks,
+# so that what a module adds to other modules' types (Swift Testing's `Trait`, `String`) is
+# documented.
 build_docs_and_examples() {
   "$doc_tools" extract-examples "$root" "$out/examples"
-  SNAPSHOT_TESTING_DOC_EXAMPLES=1 nice -n 5 "$swift" build \
-    --scratch-path "$root/.build-docs" \
-    -Xswiftc -emit-symbol-graph \
-    -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
-    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
-    -Xswiftc -emit-extension-block-symbols \
-    --target DocExamples
+  SNAPSHOT_TESTING_DOC_EXAMPLES=1 nice -n 5 "$swift" build --target DocExamples
+  extract_symbol_graphs
+}
+
+extract_symbol_graphs() {
+  local bin triple extract
+  bin=$("$swift" build --show-bin-path)
+  triple=$(basename "$(dirname "$bin")")
+  extract=$(dirname "$(readlink -f "$(command -v "$swift")")")/swift-symbolgraph-extract
+  [ -x "$extract" ] || extract=swift-symbolgraph-extract
+  # The C modules the Swift ones import: those SwiftPM generates a module map for, and those
+  # that ship one (swift-syntax's shims).
+  local maps=()
+  for map in "$bin"/*.build/module.modulemap "$root"/.build/checkouts/*/Sources/*/include/module.modulemap; do
+    [ -f "$map" ] && maps+=(-Xcc "-fmodule-map-file=$map")
+  done
+  rm -rf "$graphs"
+  mkdir -p "$graphs"
+  for module in SnapshotTesting ImageSnapshotTesting InlineSnapshotTesting SnapshotTestingCustomDump; do
+    "$extract" -module-name "$module" -target "$triple" -I "$bin/Modules" "${maps[@]}" \
+      -minimum-access-level public -emit-extension-block-symbols -output-dir "$graphs"
+  done
 }

@@ -2,7 +2,8 @@
 # Builds the DocC documentation of each public product module into .docs-build/<Module>.doccarchive
 # (git-ignored), with the toolchain's own `docc`: no swift-docc-plugin.
 #
-# One `swift build` emits the symbol graphs of every module; each module's catalog
+# One `swift build` (the package's own, which `swift test` already made on CI) builds the modules
+# and the examples; swift-symbolgraph-extract reads each module's symbol graphs; each module's catalog
 # (Sources/<Module>/Documentation.docc) is then converted with only that module's graphs. Every
 # docc warning is printed, and the script fails if there was any.
 #

@@ -66,7 +66,11 @@ func moduleGraphs(module: String, from input: String, to output: String) throws 
     // none is reported as docc reports a warning, and counted with them.
     for symbol in symbols where uri(symbol)?.contains(ownSources) == true {
       let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String ?? ""
-      guard kind != "swift.extension", symbol["docComment"] == nil else { continue }
+      // A comment inherited from a protocol of another module (`errorDescription`'s, from
+      // Foundation) names that module; it does not document this declaration.
+      let comment = symbol["docComment"] as? [String: Any]
+      let inherited = (comment?["module"] as? String).map { $0 != module } ?? false
+      guard kind != "swift.extension", comment == nil || inherited else { continue }
       let location = symbol["location"] as? [String: Any]
       let file = (uri(symbol) ?? "").replacingOccurrences(of: "file://", with: "")
       let line = ((location?["position"] as? [String: Any])?["line"] as? Int ?? 0) + 1
