@@ -200,6 +200,30 @@ struct Antialiasing: @unchecked Sendable {
   }
 }
 
+/// The column and row of pixel indices visited in ascending order, as a pass visits them: a
+/// division only when the row changes, not for every pixel.
+struct PixelCursor {
+  let width: Int
+  private var row = 0
+  private var rowStart = 0
+  private var nextRowStart = 0
+
+  init(width: Int) {
+    self.width = max(width, 1)
+  }
+
+  /// The column and row of pixel `index`.
+  @inline(__always)
+  mutating func position(of index: Int) -> (x: Int, y: Int) {
+    if index >= nextRowStart || index < rowStart {
+      row = index / width
+      rowStart = row &* width
+      nextRowStart = rowStart &+ width
+    }
+    return (index &- rowStart, row)
+  }
+}
+
 /// Each channel value times its YIQ luma weight.
 enum BrightnessTables {
   static let redWeight = 0.29889531

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// How two bitmaps of the same size differ, pixel by pixel, in CIE94 colour difference.
 ///
 /// ```swift
@@ -186,8 +184,8 @@ extension Bitmap {
   /// 1. Masked pixels are made equal (the new image's take the reference's), and counted.
   /// 2. One `memcmp`: identical images, the common case, end here.
   /// 3. One pass counts the differing and failing pixels, filling a ``PixelDifferenceMap``
-  ///    (5 bytes a pixel) when a difference image may be needed or anti-aliasing is ignored.
-  /// 4. Failing pixels that are anti-aliasing are forgiven, in the map and the counts.
+  ///    (5 bytes a pixel) when a difference image may be needed. When anti-aliasing is ignored,
+  ///    the pass tests each failing pixel as it finds it and forgives those that are.
   ///
   /// - Returns: `nil` when the sizes differ; otherwise the comparison and, when `accepts` is
   ///   given and rejects it, the difference image.
@@ -211,127 +209,44 @@ extension Bitmap {
     )
     if PixelComparison.bytesAreEqual(reference.rgbaBytes, compared) { return (comparison, nil) }
     let tolerance = deltaETolerance(perceptualPrecision: options.perceptualPrecision)
-    guard accepts != nil || options.ignoringAntialiasing else {
-      comparison.add(
-        PixelComparison.compare(
-          reference: reference.rgbaBytes,
-          new: compared,
-          tolerance: tolerance,
-          threading: threading
-        )
-      )
-      return (comparison, nil)
-    }
-    let map = PixelDifferenceMap(pixelCount: reference.pixelCount)
-    comparison.add(
-      PixelComparison.compare(
-        reference: reference.rgbaBytes,
-        new: compared,
-        tolerance: tolerance,
-        threading: threading,
-        recordingInto: map
-      )
-    )
-    if options.ignoringAntialiasing {
-      forgiveAntialiasing(
-        in: map,
-        reference: reference,
-        new: new,
-        compared: compared,
-        threading: threading,
-        comparison: &comparison
-      )
-    }
-    guard let accepts, !accepts(comparison) else { return (comparison, nil) }
-    return (comparison, differenceImage(reference: reference, map: map, coverage: coverage))
-  }
-
-  /// Forgives the failing pixels of `map` that are anti-aliasing in either image, and updates
-  /// the counts and the largest ΔE\*94 (now that of the pixels not forgiven). Large images are
-  /// split into ranges of rows across the cores, as the comparison pass is; each range writes
-  /// only its own pixels of the map.
-  ///
-  /// - Parameter compared: The bytes the pass compared with `reference`: `new`'s, masked.
-  private static func forgiveAntialiasing(
-    in map: borrowing PixelDifferenceMap,
-    reference: Bitmap,
-    new: Bitmap,
-    compared: [UInt8],
-    threading: PixelComparisonThreading,
-    comparison: inout BitmapComparison
-  ) {
-    let ranges = PixelComparisonThreading.pixelRanges(
-      pixelCount: reference.pixelCount,
-      rangeCount: threading.rangeCount(pixelCount: reference.pixelCount)
-    )
-    // Per range, the pixels that still fail, how many were forgiven (marked in the map) and the
-    // largest ΔE estimate among those.
-    var stillFailing = [[Int]](repeating: [], count: ranges.count)
-    var forgiven = [Int](repeating: 0, count: ranges.count)
-    var forgivenLargest = [Float](repeating: 0, count: ranges.count)
-    let failingPerRange = comparison.failingPixelCount / max(ranges.count, 1)
-    let recorder = map.recorder
-    reference.rgbaBytes.withUnsafeBufferPointer { referenceBytes in
+    // The detector reads the images as rendered: a masked neighbour still shapes an edge.
+    return reference.rgbaBytes.withUnsafeBufferPointer { referenceBytes in
       new.rgbaBytes.withUnsafeBufferPointer { newBytes in
-        guard let referenceBase = referenceBytes.baseAddress, let newBase = newBytes.baseAddress
-        else { return }
-        let detector = Antialiasing(
-          width: reference.width,
-          height: reference.height,
-          reference: referenceBase,
-          new: newBase
-        )
-        stillFailing.withUnsafeMutableBufferPointer { failingSlots in
-          forgiven.withUnsafeMutableBufferPointer { forgivenSlots in
-            forgivenLargest.withUnsafeMutableBufferPointer { largestSlots in
-            let slots = AntialiasingSlots(
-              failing: failingSlots,
-              forgiven: forgivenSlots,
-              forgivenLargest: largestSlots
+        let antialiasing = options.ignoringAntialiasing
+          ? Antialiasing(
+            width: reference.width,
+            height: reference.height,
+            reference: referenceBytes.baseAddress!,
+            new: newBytes.baseAddress!
+          )
+          : nil
+        guard accepts != nil else {
+          comparison.add(
+            PixelComparison.compare(
+              reference: reference.rgbaBytes,
+              new: compared,
+              tolerance: tolerance,
+              threading: threading,
+              antialiasing: antialiasing
             )
-            DispatchQueue.concurrentPerform(iterations: ranges.count) { range in
-              var failing: [Int] = []
-              failing.reserveCapacity(failingPerRange)
-              var count = 0
-              var largest: Float = 0
-              // The row of the last failing pixel: a division only when the row changes.
-              var (row, rowStart, nextRowStart) = (0, 0, 0)
-              recorder.forEachFailingPixel(in: ranges[range]) { index in
-                if index >= nextRowStart {
-                  row = index / reference.width
-                  rowStart = row &* reference.width
-                  nextRowStart = rowStart &+ reference.width
-                }
-                if detector.isAntialiased(x: index &- rowStart, y: row) {
-                  recorder.forgive(index)
-                  count += 1
-                  largest = max(largest, recorder.deltaEs[index])
-                } else {
-                  failing.append(index)
-                }
-              }
-              slots.failing[range] = failing
-              slots.forgiven[range] = count
-              slots.forgivenLargest[range] = largest
-            }
-            }
-          }
+          )
+          return (comparison, nil)
         }
+        let map = PixelDifferenceMap(pixelCount: reference.pixelCount)
+        comparison.add(
+          PixelComparison.compare(
+            reference: reference.rgbaBytes,
+            new: compared,
+            tolerance: tolerance,
+            threading: threading,
+            antialiasing: antialiasing,
+            recordingInto: map
+          )
+        )
+        guard let accepts, !accepts(comparison) else { return (comparison, nil) }
+        return (comparison, differenceImage(reference: reference, map: map, coverage: coverage))
       }
     }
-    let forgivenCount = forgiven.reduce(0, +)
-    guard forgivenCount > 0 else { return }
-    comparison.failingPixelCount -= forgivenCount
-    comparison.antialiasedPixelCount = forgivenCount
-    // When every forgiven pixel's ΔE is surely below the largest, a pixel still failing holds
-    // the largest, which stays. (The stored estimates are within the kernel's error bound.)
-    let forgivenBound = Double(forgivenLargest.max() ?? 0) + DeltaEKernel.errorBound + 1e-4
-    guard forgivenBound >= comparison.maximumDeltaE else { return }
-    comparison.maximumDeltaE = map.largestDeltaE(
-      reference: reference.rgbaBytes,
-      new: compared,
-      failing: stillFailing
-    )
   }
 
   /// The largest ΔE\*94 a matching pixel may have, or `nil` for byte-exact comparison.
@@ -345,14 +260,7 @@ extension BitmapComparison {
   fileprivate mutating func add(_ tally: PixelComparisonTally) {
     differingPixelCount += tally.differingPixelCount
     failingPixelCount += tally.failingPixelCount
+    antialiasedPixelCount += tally.antialiasedPixelCount
     maximumDeltaE = max(maximumDeltaE, tally.maximumDeltaE)
   }
-}
-
-/// Where the threads of the anti-aliasing pass put their results, one slot each, written by that
-/// thread alone and read after all have finished.
-private struct AntialiasingSlots: @unchecked Sendable {
-  let failing: UnsafeMutableBufferPointer<[Int]>
-  let forgiven: UnsafeMutableBufferPointer<Int>
-  let forgivenLargest: UnsafeMutableBufferPointer<Float>
 }

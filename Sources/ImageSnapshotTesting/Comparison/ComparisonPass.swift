@@ -12,7 +12,9 @@ import Dispatch
 /// 2. ``DeltaEKernel`` estimates all their ΔE\*94 at once, in vectorised `Float` code;
 /// 3. they are counted, and only a pixel whose estimate is within ``DeltaEKernel/errorBound`` of
 ///    the tolerance or of the largest ΔE so far is converted again, exactly, by ``LabLookup``.
-///    The counts and the largest ΔE are therefore those of ``LabLookup`` alone.
+///    The counts and the largest ΔE are therefore those of ``LabLookup`` alone. When the pass
+///    ignores anti-aliasing, a failing pixel that ``Antialiasing`` forgives is counted apart and
+///    leaves the largest ΔE alone, so detection costs nothing beyond the failing pixels' tests.
 ///
 /// Large images are split into ranges of whole blocks (``PixelComparisonThreading``). Each range
 /// has its own scratch memory, counters and exact largest ΔE, and writes only its own part of
@@ -28,6 +30,8 @@ struct ComparisonPass: @unchecked Sendable {
   let tolerance: Double?
   /// Where each differing pixel's verdict and ΔE go, when a map was asked for.
   let map: PixelDifferenceMap.Recorder?
+  /// The test that forgives a failing pixel as anti-aliasing, when the comparison ignores it.
+  let antialiasing: Antialiasing?
   let lookup = LabLookup.shared
 
   /// The whole image: on the calling thread, or in `rangeCount` ranges on all cores, merged.
@@ -61,7 +65,7 @@ struct ComparisonPass: @unchecked Sendable {
       let block = blockStart..<min(blockStart &+ BlockScratch.capacity, range.upperBound)
       let queue = gather(block, into: scratch)
       estimate(queue, in: scratch, with: kernel)
-      tally.failingPixelCount &+= count(queue, in: scratch, maximum: &maximum)
+      count(queue, in: scratch, maximum: &maximum, into: &tally)
       tally.differingPixelCount &+= queue.pixelCount
       blockStart = block.upperBound
     }
@@ -166,68 +170,82 @@ struct ComparisonPass: @unchecked Sendable {
     }
   }
 
-  /// Step 3: the number of the block's pixels that fail, converting exactly where the estimate's
-  /// error could matter; records each pixel in the map when there is one.
+  /// Step 3: counts the block's failing and forgiven pixels into `tally`, converting exactly
+  /// where the estimate's error could matter; records each pixel in the map when there is one.
+  ///
+  /// A pixel's exact ΔE is needed near the tolerance, to decide whether it fails, and where it
+  /// could raise the largest ΔE, which a forgiven pixel must not: so the anti-aliasing test comes
+  /// between the two. Runs of the same pair share one conversion.
   private func count(
     _ queue: BlockQueue,
     in scratch: borrowing BlockScratch,
-    maximum: inout RunningMaximum
-  ) -> Int {
+    maximum: inout RunningMaximum,
+    into tally: inout PixelComparisonTally
+  ) {
     let map = map
+    let antialiasing = antialiasing
     let estimates = scratch.estimates
     let pixelIndices = scratch.pixelIndices
     let pixelSlots = scratch.pixelSlots
     let exact = tolerance == nil
     let limit = tolerance ?? 0
     let margin = DeltaEKernel.errorBound
-    var failing = 0
+    var cursor = PixelCursor(width: antialiasing?.width ?? 1)
+    // The slot of the last pixel, its exact ΔE once converted, and whether the running maximum
+    // has seen that pair.
     var lastSlot = -1
-    var lastDeltaE = 0.0
-    var lastIsExact = false
+    var lastExact: Double?
+    var lastSeen = false
     var item = 0
     while item < queue.pixelCount {
       let slot = pixelSlots[item]
       let pixelIndex = pixelIndices[item]
+      item &+= 1
       let estimate = estimates[slot]
+      if slot != lastSlot { (lastSlot, lastExact, lastSeen) = (slot, nil, false) }
       let nearLimit =
         !exact && Double(estimate) - limit <= margin && limit - Double(estimate) <= margin
-      var deltaE = Double(estimate)
-      if slot == lastSlot && lastIsExact {
-        deltaE = lastDeltaE
-      } else {
-        let isExact = nearLimit || deltaE + margin > maximum.deltaE
-        if isExact { deltaE = exactDeltaE(at: pixelIndex, maximum: &maximum) }
-        lastSlot = slot
-        lastDeltaE = deltaE
-        lastIsExact = isExact
-      }
-      let fails = exact || deltaE > limit
-      if fails { failing &+= 1 }
+      if nearLimit && lastExact == nil { lastExact = exactDeltaE(at: pixelIndex, maximum) }
+      let fails = exact || (lastExact ?? Double(estimate)) > limit
       // The exact value only where it decides: what is stored must not depend on the running
       // maximum, which differs between one thread and several.
-      map?.record(pixelIndex, deltaE: nearLimit ? Float(deltaE) : estimate, fails: fails)
-      item &+= 1
+      let stored = nearLimit ? Float(lastExact ?? 0) : estimate
+      if fails, let antialiasing {
+        let (x, y) = cursor.position(of: pixelIndex)
+        if antialiasing.isAntialiased(x: x, y: y) {
+          tally.antialiasedPixelCount &+= 1
+          map?.record(pixelIndex, deltaE: stored, verdict: PixelDifferenceMap.Verdict.antialiased)
+          continue
+        }
+      }
+      if fails { tally.failingPixelCount &+= 1 }
+      map?.record(
+        pixelIndex,
+        deltaE: stored,
+        verdict: fails ? PixelDifferenceMap.Verdict.fails : PixelDifferenceMap.Verdict.passes
+      )
+      guard !lastSeen else { continue }
+      lastSeen = true
+      if lastExact == nil && Double(estimate) + margin > maximum.deltaE {
+        lastExact = exactDeltaE(at: pixelIndex, maximum)
+      }
+      if let lastExact { maximum.raise(to: lastExact, at: pixelIndex &* 4, reference, new) }
     }
-    return failing
   }
 
-  /// The exact ΔE of pixel `index`, raising `maximum` when it is larger.
+  /// The exact ΔE of pixel `index`; the running maximum's when it is of the same pair.
   @inline(__always)
-  private func exactDeltaE(at index: Int, maximum: inout RunningMaximum) -> Double {
+  private func exactDeltaE(at index: Int, _ maximum: RunningMaximum) -> Double {
     let offset = index &* 4
     let referencePixel = reference.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
     let newPixel = new.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
     if referencePixel == maximum.referencePixel && newPixel == maximum.newPixel {
       return maximum.deltaE
     }
-    let deltaE = lookup.largestDeltaE(
+    return lookup.largestDeltaE(
       reference: (reference + offset).assumingMemoryBound(to: UInt8.self),
       new: (new + offset).assumingMemoryBound(to: UInt8.self)
     )
-    if deltaE > maximum.deltaE {
-      maximum = RunningMaximum(deltaE: deltaE, referencePixel: referencePixel, newPixel: newPixel)
-    }
-    return deltaE
   }
 }
 
@@ -246,6 +264,22 @@ private struct RunningMaximum {
   var deltaE = 0.0
   var referencePixel: UInt32 = 0
   var newPixel: UInt32 = 0
+
+  /// Takes `deltaE`, the exact ΔE of the pair at byte `offset`, if it is larger.
+  @inline(__always)
+  mutating func raise(
+    to deltaE: Double,
+    at offset: Int,
+    _ reference: UnsafeRawPointer,
+    _ new: UnsafeRawPointer
+  ) {
+    guard deltaE > self.deltaE else { return }
+    self = RunningMaximum(
+      deltaE: deltaE,
+      referencePixel: reference.loadUnaligned(fromByteOffset: offset, as: UInt32.self),
+      newPixel: new.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+    )
+  }
 }
 
 /// Where the threads of a parallel pass put their tallies, one slot each, written by that

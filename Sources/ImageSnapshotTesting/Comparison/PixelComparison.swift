@@ -10,12 +10,16 @@
 struct PixelComparisonTally: Equatable {
   var differingPixelCount = 0
   var failingPixelCount = 0
+  /// Pixels that failed the colour comparison but were forgiven as anti-aliasing.
+  var antialiasedPixelCount = 0
+  /// The largest ΔE\*94 of the differing pixels, forgiven ones left out.
   var maximumDeltaE = 0.0
 
   /// Adds the counts of `other`, a tally of other pixels, and keeps the larger maximum.
   mutating func add(_ other: PixelComparisonTally) {
     differingPixelCount += other.differingPixelCount
     failingPixelCount += other.failingPixelCount
+    antialiasedPixelCount += other.antialiasedPixelCount
     maximumDeltaE = max(maximumDeltaE, other.maximumDeltaE)
   }
 }
@@ -43,18 +47,25 @@ enum PixelComparison {
   /// ``ComparisonPass`` describes how; large images are split across the cores as `threading`
   /// allows, with the same result.
   ///
+  /// - Parameter antialiasing: When given, failing pixels it finds anti-aliased are forgiven:
+  ///   counted apart, and left out of the largest ΔE\*94. Its pointers must stay valid until
+  ///   this returns.
   /// - Complexity: O(*n*) in the number of pixels, divided among the cores for large images.
   static func compare(
     reference: [UInt8],
     new: [UInt8],
     tolerance: Double?,
-    threading: PixelComparisonThreading = .automatic
+    threading: PixelComparisonThreading = .automatic,
+    antialiasing: Antialiasing? = nil
   ) -> PixelComparisonTally {
-    compare(reference, new, tolerance: tolerance, threading: threading, map: nil)
+    compare(
+      reference, new, tolerance: tolerance, threading: threading, antialiasing: antialiasing,
+      map: nil
+    )
   }
 
-  /// ``compare(reference:new:tolerance:threading:)``, recording in `map`, in the same pass, each
-  /// pixel's verdict and ΔE\*94.
+  /// ``compare(reference:new:tolerance:threading:antialiasing:)``, recording in `map`, in the
+  /// same pass, each pixel's verdict and ΔE\*94.
   ///
   /// - Parameter map: A fresh map of at least as many pixels as the buffers.
   static func compare(
@@ -62,11 +73,15 @@ enum PixelComparison {
     new: [UInt8],
     tolerance: Double?,
     threading: PixelComparisonThreading = .automatic,
+    antialiasing: Antialiasing? = nil,
     recordingInto map: borrowing PixelDifferenceMap
   ) -> PixelComparisonTally {
     // The pass writes through the map's pointers: a smaller map would be written past its end.
     precondition(map.pixelCount >= min(reference.count, new.count) / 4, "The map is too small")
-    return compare(reference, new, tolerance: tolerance, threading: threading, map: map.recorder)
+    return compare(
+      reference, new, tolerance: tolerance, threading: threading, antialiasing: antialiasing,
+      map: map.recorder
+    )
   }
 
   private static func compare(
@@ -74,8 +89,15 @@ enum PixelComparison {
     _ new: [UInt8],
     tolerance: Double?,
     threading: PixelComparisonThreading,
+    antialiasing: Antialiasing?,
     map: PixelDifferenceMap.Recorder?
   ) -> PixelComparisonTally {
+    if let antialiasing {
+      precondition(
+        antialiasing.width * antialiasing.height == min(reference.count, new.count) / 4,
+        "The anti-aliasing test is for images of another size"
+      )
+    }
     let pixelCount = min(reference.count, new.count) / 4
     let rangeCount = threading.rangeCount(pixelCount: pixelCount)
     return reference.withUnsafeBytes { referenceBuffer in
@@ -87,7 +109,8 @@ enum PixelComparison {
           new: newBase,
           pixelCount: pixelCount,
           tolerance: tolerance,
-          map: map
+          map: map,
+          antialiasing: antialiasing
         )
         return pass.run(rangeCount: rangeCount)
       }

@@ -59,54 +59,6 @@ struct PixelDifferenceMap: ~Copyable {
     return deltaEStorage[index]
   }
 
-  /// The exact largest ΔE\*94 of the pixels not forgiven as anti-aliasing, for the images the
-  /// map was filled from. The stored values are estimates within ``DeltaEKernel/errorBound``, so
-  /// only the pixels whose estimate comes that close to the largest are converted again.
-  ///
-  /// - Parameter failing: The pixels that still fail, in lists (one per range of a pass), if any:
-  ///   a failing pixel's ΔE exceeds every passing pixel's, so only they need looking at.
-  ///   Otherwise every pixel is.
-  func largestDeltaE(reference: [UInt8], new: [UInt8], failing: [[Int]]) -> Double {
-    precondition(reference.count >= pixelCount * 4 && new.count >= pixelCount * 4)
-    let candidates =
-      failing.allSatisfy(\.isEmpty)
-      ? [(0..<pixelCount).filter { verdictStorage[$0] != Verdict.antialiased && deltaEStorage[$0] > 0 }]
-      : failing
-    var largestEstimate: Float = 0
-    for list in candidates {
-      for index in list { largestEstimate = max(largestEstimate, deltaEStorage[index]) }
-    }
-    guard largestEstimate > 0 else { return 0 }
-    let threshold = Double(largestEstimate) - 2 * DeltaEKernel.errorBound - 1e-4
-    let lookup = LabLookup.shared
-    var largest = 0.0
-    // Flat images repeat pairs: a small direct-mapped cache of the pairs converted last spares
-    // converting each again, for a multiplication and a comparison (a `Set` costs a hash).
-    var recent = InlineArray<64, UInt64>(repeating: 0)
-    var recentIsSet = InlineArray<64, Bool>(repeating: false)
-    reference.withUnsafeBufferPointer { referenceBytes in
-      new.withUnsafeBufferPointer { newBytes in
-        let referenceBase = referenceBytes.baseAddress!
-        let newBase = newBytes.baseAddress!
-        for list in candidates {
-          for index in list where Double(deltaEStorage[index]) >= threshold {
-            let offset = index &* 4
-            let pair =
-              UInt64(UnsafeRawPointer(referenceBase).loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-              << 32
-              | UInt64(UnsafeRawPointer(newBase).loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-            let slot = Int(truncatingIfNeeded: (pair &* 0x9E37_79B9_7F4A_7C15) >> 58)
-            if recentIsSet[slot] && recent[slot] == pair { continue }
-            (recent[slot], recentIsSet[slot]) = (pair, true)
-            let exact = lookup.largestDeltaE(reference: referenceBase + offset, new: newBase + offset)
-            largest = max(largest, exact)
-          }
-        }
-      }
-    }
-    return largest
-  }
-
   /// Every pixel's ΔE\*94, in order.
   var deltaEs: [Float] { Array(UnsafeBufferPointer(start: deltaEStorage, count: pixelCount)) }
 
@@ -123,62 +75,9 @@ struct PixelDifferenceMap: ~Copyable {
     let verdicts: UnsafeMutablePointer<UInt8>
 
     @inline(__always)
-    func record(_ index: Int, deltaE: Float, fails: Bool) {
+    func record(_ index: Int, deltaE: Float, verdict: UInt8) {
       deltaEs[index] = deltaE
-      verdicts[index] = fails ? Verdict.fails : Verdict.passes
-    }
-
-    /// Marks failing pixel `index` as anti-aliasing, which no longer fails.
-    func forgive(_ index: Int) {
-      precondition(
-        index >= 0 && index < pixelCount && verdicts[index] == Verdict.fails,
-        "Only a failing pixel can be forgiven"
-      )
-      verdicts[index] = Verdict.antialiased
-    }
-
-    /// Calls `body` with the index of every failing pixel in `range`, in order. The map is read
-    /// eight pixels at a time, and only the non-zero bytes of a word are looked at; after four
-    /// words that pass, it skips 64 at a time: in the common case most of the map passes.
-    func forEachFailingPixel(in range: Range<Int>, _ body: (Int) -> Void) {
-      precondition(range.lowerBound >= 0 && range.upperBound <= pixelCount)
-      let words = UnsafeRawPointer(verdicts)
-      let end = range.upperBound
-      var index = range.lowerBound
-      var passingWords = 0
-      while index < end {
-        guard index & 7 == 0, index &+ 8 <= end else {
-          if verdicts[index] == Verdict.fails { body(index) }
-          index &+= 1
-          continue
-        }
-        var word = words.load(fromByteOffset: index, as: UInt64.self)
-        if word == 0 {
-          index &+= 8
-          passingWords &+= 1
-          // A long run of passing pixels is likely to go on: try a whole cache line.
-          guard passingWords == 4 else { continue }
-          passingWords = 0
-          while index &+ 64 <= end {
-            var any: UInt64 = 0
-            var offset = 0
-            while offset < 64 {
-              any |= words.load(fromByteOffset: index &+ offset, as: UInt64.self)
-              offset &+= 8
-            }
-            guard any == 0 else { break }
-            index &+= 64
-          }
-          continue
-        }
-        passingWords = 0
-        while word != 0 {
-          let byte = word.trailingZeroBitCount &>> 3
-          if verdicts[index &+ byte] == Verdict.fails { body(index &+ byte) }
-          word &= ~(0xFF &<< UInt64(byte &<< 3))
-        }
-        index &+= 8
-      }
+      verdicts[index] = verdict
     }
   }
 }

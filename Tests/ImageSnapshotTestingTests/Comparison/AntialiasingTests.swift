@@ -80,6 +80,52 @@ import Testing
     ]
   }
 
+  /// Two images drawn from a few colours, as user interfaces are: rectangles with blended
+  /// edges, equal brightness from different colours (pixelmatch counts those as equal), a
+  /// translucent colour and some lone pixels; the new image changes about one pixel in twelve,
+  /// to another palette colour, a blend or a nudge. Neighbourhoods of every shape the detector
+  /// tells apart occur many times, ties between equally dark neighbours included.
+  static func fewColourPair(width: Int, height: Int, seed: UInt64) throws -> (Bitmap, Bitmap) {
+    var generator = DeltaEKernelTests.SplitMix(state: seed)
+    func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+    let palette: [RGBA] = [
+      .white, .black, RGBA(red: 200, green: 40, blue: 40), RGBA(red: 40, green: 120, blue: 200),
+      // The same brightness as each other, from different colours.
+      RGBA(red: 0, green: 100, blue: 0), RGBA(red: 0, green: 100, blue: 0, alpha: 254),
+      RGBA(red: 60, green: 160, blue: 90, alpha: 128), RGBA(red: 128, green: 128, blue: 128),
+    ]
+    func blend(_ a: RGBA, _ b: RGBA) -> RGBA {
+      RGBA(
+        red: UInt8((Int(a.red) + Int(b.red)) / 2), green: UInt8((Int(a.green) + Int(b.green)) / 2),
+        blue: UInt8((Int(a.blue) + Int(b.blue)) / 2), alpha: UInt8((Int(a.alpha) + Int(b.alpha)) / 2)
+      )
+    }
+    var reference = try Bitmap(width: width, height: height, filledWith: palette[0])
+    for _ in 0..<(width * height / 40) {
+      let (x0, y0) = (random(width), random(height))
+      let (x1, y1) = (min(width, x0 + 1 + random(12)), min(height, y0 + 1 + random(9)))
+      let colour = palette[random(palette.count)]
+      for y in y0..<y1 { for x in x0..<x1 { reference[x: x, y: y] = colour } }
+    }
+    for _ in 0..<(width * height / 10) {
+      let (x, y) = (random(width), random(height))
+      let other = reference[x: min(x + 1, width - 1), y: min(y + 1, height - 1)]
+      reference[x: x, y: y] =
+        random(4) == 0 ? palette[random(palette.count)] : blend(reference[x: x, y: y], other)
+    }
+    var new = reference
+    for _ in 0..<(width * height / 12) {
+      let (x, y) = (random(width), random(height))
+      let pixel = new[x: x, y: y]
+      switch random(3) {
+      case 0: new[x: x, y: y] = palette[random(palette.count)]
+      case 1: new[x: x, y: y] = blend(pixel, palette[random(palette.count)])
+      default: new[x: x, y: y].green = pixel.green &+ UInt8(1 + random(40))
+      }
+    }
+    return (reference, new)
+  }
+
   static func detector<R>(
     _ reference: Bitmap,
     _ new: Bitmap,
@@ -225,7 +271,11 @@ import Testing
 
   @Test(.enabled(if: pixelmatchAvailable, "needs the pixelmatch Python package"))
   func classifiesThePixelsPixelmatchDoes() throws {
-    for (name, reference, new) in try Self.renderedPairs() {
+    let drawn = try (1...3 as ClosedRange<UInt64>).map { seed in
+      let (reference, new) = try Self.fewColourPair(width: 97, height: 61, seed: seed)
+      return ("few colours, seed \(seed)", reference, new)
+    }
+    for (name, reference, new) in try Self.renderedPairs() + drawn {
       let verdicts = try Self.pixelmatchVerdicts(reference, new)
       try #require(verdicts.count == reference.pixelCount, "\(name)")
       var antialiased = 0

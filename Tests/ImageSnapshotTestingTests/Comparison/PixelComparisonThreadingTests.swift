@@ -140,6 +140,44 @@ import Testing
     #expect(Bitmap.compare(reference, new, perceptualPrecision: 0.98) == single)
   }
 
+  /// Anti-aliasing is tested as the pass finds failing pixels: every split into ranges forgives
+  /// the same pixels, stores the same map and leaves the same largest ΔE.
+  @Test(arguments: [2, 3, 5, 13])
+  func forgivingAntialiasingGivesTheSameResultsOnEveryRange(ranges: Int) throws {
+    let (reference, new) = try AntialiasingTests.fewColourPair(width: 131, height: 97, seed: 7)
+    func compare(
+      tolerance: Double?,
+      _ threading: PixelComparisonThreading
+    ) -> (PixelComparisonTally, [UInt32], [Int]) {
+      let map = PixelDifferenceMap(pixelCount: reference.pixelCount)
+      let tally = AntialiasingTests.detector(reference, new) { detector in
+        PixelComparison.compare(
+          reference: reference.rgbaBytes,
+          new: new.rgbaBytes,
+          tolerance: tolerance,
+          threading: threading,
+          antialiasing: detector,
+          recordingInto: map
+        )
+      }
+      let verdicts = (0..<reference.pixelCount).map {
+        map.isFailing($0) ? 1 : map.isAntialiased($0) ? 2 : 0
+      }
+      return (tally, map.deltaEs.map(\.bitPattern), verdicts)
+    }
+    for precision: Float in [1, 0.98, 0.9] {
+      let tolerance = Bitmap.deltaETolerance(perceptualPrecision: precision)
+      let single = compare(tolerance: tolerance, .singleThreaded)
+      let split = compare(tolerance: tolerance, .ranges(ranges))
+      #expect(single.0.antialiasedPixelCount > 0 && single.0.failingPixelCount > 0)
+      #expect(split.0 == single.0, "precision \(precision)")
+      #expect(zip(split.1, single.1).filter { $0 != $1 }.isEmpty, "stored ΔE at \(precision)")
+      #expect(zip(split.2, single.2).filter { $0 != $1 }.isEmpty, "verdicts at \(precision)")
+      #expect(single.2.filter { $0 == 2 }.count == single.0.antialiasedPixelCount)
+      #expect(single.2.filter { $0 == 1 }.count == single.0.failingPixelCount)
+    }
+  }
+
   @Test func smallImagesStayOnTheCallingThread() {
     #expect(PixelComparisonThreading.automatic.rangeCount(pixelCount: 1000 * 1000) == 1)
     #expect(PixelComparisonThreading.singleThreaded.rangeCount(pixelCount: 1 << 22) == 1)
