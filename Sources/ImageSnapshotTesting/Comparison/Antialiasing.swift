@@ -40,9 +40,180 @@ struct Antialiasing: @unchecked Sendable {
   /// walk the image know both, and spare the two integer divisions of the index form, which cost
   /// more than the rest of a quick answer.
   func isAntialiased(x: Int, y: Int) -> Bool {
+    guard hasWindow(x, y) else { return isAntialiasedOnAnyPath(x: x, y: y) }
+    // Most neighbourhoods are settled by their equal pixels alone, here, without a call.
+    let referenceWindow = window(x, y, in: reference)
+    if Self.needsBrightness(referenceWindow)
+      && isAntialiasedInside(referenceWindow, x: x, y: y, in: reference, other: new)
+    {
+      return true
+    }
+    let newWindow = window(x, y, in: new)
+    return Self.needsBrightness(newWindow)
+      && isAntialiasedInside(newWindow, x: x, y: y, in: new, other: reference)
+  }
+
+  /// ``isAntialiased(x:y:)`` by the path that handles any pixel, the edges of the image
+  /// included, one neighbour at a time; the faster path inside must agree with it everywhere.
+  func isAntialiasedOnAnyPath(x: Int, y: Int) -> Bool {
     isAntialiased(x: x, y: y, in: reference, other: new)
       || isAntialiased(x: x, y: y, in: new, other: reference)
   }
+
+  // MARK: Inside the image: whole neighbourhoods at once
+
+  /// Three rows of four pixels, from column `x - 1` of rows `y - 1`, `y` and `y + 1`: a pixel's
+  /// neighbourhood and, in the last lanes, one column more that is never looked at.
+  private struct Window {
+    var above: SIMD4<UInt32>
+    var middle: SIMD4<UInt32>
+    var below: SIMD4<UInt32>
+  }
+
+  /// Whether pixel (x, y) has its eight neighbours and its ``Window`` can be read: the window's
+  /// spare column must not run past the end of the image, which only the last row can.
+  @inline(__always)
+  private func hasWindow(_ x: Int, _ y: Int) -> Bool {
+    x > 0 && y > 0 && x < width &- 1 && y < height &- 1 && (y < height &- 2 || x < width &- 2)
+  }
+
+  @inline(__always)
+  private func window(_ x: Int, _ y: Int, in image: UnsafeRawPointer) -> Window {
+    let row = width &* 4
+    let first = ((y &- 1) &* width &+ x &- 1) &* 4
+    return Window(
+      above: image.loadUnaligned(fromByteOffset: first, as: SIMD4<UInt32>.self),
+      middle: image.loadUnaligned(fromByteOffset: first &+ row, as: SIMD4<UInt32>.self),
+      below: image.loadUnaligned(fromByteOffset: first &+ 2 &* row, as: SIMD4<UInt32>.self)
+    )
+  }
+
+  /// How many of the eight neighbours of the window's centre have exactly its RGBA.
+  @inline(__always)
+  private static func equalNeighbours(in window: Window) -> Int {
+    // The centre is equal to itself.
+    matches(of: window.middle[1], in: window, centre: 1)
+  }
+
+  /// Whether the eight neighbours of the window's centre all have the same RGBA.
+  @inline(__always)
+  private static func neighboursAreAlike(in window: Window) -> Bool {
+    let first = window.above[0]
+    return matches(of: first, in: window, centre: window.middle[1] == first ? 1 : 0) == 8
+  }
+
+  /// How many of the window's nine pixels are `pixel`, less `centre`.
+  @inline(__always)
+  private static func matches(of pixel: UInt32, in window: Window, centre: Int) -> Int {
+    let wanted = SIMD4<UInt32>(repeating: pixel)
+    // A comparison's lanes are -1 where true: summed as integers, they count the matches
+    // negatively, in one instruction a row (`replacing(with:where:)` takes several).
+    let sum =
+      lanes(of: window.above .== wanted) &+ lanes(of: window.middle .== wanted)
+      &+ lanes(of: window.below .== wanted)
+    let counted = sum & SIMD4(-1, -1, -1, 0)
+    return Int(0 &- counted.wrappedSum()) &- centre
+  }
+
+  /// A mask's lanes as the integers it holds: -1 for true, 0 for false.
+  @inline(__always)
+  private static func lanes(of mask: SIMDMask<SIMD4<Int32>>) -> SIMD4<Int32> {
+    unsafeBitCast(mask, to: SIMD4<Int32>.self)
+  }
+
+  /// Whether the test of the window's centre goes on to its neighbours' brightness: it ends
+  /// when more than two neighbours have the centre's exact colour, or when all eight have one
+  /// colour (a changed pixel on a plain background), which makes them all as dark as each other
+  /// and never both darker and brighter.
+  @inline(__always)
+  private static func needsBrightness(_ window: Window) -> Bool {
+    equalNeighbours(in: window) <= 2 && !neighboursAreAlike(in: window)
+  }
+
+  /// ``isAntialiased(x:y:in:other:)`` for a pixel with a ``Window`` that
+  /// ``needsBrightness(_:)``: the same test, with the eight neighbours' brightness computed at
+  /// once, in vectors of `Double`s with the same operations in the same order (so to the bit),
+  /// and no branch per neighbour.
+  private func isAntialiasedInside(
+    _ window: Window,
+    x: Int,
+    y: Int,
+    in image: UnsafeRawPointer,
+    other: UnsafeRawPointer
+  ) -> Bool {
+    // In neighbourOffsets(_:_:)'s order: columns, then rows within each.
+    let neighbours = SIMD8<UInt32>(
+      lowHalf: SIMD4(window.above[0], window.middle[0], window.below[0], window.above[1]),
+      highHalf: SIMD4(window.below[1], window.above[2], window.middle[2], window.below[2])
+    )
+    let deltas = brightness(window.middle[1]) - Self.brightness(neighbours)
+    let zeroes = 0 &- unsafeBitCast(deltas .== 0, to: SIMD8<Int64>.self).wrappedSum()
+    let (darkest, brightest) = Self.extremes(of: deltas)
+    guard zeroes <= 2, darkest < 0, brightest > 0 else { return false }
+    // Of equally dark (or bright) neighbours, the first is taken.
+    return isInFlatAreaOfBoth(Self.firstLane(of: deltas .== darkest), of: x, y, image, other)
+      || isInFlatAreaOfBoth(Self.firstLane(of: deltas .== brightest), of: x, y, image, other)
+  }
+
+  /// The brightness of eight pixels, as ``brightness(_:)`` computes each.
+  @inline(__always)
+  private static func brightness(_ pixels: SIMD8<UInt32>) -> SIMD8<Double> {
+    let byte = SIMD8<UInt32>(repeating: 0xFF)
+    var red = SIMD8<Double>(SIMD8<Int32>(truncatingIfNeeded: pixels & byte))
+    var green = SIMD8<Double>(SIMD8<Int32>(truncatingIfNeeded: (pixels &>> 8) & byte))
+    var blue = SIMD8<Double>(SIMD8<Int32>(truncatingIfNeeded: (pixels &>> 16) & byte))
+    let alpha = pixels &>> 24
+    if any(alpha .!= byte) {
+      // Blended over white; an opaque pixel's opacity is exactly 1, which changes nothing.
+      let opacity = SIMD8<Double>(SIMD8<Int32>(truncatingIfNeeded: alpha)) / 255
+      red = 255 + (red - 255) * opacity
+      green = 255 + (green - 255) * opacity
+      blue = 255 + (blue - 255) * opacity
+    }
+    return red * BrightnessTables.redWeight + green * BrightnessTables.greenWeight
+      + blue * BrightnessTables.blueWeight
+  }
+
+  /// The smallest and the largest lane of `values`, none of which is NaN, halving the vector:
+  /// the standard library's `min()` and `max()` take one lane at a time.
+  @inline(__always)
+  private static func extremes(of values: SIMD8<Double>) -> (Double, Double) {
+    let (a, b) = (values.lowHalf, values.highHalf)
+    let low4 = a.replacing(with: b, where: b .< a)
+    let high4 = a.replacing(with: b, where: b .> a)
+    let low2 = low4.lowHalf.replacing(with: low4.highHalf, where: low4.highHalf .< low4.lowHalf)
+    let high2 = high4.lowHalf.replacing(with: high4.highHalf, where: high4.highHalf .> high4.lowHalf)
+    return (Swift.min(low2[0], low2[1]), Swift.max(high2[0], high2[1]))
+  }
+
+  /// The index of the first true lane of `mask`, which has one.
+  @inline(__always)
+  private static func firstLane(of mask: SIMDMask<SIMD8<Int64>>) -> Int {
+    let bits = unsafeBitCast(mask, to: SIMD8<Int64>.self) & SIMD8(1, 2, 4, 8, 16, 32, 64, 128)
+    return bits.wrappedSum().trailingZeroBitCount
+  }
+
+  /// Whether neighbour number `neighbour` of pixel (x, y), in ``neighbourOffsets(_:_:)``'s
+  /// order, is in a flat area of both images; the pixel has all eight.
+  @inline(__always)
+  private func isInFlatAreaOfBoth(
+    _ neighbour: Int,
+    of x: Int,
+    _ y: Int,
+    _ image: UnsafeRawPointer,
+    _ other: UnsafeRawPointer
+  ) -> Bool {
+    let (column, line) = neighbourPosition(neighbour, of: x, y)
+    guard hasWindow(column, line) else {
+      let offset = (line &* width &+ column) &* 4
+      return isInFlatArea(offset, x: column, y: line, in: image)
+        && isInFlatArea(offset, x: column, y: line, in: other)
+    }
+    return Self.equalNeighbours(in: window(column, line, in: image)) > 2
+      && Self.equalNeighbours(in: window(column, line, in: other)) > 2
+  }
+
+  // MARK: Anywhere: one neighbour at a time
 
   private func isAntialiased(
     x: Int,

@@ -222,6 +222,34 @@ import Testing
     }
   }
 
+  /// Inside the image the detector takes whole neighbourhoods at once, in vectors; it must
+  /// classify every pixel as the path that goes one neighbour at a time does, which handles the
+  /// edges. Every pixel of each pair is asked, whether it differs or not: more neighbourhoods,
+  /// and both answers of each test.
+  @Test(arguments: [(97, 61, 1), (64, 64, 2), (31, 17, 3), (200, 150, 4), (5, 5, 5), (3, 40, 6)])
+  func theVectorPathInsideAgreesWithThePathForAnyPixel(
+    width: Int,
+    height: Int,
+    seed: UInt64
+  ) throws {
+    let (reference, new) = try Self.fewColourPair(width: width, height: height, seed: seed)
+    var answers: [Bool: Int] = [:]
+    var disagreements: [String] = []
+    Self.detector(reference, new) { detector in
+      for y in 0..<height {
+        for x in 0..<width {
+          let fast = detector.isAntialiased(x: x, y: y)
+          answers[fast, default: 0] += 1
+          if fast != detector.isAntialiasedOnAnyPath(x: x, y: y) { disagreements.append("(\(x), \(y))") }
+        }
+      }
+    }
+    #expect(disagreements.isEmpty, "\(disagreements.prefix(10))")
+    if width * height > 1000 {
+      #expect((answers[true] ?? 0) > 20, "the pairs must have anti-aliased pixels")
+    }
+  }
+
   /// The Python port of pixelmatch (PyPI `pixelmatch`), when it is installed
   /// (`scripts/require-system-packages.sh --with-pixelmatch`).
   static let pixelmatchAvailable: Bool = {
