@@ -53,9 +53,11 @@ let package = Package(
     // PNG decoding, the smallest encoding and file optimisation on RGBA buffers. No test
     // framework, so that the `snapshot-testing` tool can optimise references.
     .target(name: "PNGCodec", dependencies: ["CLibPNG"]),
+    // The processor's prefetch hint, which the anti-aliasing test uses for the rows below.
+    .target(name: "CPrefetch"),
     .target(
       name: "ImageSnapshotTesting",
-      dependencies: ["SnapshotTesting", "RunRecord", "PNGCodec"]
+      dependencies: ["SnapshotTesting", "RunRecord", "PNGCodec", "CPrefetch"]
     ),
     .testTarget(
       name: "ImageSnapshotTestingTests",

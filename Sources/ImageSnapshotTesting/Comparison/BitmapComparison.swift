@@ -232,6 +232,8 @@ extension Bitmap {
           )
           return (comparison, nil)
         }
+        // Borrowed by the pass, which writes through its pointers: an optional map passed as
+        // pointers alone could be freed before the pass ends.
         let map = PixelDifferenceMap(pixelCount: reference.pixelCount)
         comparison.add(
           PixelComparison.compare(

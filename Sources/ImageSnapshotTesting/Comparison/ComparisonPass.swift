@@ -197,9 +197,15 @@ struct ComparisonPass: @unchecked Sendable {
     var lastExact: Double?
     var lastSeen = false
     var item = 0
+    // How many pixels ahead the rows an anti-aliasing test reads are asked for: enough for
+    // them to arrive before that pixel's turn.
+    let lookahead = 6
     while item < queue.pixelCount {
       let slot = pixelSlots[item]
       let pixelIndex = pixelIndices[item]
+      if let antialiasing, item &+ lookahead < queue.pixelCount {
+        antialiasing.prefetchRowsBelow(pixelIndices[item &+ lookahead])
+      }
       item &+= 1
       let estimate = estimates[slot]
       if slot != lastSlot { (lastSlot, lastExact, lastSeen) = (slot, nil, false) }
