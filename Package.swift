@@ -120,6 +120,7 @@ let package = Package(
 if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_FUZZ"] != nil {
   let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzPNGDecoder", ["ImageSnapshotTesting"]),
+    ("FuzzAntialiasing", ["ImageSnapshotTesting"]),
     (
       "FuzzInlineRewriter",
       [

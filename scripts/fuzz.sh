@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 
 harnesses=(
   FuzzPNGDecoder FuzzInlineRewriter FuzzFailureRecord FuzzUsageLog FuzzTemporaryFileName
-  FuzzRedactionSelector
+  FuzzRedactionSelector FuzzAntialiasing
 )
 scratch="${FUZZ_SCRATCH:-.build-fuzz}"
 
