@@ -64,16 +64,17 @@ struct PixelDifferenceMap: ~Copyable {
 
   /// Where a pass writes, as plain pointers: valid while the map is borrowed for the pass.
   var recorder: Recorder {
-    Recorder(pixelCount: pixelCount, deltaEs: deltaEStorage, verdicts: verdictStorage)
+    Recorder(deltaEs: deltaEStorage, verdicts: verdictStorage)
   }
 
   /// The map's memory as plain pointers, for the threads of a pass: each writes only the pixels
   /// of its own range.
   struct Recorder: @unchecked Sendable {
-    let pixelCount: Int
     let deltaEs: UnsafeMutablePointer<Float>
     let verdicts: UnsafeMutablePointer<UInt8>
 
+    /// Stores pixel `index`'s ΔE and one of the ``Verdict`` values; the caller keeps `index`
+    /// within the map.
     @inline(__always)
     func record(_ index: Int, deltaE: Float, verdict: UInt8) {
       deltaEs[index] = deltaE
