@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// The words of an assertion's failure, built from what it decided and did; pure, so each
 /// message can be tested on its own. The text is upstream's where upstream has the case.

@@ -1,38 +1,6 @@
 import Foundation
 import RunRecord
 
-/// Makes a test or snapshot name safe as one path component, as upstream does: every run of
-/// characters that are not letters, digits, marks or `_` becomes `-`, and a `-` at either end is
-/// dropped. `"testUser()"` → `"testUser"`, `"dark mode/large"` → `"dark-mode-large"`.
-func sanitizePathComponent(_ name: String) -> String {
-  var result = ""
-  var inSeparatorRun = false
-  for scalar in name.unicodeScalars {
-    if isWordScalar(scalar) {
-      result.unicodeScalars.append(scalar)
-      inSeparatorRun = false
-    } else if !inSeparatorRun {
-      result.append("-")
-      inSeparatorRun = true
-    }
-  }
-  if result.hasPrefix("-") { result.removeFirst() }
-  if result.hasSuffix("-") { result.removeLast() }
-  return result
-}
-
-/// Whether a scalar is a "word" character in the sense of a regular expression's `\w`.
-private func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-  let properties = scalar.properties
-  if properties.isAlphabetic || properties.isJoinControl { return true }
-  switch properties.generalCategory {
-  case .decimalNumber, .connectorPunctuation, .nonspacingMark, .spacingMark, .enclosingMark:
-    return true
-  default:
-    return false
-  }
-}
-
 /// Where an assertion's reference lives on disk.
 ///
 /// `<test file's folder>/__Snapshots__/<test file name>/<test name>.<identifier>.<extension>`, or
@@ -41,7 +9,7 @@ private func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
 struct ReferenceLocation: Equatable {
   /// The folder holding this test file's references.
   var directory: URL
-  /// The test file's name without `.swift`; also the artifacts subfolder.
+  /// The test file's name without `.swift`.
   var testFileName: String
   /// `<test name>.<identifier>[.<variant>][.<extension>]`.
   var fileName: String
@@ -107,14 +75,17 @@ func locateReference(
   case .counter(let number):
     suffix = String(number)
   }
-  var baseName = "\(sanitizePathComponent(testName)).\(suffix)"
-  if let variant { baseName += ".\(variant)" }
-  let fileName = pathExtension.map { "\(baseName).\($0)" } ?? baseName
+  let name = ReferenceName(
+    test: sanitizePathComponent(testName),
+    identifier: suffix,
+    variant: variant,
+    pathExtension: pathExtension
+  )
   return ReferenceLocation(
     directory: directory,
     testFileName: testFileName,
-    fileName: fileName,
-    baseName: baseName
+    fileName: name.fileName,
+    baseName: name.baseName
   )
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import Testing
 
 @testable import SnapshotTesting
