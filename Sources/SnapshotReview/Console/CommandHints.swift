@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// How the tool names paths and spells the commands it suggests, so that they can be pasted.
 package struct CommandHints: Sendable {
@@ -36,11 +37,4 @@ package struct CommandHints: Sendable {
     let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
     return standardized.hasPrefix(prefix) ? String(standardized.dropFirst(prefix.count)) : path
   }
-}
-
-/// `text` as one word for a POSIX shell: unchanged when it is plain, else in single quotes.
-package func shellQuoted(_ text: String) -> String {
-  let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,@%+")
-  if !text.isEmpty && text.allSatisfy(plain.contains) { return text }
-  return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
 }

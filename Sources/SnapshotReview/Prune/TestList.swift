@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// Where `prune` learns every test the package has, to prove that a run split over processes or
 /// shards ran them all.

@@ -56,14 +56,22 @@ package struct CompleteUsageLog: Sendable {
     return merged
   }
 
-  /// How to write a log prune accepts.
+  /// How to write a log prune accepts. It never suggests deleting anything: the folder is one
+  /// the user named to read, and may be a file or hold something else.
   static func howToLog(_ folder: URL) -> String {
-    """
-    Produce a full log by running every test (`swift test`, or `swift test --parallel`):
+    var isDirectory: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
+    let target = exists && !isDirectory.boolValue ? "NEW_FOLDER" : shellQuoted(folder.path)
+    let note =
+      exists && !isDirectory.boolValue
+      ? "\"\(folder.path)\" is a file, not a folder: name a new folder for the log. "
+      : ""
+    return """
+      \(note)Produce a full log by running every test (`swift test`, or `swift test --parallel`) \
+      with the variable naming a new or empty folder (logs already in it are read too):
 
-        rm -rf \(shellQuoted(folder.path))
-        SNAPSHOT_TESTING_USED_REFERENCES=\(shellQuoted(folder.path)) swift test
-    """
+          SNAPSHOT_TESTING_USED_REFERENCES=\(target) swift test
+      """
   }
 
   /// Reads the log in `folder`: refuses a missing folder, an unreadable log, and a folder that

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// How snapshot assertions behave in a scope: when references are written and how a failure
 /// points at the two files.
@@ -103,14 +104,15 @@ public struct SnapshotTestingConfiguration: Sendable {
       self.render = tool
     }
 
-    /// A command to which the two paths are appended: `"opendiff"` gives
-    /// `opendiff REFERENCE FAILED`.
+    /// A command to which the two paths are appended, each quoted for a POSIX shell when it needs
+    /// to be: `"opendiff"` gives `opendiff REFERENCE FAILED`.
     public init(stringLiteral value: StringLiteralType) {
-      self.render = { "\(value) \($0) \($1)" }
+      self.render = { "\(value) \(shellQuoted($0)) \(shellQuoted($1))" }
     }
 
-    /// Kaleidoscope's command-line tool.
-    public static let ksdiff = Self { #"ksdiff "\#($0)" "\#($1)""# }
+    /// Kaleidoscope's command-line tool, with the paths quoted for a POSIX shell (single quotes),
+    /// so that a pasted command never runs anything a folder's name holds.
+    public static let ksdiff = Self { "ksdiff \(shellQuoted($0)) \(shellQuoted($1))" }
 
     /// The two files as `file://` URLs, marked `@−` (reference) and `@+` (failed snapshot), with a
     /// hint on configuring a real diff tool.

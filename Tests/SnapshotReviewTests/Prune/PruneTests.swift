@@ -92,6 +92,20 @@ import Testing
     }
   }
 
+  /// `--usage FILE` names a file the user asked to read: the advice never suggests deleting it.
+  @Test func aUsageFileIsNeverSuggestedForDeletion() throws {
+    try ReviewFixture.with { fixture in
+      try FileManager.default.removeItem(at: fixture.usage)
+      try Data("my notes\n".utf8).write(to: fixture.usage)
+      let (status, console) = prune(fixture, delete: true)
+      #expect(status == .refused)
+      #expect(console.errors.contains("\"\(fixture.usage.path)\" is a file, not a folder"))
+      #expect(console.errors.contains("SNAPSHOT_TESTING_USED_REFERENCES=NEW_FOLDER swift test"))
+      #expect(!console.errors.contains("rm "), "\(console.errors)")
+      #expect(contents(of: fixture.usage) == Data("my notes\n".utf8))
+    }
+  }
+
   @Test func refusesALogFromAnotherCheckout() throws {
     try ReviewFixture.with { fixture in
       try fixture.setLoggedProcesses()

@@ -28,7 +28,7 @@ import Testing
     #expect(SnapshotTestingConfiguration.current?.record == .never)
     #expect(
       _diffTool(currentFilePath: "/a b", failedFilePath: "/c")
-        == #"ksdiff "/a b" "/c""#
+        == "ksdiff '/a b' /c"
     )
   }
 
