@@ -4,23 +4,26 @@ import Testing
 @testable import RunRecord
 
 @Suite struct ArtifactsFolderTests {
+  static let userTests = "/src/app/Tests/AppTests/__Snapshots__/UserTests"
+
   @Test func namesEveryFileOfAFailure() {
     let artifacts = ArtifactsFolder(rootPath: "/artifacts")
     #expect(
-      artifacts.newSnapshotURL(testFileName: "UserTests", referenceFileName: "testUser.1.txt").path
-        == "/artifacts/UserTests/testUser.1.txt"
+      artifacts.newSnapshotURL(
+        referenceFolder: Self.userTests, referenceFileName: "testUser.1.txt"
+      ).path == "/artifacts/Tests/AppTests/UserTests/testUser.1.txt"
     )
     #expect(
       artifacts.attachmentURL(
-        testFileName: "UserTests",
+        referenceFolder: Self.userTests,
         referenceBaseName: "testUser.1",
         attachmentName: "difference.patch",
         position: 1
-      ).path == "/artifacts/UserTests/testUser.1.difference.patch"
+      ).path == "/artifacts/Tests/AppTests/UserTests/testUser.1.difference.patch"
     )
     #expect(
       artifacts.attachmentURL(
-        testFileName: "UserTests",
+        referenceFolder: Self.userTests,
         referenceBaseName: "testUser.1",
         attachmentName: nil,
         position: 2
@@ -28,16 +31,52 @@ import Testing
     )
   }
 
+  /// Two test targets with a test file of the same name (`Tests/A/Shared.swift`,
+  /// `Tests/B/Shared.swift`) once wrote their failures to one `Shared/` folder, so accepting one
+  /// wrote the other's snapshot into its reference.
+  @Test func testFilesOfTheSameNameInTwoTargetsNeverShareAFile() {
+    let artifacts = ArtifactsFolder(rootPath: "/artifacts")
+    let a = artifacts.newSnapshotURL(
+      referenceFolder: "/pkg/Tests/A/__Snapshots__/Shared", referenceFileName: "test.1.txt")
+    let b = artifacts.newSnapshotURL(
+      referenceFolder: "/pkg/Tests/B/__Snapshots__/Shared", referenceFileName: "test.1.txt")
+    #expect(a.path == "/artifacts/Tests/A/Shared/test.1.txt")
+    #expect(b.path == "/artifacts/Tests/B/Shared/test.1.txt")
+  }
+
+  @Test func aFolderOutsideAnyTestsFolderKeepsItsWholePath() {
+    let url = ArtifactsFolder(rootPath: "/artifacts").newSnapshotURL(
+      referenceFolder: "/home/me/references/../refs", referenceFileName: "t.1.txt")
+    #expect(url.path == "/artifacts/home/me/refs/t.1.txt")
+  }
+
   @Test(arguments: ["../../etc/passwd", "..", "", "a/b"])
   func anAttachmentNameNeverLeavesTheFolder(_ name: String) {
     let url = ArtifactsFolder(rootPath: "/artifacts").attachmentURL(
-      testFileName: "T",
+      referenceFolder: "/p/Tests/T/__Snapshots__/T",
       referenceBaseName: "t.1",
       attachmentName: name,
       position: 1
     )
-    #expect(url.deletingLastPathComponent().path == "/artifacts/T")
+    #expect(url.deletingLastPathComponent().path == "/artifacts/Tests/T/T")
     #expect(!url.lastPathComponent.contains("/"))
+  }
+
+  @Test func containsOnlyWhatLiesInsideOnceLinksAreResolved() throws {
+    let base = FileManager.default.temporaryDirectory
+      .appendingPathComponent("ArtifactsFolderTests-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: base) }
+    let root = base.appendingPathComponent("artifacts")
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent("Tests"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: root.appendingPathComponent("escape").path, withDestinationPath: "/etc")
+    let artifacts = ArtifactsFolder(root: root)
+    #expect(artifacts.contains(root.appendingPathComponent("Tests/A/new.txt")))
+    #expect(!artifacts.contains(root.appendingPathComponent("Tests/../../outside.txt")))
+    #expect(!artifacts.contains(root.appendingPathComponent("escape/passwd")))
+    #expect(!artifacts.contains(URL(fileURLWithPath: "/etc/passwd")))
+    #expect(!artifacts.contains(root))
   }
 
   @Test(arguments: ["/artifacts", "/artifacts/", "relative/artifacts"])

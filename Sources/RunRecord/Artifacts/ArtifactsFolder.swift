@@ -3,8 +3,8 @@ import Foundation
 /// The folder a run leaves its failures in, and the name of every file in it.
 ///
 /// ```
-/// <artifacts>/<test file name>/<reference file name>          the new snapshot
-/// <artifacts>/<test file name>/<reference base name>.<name>   a file the diff attached
+/// <artifacts>/Tests/<target>/<test file name>/<reference file name>          the new snapshot
+/// <artifacts>/Tests/<target>/<test file name>/<reference base name>.<name>   a diff's file
 /// <artifacts>/.snapshot-testing/failures/<hash>.json          a pending failure (FailureRecord)
 /// ```
 ///
@@ -30,29 +30,45 @@ package struct ArtifactsFolder: Equatable, Sendable {
 
   package var root: URL { URL(fileURLWithPath: rootPath, isDirectory: true) }
 
-  /// The folder holding one test file's new snapshots and attachments.
-  package func folder(testFileName: String) -> URL {
-    root.appendingPathComponent(testFileName, isDirectory: true)
+  /// The folder holding the new snapshots and attachments of the references in
+  /// `referenceFolder`. It mirrors that folder's path from its last `Tests` component on, without
+  /// `__Snapshots__` (`/src/app/Tests/AppTests/__Snapshots__/UserTests` →
+  /// `<root>/Tests/AppTests/UserTests`), so two test files of the same name in two test targets
+  /// never share a file here; a folder outside any `Tests` folder keeps its whole path.
+  package func folder(forReferenceFolder referenceFolder: String) -> URL {
+    let components = URL(fileURLWithPath: referenceFolder, isDirectory: true)
+      .standardizedFileURL.pathComponents.filter { $0 != "/" }
+    let kept = components.lastIndex(of: "Tests").map { components[$0...] } ?? components[...]
+    return kept.filter { $0 != "__Snapshots__" }.reduce(root) {
+      $0.appendingPathComponent($1, isDirectory: true)
+    }
   }
 
   /// Where the new snapshot of a failed assertion goes: named as its reference.
-  package func newSnapshotURL(testFileName: String, referenceFileName: String) -> URL {
-    folder(testFileName: testFileName).appendingPathComponent(referenceFileName, isDirectory: false)
+  package func newSnapshotURL(referenceFolder: String, referenceFileName: String) -> URL {
+    folder(forReferenceFolder: referenceFolder)
+      .appendingPathComponent(referenceFileName, isDirectory: false)
   }
 
   /// Where a file the diff attached goes: `<reference base name>.<attachment name>`, or
   /// `attachment-<n>` (1-based) for an unnamed one. A name never leaves the folder.
   package func attachmentURL(
-    testFileName: String,
+    referenceFolder: String,
     referenceBaseName: String,
     attachmentName: String?,
     position: Int
   ) -> URL {
     let suffix = attachmentName.map(Self.safeFileName) ?? "attachment-\(position)"
-    return folder(testFileName: testFileName).appendingPathComponent(
+    return folder(forReferenceFolder: referenceFolder).appendingPathComponent(
       "\(referenceBaseName).\(suffix)",
       isDirectory: false
     )
+  }
+
+  /// Whether `url` lies inside this folder once `..` and symbolic links are resolved on both
+  /// sides: a failure record may be crafted, so a tool reads and removes only such files.
+  package func contains(_ url: URL) -> Bool {
+    isInside(url.path, folder: rootPath)
   }
 
   /// The folder of pending failure records.

@@ -36,29 +36,74 @@ package enum FailureRecordStore {
     _ = unlink(artifacts.failureRecordPath(forReference: referencePath))
   }
 
-  /// The pending failures, oldest first. A file that cannot be read, or that another version of
-  /// the package wrote, is returned as a problem naming it rather than stopping the others.
+  /// The largest record file read: 16 MiB. The engine bounds what a record holds (see
+  /// ``FailureRecord/difference``), so a larger file was not written by it, and reading it whole
+  /// could exhaust memory.
+  package static let maximumRecordSize = 16 << 20
+
+  /// The pending failures, oldest first. A file that cannot be read, that is larger than
+  /// ``maximumRecordSize`` or that another version of the package wrote, is returned as a
+  /// problem naming it rather than stopping the others.
   package static func load(
     from artifacts: ArtifactsFolder
   ) -> (records: [FailureRecord], problems: [String]) {
+    let (stored, problems) = loadStored(from: artifacts)
+    return (stored.map(\.record), problems)
+  }
+
+  /// ``load(from:)`` with the file each record was read from.
+  package static func loadStored(
+    from artifacts: ArtifactsFolder
+  ) -> (stored: [(url: URL, record: FailureRecord)], problems: [String]) {
     let folder = artifacts.failureRecordsFolder
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    var records: [FailureRecord] = []
+    var stored: [(url: URL, record: FailureRecord)] = []
     var problems: [String] = []
     for name in names.sorted() where name.hasSuffix(".json") {
       let url = folder.appendingPathComponent(name)
       do {
-        records.append(try decode(Data(contentsOf: url)))
+        stored.append((url, try decode(readBounded(url))))
       } catch let error as UnsupportedVersion {
         problems.append(
           "\(url.path): written by another version of the record format (\(error.version)); skipped"
+        )
+      } catch let error as Oversized {
+        problems.append(
+          "\(url.path): \(error.size) bytes, more than a failure record may hold "
+            + "(\(maximumRecordSize) bytes); skipped"
         )
       } catch {
         problems.append("\(url.path): \(error)")
       }
     }
-    records.sort { ($0.recordedAt, $0.referencePath) < ($1.recordedAt, $1.referencePath) }
-    return (records, problems)
+    stored.sort {
+      ($0.record.recordedAt, $0.record.referencePath) < ($1.record.recordedAt, $1.record.referencePath)
+    }
+    return (stored, problems)
+  }
+
+  /// The file's bytes, refused before reading when it is not a regular file (a pipe would block
+  /// the tool) or is larger than ``maximumRecordSize``.
+  private static func readBounded(_ url: URL) throws -> Data {
+    var status = stat()
+    if stat(url.path, &status) == 0 {
+      guard status.st_mode & S_IFMT == S_IFREG else { throw NotAFile() }
+      if Int(status.st_size) > maximumRecordSize { throw Oversized(size: Int(status.st_size)) }
+    }
+    let handle = try FileHandle(forReadingFrom: url)
+    defer { try? handle.close() }
+    let data = try handle.read(upToCount: maximumRecordSize + 1) ?? Data()
+    // A file that grew since, or that `stat` could not size (a pipe).
+    guard data.count <= maximumRecordSize else { throw Oversized(size: data.count) }
+    return data
+  }
+
+  private struct Oversized: Error {
+    var size: Int
+  }
+
+  private struct NotAFile: Error, CustomStringConvertible {
+    var description: String { "not a regular file; skipped" }
   }
 
   /// A record of any version this build reads, as the current version.

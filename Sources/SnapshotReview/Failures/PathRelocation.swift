@@ -4,8 +4,8 @@ import RunRecord
 /// Finds a failure's files on this machine when the record was written on another one (a CI
 /// runner's checkout at `/home/runner/work/app/app`, artifacts downloaded to `./artifacts`).
 ///
-/// Paths that exist are kept. Otherwise an artifact is looked up by its last two components (the
-/// test file's folder and the file name) under the local artifacts folder, and a reference by the
+/// Paths that exist are kept (an artifact only inside the artifacts folder). Otherwise an artifact
+/// is looked up by the longest tail of its path found under the local artifacts folder, and a reference by the
 /// longest tail of its test file's path, or of its own folder's path, that exists under the
 /// package root.
 struct PathRelocation {
@@ -15,12 +15,18 @@ struct PathRelocation {
 
   func artifact(_ path: String) -> URL {
     let recorded = URL(fileURLWithPath: path)
-    if fileManager.fileExists(atPath: path) { return recorded }
-    let components = recorded.pathComponents
+    if fileManager.fileExists(atPath: path) && isInside(path, folder: artifactsRoot.path) {
+      return recorded
+    }
+    // The longest tail of the recorded path found under the local artifacts folder: the files
+    // mirror the references' folders there (`Tests/AppTests/UserTests/testUser.1.txt`).
+    let components = recorded.pathComponents.filter { $0 != "/" && $0 != ".." && $0 != "." }
     guard components.count >= 2 else { return recorded }
-    let local = artifactsRoot.appendingPathComponent(components[components.count - 2])
-      .appendingPathComponent(components[components.count - 1])
-    return fileManager.fileExists(atPath: local.path) ? local : recorded
+    for start in 0...(components.count - 2) {
+      let local = components[start...].reduce(artifactsRoot) { $0.appendingPathComponent($1) }
+      if fileManager.fileExists(atPath: local.path) { return local }
+    }
+    return recorded
   }
 
   func reference(of record: FailureRecord) -> URL? {

@@ -23,6 +23,9 @@ package struct PendingFailure: Sendable {
   /// record can come from another machine (CI artifacts), so accepting writes only inside the
   /// package, or under `SNAPSHOT_TESTING_REFERENCE_DIR` when it is set.
   package var acceptRefusal: String? = nil
+  /// Why the failure must be neither accepted nor rejected, if it must not: its record lists a
+  /// file outside the artifacts folder that holds it, which the tool never reads or removes.
+  package var artifactsRefusal: String? = nil
   /// The new snapshot, then every file the comparison attached.
   package var files: [File]
 
@@ -76,19 +79,36 @@ package struct PendingFailures: Sendable {
   /// `packageRoot` when they were recorded on another machine.
   package static func load(artifactsRoot: URL, packageRoot: URL) -> PendingFailures {
     let artifacts = ArtifactsFolder(root: artifactsRoot)
-    let (records, problems) = FailureRecordStore.load(from: artifacts)
+    let (stored, problems) = FailureRecordStore.loadStored(from: artifacts)
     let relocation = PathRelocation(artifactsRoot: artifactsRoot, packageRoot: packageRoot)
     let writable = WritableFolders(packageRoot: packageRoot, environment: .current)
-    let failures = records.map { record in
+    let failures = stored.map { recordURL, record in
       let referenceURL = relocation.reference(of: record)
+      var files: [PendingFailure.File] = []
+      var outside: [String] = []
+      for file in record.files {
+        let url = relocation.artifact(file.path)
+        if artifacts.contains(url) {
+          files.append(PendingFailure.File(role: file.role, url: url))
+        } else {
+          outside.append(url.path)
+        }
+      }
       return PendingFailure(
         record: record,
-        recordURL: artifacts.failureRecordURL(forReference: record.referencePath),
+        recordURL: recordURL,
         referenceURL: referenceURL,
-        acceptRefusal: referenceURL.flatMap { writable.refusal(for: $0, test: record.testName) },
-        files: record.files.map {
-          PendingFailure.File(role: $0.role, url: relocation.artifact($0.path))
-        }
+        acceptRefusal: referenceURL.flatMap { writable.refusal(for: $0, record: record) },
+        artifactsRefusal: outside.isEmpty
+          ? nil
+          : """
+            Refusing to resolve "\(record.testName)": its failure record \
+            "\(recordURL.path)" lists \(outside.map { "\"\($0)\"" }.joined(separator: ", ")), \
+            outside the artifacts folder "\(artifactsRoot.path)". The tool reads and removes \
+            only files inside the artifacts folder that holds the record; nothing was changed. \
+            Delete the record by hand if you do not trust it.
+            """,
+        files: files
       )
     }
     return PendingFailures(failures: failures, problems: problems)
@@ -98,36 +118,79 @@ package struct PendingFailures: Sendable {
 /// Where accepting may write a reference: inside the package, or under the reference folder the
 /// environment names.
 struct WritableFolders {
+  /// The package root and `SNAPSHOT_TESTING_REFERENCE_DIR`, as given.
   var folders: [String]
   var packageRoot: URL
 
   init(packageRoot: URL, environment: RunEnvironment) {
     self.packageRoot = packageRoot
-    folders = ([packageRoot.path] + [environment[.referenceDirectory]].compactMap { $0 })
-      .flatMap { Self.forms(of: URL(fileURLWithPath: $0, isDirectory: true)) }
+    referenceDirectory = environment[.referenceDirectory].flatMap { $0.isEmpty ? nil : $0 }
+    folders = [packageRoot.path] + [referenceDirectory].compactMap { $0 }
   }
 
-  /// Why writing `reference` must be refused, or `nil` when it lies in an allowed folder: its
-  /// folder, with `..` taken out, is inside one, as written or with symbolic links resolved (a
-  /// link the package itself holds may point elsewhere).
-  func refusal(for reference: URL, test: String) -> String? {
-    let candidates = Self.forms(of: reference.deletingLastPathComponent())
-    let isInside = candidates.contains { folder in
-      folders.contains { folder == $0 || folder.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+  /// Why writing `reference` for `record` must be refused, or `nil` when it may be written. A
+  /// record may be crafted, so the reference must lie in an allowed folder and under a
+  /// `__Snapshots__` folder of it (any folder under `SNAPSHOT_TESTING_REFERENCE_DIR`), once `..`
+  /// and symbolic links are resolved, and its name must be one the engine could have written
+  /// for the record's test, snapshot name and extension.
+  func refusal(for reference: URL, record: FailureRecord) -> String? {
+    let test = record.testName
+    let resolvedFolder = resolvedPath(reference.deletingLastPathComponent().path)
+    guard let allowed = folders.first(where: { isInside(resolvedFolder, folder: $0, orEqual: true) })
+    else {
+      return """
+        Refusing to accept "\(test)": its reference "\(reference.path)" is outside the package \
+        "\(packageRoot.path)". A failure record may come from another machine, so accept writes \
+        only inside the package, or under SNAPSHOT_TESTING_REFERENCE_DIR when it is set. Run the \
+        tool from the package's folder (or pass --root), or set SNAPSHOT_TESTING_REFERENCE_DIR to \
+        the folder that holds this reference.
+        """
     }
-    if isInside { return nil }
-    return """
-      Refusing to accept "\(test)": its reference "\(reference.path)" is outside the package \
-      "\(packageRoot.path)". A failure record may come from another machine, so accept writes \
-      only inside the package, or under SNAPSHOT_TESTING_REFERENCE_DIR when it is set. Run the \
-      tool from the package's folder (or pass --root), or set SNAPSHOT_TESTING_REFERENCE_DIR to \
-      the folder that holds this reference.
-      """
+    let underReferenceDirectory = referenceDirectory.map {
+      isInside(resolvedFolder, folder: $0, orEqual: true)
+    }
+    let belowAllowed = resolvedFolder.dropFirst(resolvedPath(allowed).count)
+    guard underReferenceDirectory == true
+      || belowAllowed.split(separator: "/").contains("__Snapshots__")
+    else {
+      return """
+        Refusing to accept "\(test)": its reference "\(reference.path)" is not in a \
+        __Snapshots__ folder (nor under SNAPSHOT_TESTING_REFERENCE_DIR). A failure record may be \
+        crafted, so accept writes only where the package keeps references. Re-record this \
+        snapshot by running its test instead.
+        """
+    }
+    if isDirectory(reference) {
+      return """
+        Refusing to accept "\(test)": its reference "\(reference.path)" is a folder.
+        """
+    }
+    guard let name = ReferenceName(
+      fileName: reference.lastPathComponent, pathExtension: record.pathExtension),
+      name.test == sanitizePathComponent(record.testName),
+      record.snapshotName.map({ name.identifier == sanitizePathComponent($0) })
+        ?? name.identifier.allSatisfy(\.isASCIIDigit)
+    else {
+      return """
+        Refusing to accept "\(test)": "\(reference.lastPathComponent)" is not a name this \
+        package gives a reference of that test (<test>.<number or name>[.<variant>]\
+        \(record.pathExtension.map { ".\($0)" } ?? "")). The failure record may have been \
+        altered; nothing was written.
+        """
+    }
+    return nil
   }
 
-  /// The path with `..` and `.` taken out, and the same with symbolic links resolved.
-  private static func forms(of url: URL) -> [String] {
-    let standardized = url.standardizedFileURL
-    return [standardized.path, standardized.resolvingSymlinksInPath().path]
+  /// `SNAPSHOT_TESTING_REFERENCE_DIR`, if set.
+  var referenceDirectory: String?
+
+  private func isDirectory(_ url: URL) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+      && isDirectory.boolValue
   }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

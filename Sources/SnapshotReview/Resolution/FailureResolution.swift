@@ -20,6 +20,7 @@ extension PendingFailure {
   /// rejecting only removes them. A failure that could not be resolved keeps its record, so it
   /// can be retried.
   package func resolve(_ decision: Decision) throws(ResolutionError) {
+    if let artifactsRefusal { throw ResolutionError(description: artifactsRefusal) }
     if decision == .accept {
       guard let referenceURL else {
         throw ResolutionError(
@@ -31,6 +32,14 @@ extension PendingFailure {
         )
       }
       if let acceptRefusal { throw ResolutionError(description: acceptRefusal) }
+      guard let failedSnapshotURL = files.first(where: { $0.role == .newSnapshot })?.url else {
+        throw ResolutionError(
+          description: """
+            Cannot accept "\(record.testName)": its failure record lists no new snapshot. \
+            Re-run the test to produce one.
+            """
+        )
+      }
       let data: Data
       do {
         data = try Data(contentsOf: failedSnapshotURL)

@@ -23,11 +23,12 @@ func writeArtifacts(
   assertion: ResolvedAssertion
 ) -> SavedArtifacts {
   let location = assertion.location
+  let referenceFolder = location.directory.path
   var files: [(FailureRecord.Role, URL, String, Data)] = [
     (
       .newSnapshot,
       assertion.artifacts.newSnapshotURL(
-        testFileName: location.testFileName,
+        referenceFolder: referenceFolder,
         referenceFileName: location.fileName
       ),
       location.fileName,
@@ -37,7 +38,7 @@ func writeArtifacts(
   for (index, attachment) in diffAttachments.enumerated() {
     let (data, name) = attachment.fileContents
     let url = assertion.artifacts.attachmentURL(
-      testFileName: location.testFileName,
+      referenceFolder: referenceFolder,
       referenceBaseName: location.baseName,
       attachmentName: name,
       position: index + 1

@@ -20,7 +20,7 @@ import Testing
       #expect(message.contains("−old\n+new"))
       #expect(
         message.contains(
-          #"The failure's artifact could not be saved. Could not write "\#(blocked.path)/SnapshotSandbox": Not a directory."#
+          #"The failure's artifact could not be saved. Could not write "\#(sandbox.artifactsFolder.path)": Not a directory."#
         )
       )
       #expect(

@@ -50,11 +50,15 @@ struct SnapshotSandbox: Sendable {
     snapshots.appendingPathComponent(fileName, isDirectory: false)
   }
 
-  /// The artifacts folder holds a subfolder named after the file that called `verifySnapshot`:
-  /// this one.
+  /// A file of a failure: the artifacts folder mirrors the reference folder's path.
   func artifact(_ fileName: String) -> URL {
-    artifacts.appendingPathComponent("SnapshotSandbox", isDirectory: true)
-      .appendingPathComponent(fileName, isDirectory: false)
+    artifactsFolder.appendingPathComponent(fileName, isDirectory: false)
+  }
+
+  /// The folder of the sandbox's failures under the artifacts folder in effect.
+  var artifactsFolder: URL {
+    ArtifactsFolder(rootPath: environment[.artifacts] ?? artifacts.path)
+      .folder(forReferenceFolder: snapshots.path)
   }
 
   func write(_ text: String, to fileName: String) throws {
