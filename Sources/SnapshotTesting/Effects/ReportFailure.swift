@@ -59,7 +59,10 @@ func reportMismatch<Format>(
     currentFilePath: assertion.referencePath,
     failedFilePath: saved.newSnapshotPath
   )
-  let difference = mismatch.difference.trimmingCharacters(in: .whitespacesAndNewlines)
+  let difference = DifferenceExcerpt(
+    mismatch.difference,
+    patchPath: saved.files.first { $0.role == .patch }?.path
+  ).text
   let message = FailureMessage.appending(
     saved.problems,
     to: FailureMessage.mismatch(
