@@ -23,7 +23,7 @@ import Testing
   }
 
   @Test func anOverrideReplacesTheProcessEnvironment() {
-    RunEnvironment.$override.withValue([.artifacts: "/override"]) {
+    RunEnvironment.withOverride([.artifacts: "/override"]) {
       #expect(RunEnvironment.current == [.artifacts: "/override"])
       #expect(RunEnvironment.current[.continuousIntegration] == nil)
     }

@@ -68,7 +68,7 @@ import Testing
   }
 
   @Test func theNamedFallbackLeavesNoTemporaryFile() throws {
-    try UnnamedFile.$isEnabled.withValue(false) {
+    try TestHooks.with(UnnamedFile.Disabled.self, true) {
       try withTemporaryFolder { folder in
         let url = folder.appendingPathComponent("ref.txt")
         try AtomicFile.write(Data("one".utf8), to: url)

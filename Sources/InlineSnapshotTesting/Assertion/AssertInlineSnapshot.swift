@@ -63,15 +63,11 @@ public func assertInlineSnapshot<Value>(
   let recordMode: ResolvedRecordMode
   let actual: String?
   do {
-    let environment = RunEnvironment.current
-    recordMode = try resolveRecordMode(
-      argument: record,
-      scoped: SnapshotTestingConfiguration.current?.record,
-      global: GlobalConfiguration.shared.record,
-      environment: environment
-    )
-    try refuseVariant(scoped: ScopedVariant.current, environment: environment)
-    actual = try takeInlineSnapshot(of: value, as: snapshotting, timeout: timeout)
+    let settings = resolveSettings(recordArgument: record)
+    recordMode = try settings.record.get()
+    try refuseVariant(settings.variant)
+    actual = try takeInlineSnapshot(
+      of: value, as: snapshotting, scrubbers: settings.scrubbers, timeout: timeout)
   } catch {
     report("\(error)")
     return
@@ -117,6 +113,7 @@ public func assertInlineSnapshot<Value>(
 private func takeInlineSnapshot<Value>(
   of value: () throws -> Value?,
   as snapshotting: Snapshotting<Value, String>,
+  scrubbers: [Scrubber],
   timeout: TimeInterval
 ) throws(InlineSnapshotFailure) -> String? {
   let (text, unavailable): (String?, String?)
@@ -124,7 +121,7 @@ private func takeInlineSnapshot<Value>(
     (text, unavailable) = try UnavailableSnapshot.collecting {
       try value().map { value in
         // Scoped scrubbers clean the text before it is compared or written into the test.
-        try ScopedScrubbers.applying(pathExtension: snapshotting.pathExtension) {
+        try ScopedScrubbers.applying(scrubbers, pathExtension: snapshotting.pathExtension) {
           try awaitInlineSnapshot(snapshotting.snapshot(value), timeout: timeout)
         }
       }
@@ -190,13 +187,13 @@ struct InlineSnapshotVariantError: Error, CustomStringConvertible {
 /// Fails when a variant is in effect (a scope or trait, or `SNAPSHOT_TESTING_VARIANT`), valid or
 /// not: there is only one inline snapshot to compare with.
 private func refuseVariant(
-  scoped: SnapshotTestingConfiguration.Variant?,
-  environment: RunEnvironment
+  _ variant: Result<ResolvedVariant?, VariantNameError>
 ) throws(InlineSnapshotVariantError) {
-  if let scoped {
-    throw InlineSnapshotVariantError(variant: scoped.name, source: .scope)
-  }
-  if let name = environment[.variant] {
-    throw InlineSnapshotVariantError(variant: name, source: .environment)
+  switch variant {
+  case .success(nil): return
+  case .success(let variant?):
+    throw InlineSnapshotVariantError(variant: variant.name, source: variant.source)
+  case .failure(let error):
+    throw InlineSnapshotVariantError(variant: error.name, source: error.source)
   }
 }

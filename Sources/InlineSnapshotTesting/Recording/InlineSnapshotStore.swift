@@ -20,9 +20,14 @@ final class InlineSnapshotStore: @unchecked Sendable {
   /// The process's store, written at exit.
   static let shared = InlineSnapshotStore()
 
-  /// The store assertions use: the shared one, or a private one a test of this library binds so
-  /// that it can write the recordings itself and inspect the result.
-  @TaskLocal static var current = shared
+  /// The store assertions use: the shared one, or a private one a test of this library binds
+  /// (``Private``, through `TestHooks`) so that it can write the recordings itself and inspect
+  /// the result.
+  static var current: InlineSnapshotStore { TestHooks.value(Private.self) ?? shared }
+
+  enum Private: TestHookKey {
+    typealias Value = InlineSnapshotStore
+  }
 
   /// Source paths (as `#filePath` gives them) read and written at another path instead; lets
   /// tests point an assertion's `file:` at a temporary copy of a fixture.

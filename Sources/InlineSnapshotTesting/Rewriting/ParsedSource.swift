@@ -1,3 +1,4 @@
+import RunRecord
 import SwiftParser
 import SwiftSyntax
 
@@ -21,8 +22,13 @@ struct ParsedSource {
     var column = 1
   }
 
-  /// Told of every parse, with the text parsed; lets tests check how often a pass parses.
-  @TaskLocal static var parseObserver: (@Sendable (String) -> Void)?
+  /// Told of every parse, with the text parsed; lets tests check how often a pass parses (bound
+  /// through `TestHooks`).
+  static var parseObserver: (@Sendable (String) -> Void)? { TestHooks.value(ParseObserver.self) }
+
+  enum ParseObserver: TestHookKey {
+    typealias Value = @Sendable (String) -> Void
+  }
 
   /// The parsed text's syntax tree; its positions count from ``origin``.
   let tree: SourceFileSyntax

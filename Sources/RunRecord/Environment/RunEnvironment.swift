@@ -49,7 +49,7 @@ package struct RunEnvironment: Equatable, Sendable, ExpressibleByDictionaryLiter
   /// process's variables, read one by one (cheaper than copying the whole environment on every
   /// assertion).
   package static var current: RunEnvironment {
-    override ?? reading { name in getenv(name).map { String(cString: $0) } }
+    TestHooks.value(Override.self) ?? reading { name in getenv(name).map { String(cString: $0) } }
   }
 
   /// Every ``Key`` as `lookup` gives it (the process's `getenv`, or a test's dictionary).
@@ -62,8 +62,24 @@ package struct RunEnvironment: Equatable, Sendable, ExpressibleByDictionaryLiter
   }
 
   /// Lets tests run assertions under a given environment without changing the process's, which
-  /// parallel tests would race on.
-  @TaskLocal package static var override: RunEnvironment?
+  /// parallel tests would race on (see ``TestHooks``).
+  package enum Override: TestHookKey {
+    package typealias Value = RunEnvironment
+  }
+
+  /// Runs `operation` as if the process's environment were `environment`.
+  package static func withOverride<R>(
+    _ environment: RunEnvironment?, operation: () throws -> R
+  ) rethrows -> R {
+    try TestHooks.with(Override.self, environment, operation: operation)
+  }
+
+  /// Runs the asynchronous `operation` as if the process's environment were `environment`.
+  package static func withOverride<R>(
+    _ environment: RunEnvironment?, operation: () async throws -> R
+  ) async rethrows -> R {
+    try await TestHooks.with(Override.self, environment, operation: operation)
+  }
 
   /// Whether `CI` says this is a continuous-integration run (set, and not `0`, `false` or `no`).
   package var isContinuousIntegration: Bool {

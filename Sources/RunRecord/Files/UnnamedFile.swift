@@ -12,8 +12,13 @@ import Foundation
 /// complete, so that a process killed while writing leaves nothing in the folder.
 package enum UnnamedFile {
   /// Whether to use unnamed files where the system has them; tests turn it off to exercise the
-  /// named fallback.
-  @TaskLocal package static var isEnabled = true
+  /// named fallback, by binding ``Disabled`` in ``TestHooks``.
+  static var isEnabled: Bool { TestHooks.value(Disabled.self) != true }
+
+  /// Bound to `true`, writes use the named fallback.
+  package enum Disabled: TestHookKey {
+    package typealias Value = Bool
+  }
 
   /// Writes `data` as `destination`. Returns `false`, having changed nothing, where unnamed files
   /// are not available (another system, an old kernel, a file system without them, no `/proc`),

@@ -3,9 +3,28 @@ import RunRecord
 
 /// The process-wide settings behind the deprecated globals; `nil` until someone sets them.
 package final class GlobalConfiguration: @unchecked Sendable {
-  /// The one process-wide instance. A task-local only so that tests can give a task a private
-  /// instance instead of mutating the one that parallel tests share.
-  @TaskLocal package static var shared = GlobalConfiguration()
+  /// The one process-wide instance, or the private one a test bound for its task (``Private``)
+  /// instead of mutating the one that parallel tests share.
+  package static var shared: GlobalConfiguration {
+    TestHooks.value(Private.self) ?? processWide
+  }
+
+  private static let processWide = GlobalConfiguration()
+
+  /// A test's own instance, bound through `TestHooks`.
+  package enum Private: TestHookKey {
+    package typealias Value = GlobalConfiguration
+  }
+
+  /// Runs `operation` with a fresh instance, so that the deprecated globals it sets stay in it.
+  package static func withPrivateInstance<R>(operation: () throws -> R) rethrows -> R {
+    try TestHooks.with(Private.self, GlobalConfiguration(), operation: operation)
+  }
+
+  /// Runs the asynchronous `operation` with a fresh instance.
+  package static func withPrivateInstance<R>(operation: () async throws -> R) async rethrows -> R {
+    try await TestHooks.with(Private.self, GlobalConfiguration(), operation: operation)
+  }
 
   private let lock = NSLock()
   private var _record: SnapshotTestingConfiguration.Record?
@@ -26,15 +45,7 @@ package final class GlobalConfiguration: @unchecked Sendable {
 /// `SNAPSHOT_TESTING_RECORD`, else `.missing`. Setting it sets the global mode.
 @_spi(Internals)
 public var _record: SnapshotTestingConfiguration.Record {
-  get {
-    let resolved = try? resolveRecordMode(
-      argument: nil,
-      scoped: SnapshotTestingConfiguration.current?.record,
-      global: GlobalConfiguration.shared.record,
-      environment: RunEnvironment.current
-    )
-    return resolved?.mode ?? .missing
-  }
+  get { (try? resolveSettings().record.get())?.mode ?? .missing }
   set { GlobalConfiguration.shared.record = newValue }
 }
 
@@ -42,10 +53,7 @@ public var _record: SnapshotTestingConfiguration.Record {
 /// Setting it sets the global diff tool.
 @_spi(Internals)
 public var _diffTool: SnapshotTestingConfiguration.DiffTool {
-  get {
-    SnapshotTestingConfiguration.current?.diffTool ?? GlobalConfiguration.shared.diffTool
-      ?? .default
-  }
+  get { resolveSettings().diffTool }
   set { GlobalConfiguration.shared.diffTool = newValue }
 }
 
@@ -89,15 +97,7 @@ public var diffTool: SnapshotTestingConfiguration.DiffTool {
 /// `SNAPSHOT_TESTING_RECORD`, else `.missing`. Unlike ``_record`` it ignores scopes.
 @_spi(Internals)
 public var __record: SnapshotTestingConfiguration.Record {
-  get {
-    let resolved = try? resolveRecordMode(
-      argument: nil,
-      scoped: nil,
-      global: GlobalConfiguration.shared.record,
-      environment: RunEnvironment.current
-    )
-    return resolved?.mode ?? .missing
-  }
+  get { (try? resolveSettings(scope: SnapshotScope()).record.get())?.mode ?? .missing }
   set { GlobalConfiguration.shared.record = newValue }
 }
 

@@ -8,19 +8,28 @@ import RunRecord
 /// Swift Testing suite or test with the `.snapshots(record:diffTool:)` trait, or for a whole run
 /// with the `SNAPSHOT_TESTING_RECORD` environment variable.
 public struct SnapshotTestingConfiguration: Sendable {
-  /// The configuration of the current task, set by `withSnapshotTesting` and the `.snapshots`
-  /// trait; `nil` outside them. Libraries built on top of snapshot testing read and bind it.
+  /// The configuration in effect in the current task inside a `withSnapshotTesting` scope or a
+  /// `.snapshots` trait; `nil` outside them. Libraries built on top of snapshot testing read it.
   ///
-  /// Inside a scope both fields are filled in with what is in effect there: the innermost
-  /// scope's choice, else the deprecated globals (and `SNAPSHOT_TESTING_RECORD` for the record
-  /// mode), else the defaults.
+  /// Inside a scope both fields hold what is in effect there: the innermost scope's choice, else
+  /// the deprecated globals (and `SNAPSHOT_TESTING_RECORD` for the record mode), else the
+  /// defaults. A record mode shown from outside the scopes is marked so: an assertion given it as
+  /// its `record:` argument looks outside the scopes again, so an unconfigured mode stays
+  /// unconfigured (on CI, missing references are not written).
   ///
   /// ```swift
   /// withSnapshotTesting(diffTool: .ksdiff) {
   ///   SnapshotTestingConfiguration.current?.record  // .missing, unless configured elsewhere
   /// }
   /// ```
-  @_spi(Internals) @TaskLocal public static var current: Self?
+  @_spi(Internals) public static var current: Self? {
+    let scope = SnapshotScope.current
+    guard scope.isEntered else { return nil }
+    let settings = resolveSettings(scope: scope)
+    var record = (try? settings.record.get())?.mode ?? .missing
+    if scope.record == nil { record.origin = .copiedFromOutsideScopes }
+    return Self(record: record, diffTool: settings.diffTool)
+  }
 
   /// How a failure message shows the reference and the failed snapshot, or `nil` to inherit.
   public var diffTool: DiffTool?
@@ -49,12 +58,12 @@ public struct SnapshotTestingConfiguration: Sendable {
 
     let mode: Mode
 
-    /// Whether a scope, trait, argument or user chose this mode, or `withSnapshotTesting` copied
-    /// it into ``SnapshotTestingConfiguration/current`` from outside every scope (the globals,
-    /// `SNAPSHOT_TESTING_RECORD` or the default) so that readers of `current` see the mode in
-    /// effect, as upstream does. Record-mode resolution skips a copied mode and looks outside the
-    /// scopes again, so a mode that nobody configured keeps counting as unconfigured (the CI
-    /// rule) and the globals and the environment variable keep their precedence.
+    /// Whether a scope, trait, argument or user chose this mode, or
+    /// ``SnapshotTestingConfiguration/current`` showed it from outside every scope (the globals,
+    /// `SNAPSHOT_TESTING_RECORD` or the default), as upstream does. Record-mode resolution skips
+    /// such a mode when it comes back as an argument and looks outside the scopes again, so a
+    /// mode that nobody configured keeps counting as unconfigured (the CI rule) and the globals
+    /// and the environment variable keep their precedence.
     var origin: Origin = .chosen
 
     enum Origin: Sendable {

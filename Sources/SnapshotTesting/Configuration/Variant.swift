@@ -103,9 +103,9 @@ extension SnapshotTestingConfiguration {
 /// A variant whose name cannot be part of a file name.
 package struct VariantNameError: Error, CustomStringConvertible, Equatable {
   /// The variant's name, as given.
-  var name: String
+  package var name: String
   /// Where it was set: a scope or trait, or the environment variable.
-  var source: VariantSource
+  package var source: VariantSource
   /// What is wrong with it.
   var problem: String
 
@@ -136,12 +136,6 @@ package enum VariantSource: Equatable, Sendable {
 package struct ResolvedVariant: Equatable, Sendable {
   package var name: String
   package var source: VariantSource
-}
-
-/// The variant set by `withSnapshotTesting(variant:)` and `.snapshots(variant:)`; an inner scope
-/// replaces an outer one.
-package enum ScopedVariant {
-  @TaskLocal package static var current: SnapshotTestingConfiguration.Variant?
 }
 
 /// Resolves the variant, highest precedence first: the innermost scope or trait that set one,

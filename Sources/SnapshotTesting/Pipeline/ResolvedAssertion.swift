@@ -9,6 +9,8 @@ struct ResolvedAssertion {
   /// The reference variant in effect (scope or trait, else `SNAPSHOT_TESTING_VARIANT`), if any.
   var variant: ResolvedVariant?
   var diffTool: SnapshotTestingConfiguration.DiffTool
+  /// The scrubbers in scope, for a text snapshot.
+  var scrubbers: [Scrubber]
   var environment: RunEnvironment
   var location: ReferenceLocation
   /// The strategy's path extension, if it has one.
@@ -36,26 +38,18 @@ func resolveAssertion(
   pathExtension: String?
 ) throws(AssertionFailure) -> ResolvedAssertion {
   let environment = RunEnvironment.current
-  let scoped = SnapshotTestingConfiguration.current
-  let global = GlobalConfiguration.shared
+  let settings = resolveSettings(recordArgument: context.record, environment: environment)
   let recordMode: ResolvedRecordMode
-  do {
-    recordMode = try resolveRecordMode(
-      argument: context.record,
-      scoped: scoped?.record,
-      global: global.record,
-      environment: environment
-    )
-  } catch {
-    throw AssertionFailure(description: error.description)
-  }
   let variant: ResolvedVariant?
   do {
-    variant = try resolveVariant(scoped: ScopedVariant.current, environment: environment)
+    recordMode = try settings.record.get()
+    variant = try settings.variant.get()
   } catch {
-    throw AssertionFailure(description: error.description)
+    throw AssertionFailure(description: "\(error)")
   }
-  let identifier = context.name.map(ReferenceIdentifier.named) ?? .counter(nextCounter(context))
+  let identifier =
+    context.name.map(ReferenceIdentifier.named)
+    ?? .counter(nextCounter(context, scoped: settings.counter))
   let location: ReferenceLocation
   do {
     location = try locateReference(
@@ -75,7 +69,8 @@ func resolveAssertion(
     context: context,
     recordMode: recordMode,
     variant: variant,
-    diffTool: scoped?.diffTool ?? global.diffTool ?? .default,
+    diffTool: settings.diffTool,
+    scrubbers: settings.scrubbers,
     environment: environment,
     location: location,
     pathExtension: pathExtension,
@@ -86,7 +81,7 @@ func resolveAssertion(
 }
 
 /// The next number for an unnamed snapshot of this test, per reference folder.
-private func nextCounter(_ context: AssertionContext) -> Int {
+private func nextCounter(_ context: AssertionContext, scoped: SnapshotCounter?) -> Int {
   let folder = context.snapshotDirectory ?? context.filePath
-  return SnapshotCounter.current.next(for: "\(folder)|\(context.testName)")
+  return SnapshotCounter.current(scoped: scoped).next(for: "\(folder)|\(context.testName)")
 }

@@ -93,7 +93,9 @@ private func takeSnapshot<Value, Format>(
     ((taken, unavailable), warnings) = try SnapshotWarning.collecting {
       try UnavailableSnapshot.collecting {
         // Scoped scrubbers clean a text snapshot before it is encoded, compared or written.
-        let snapshot = try ScopedScrubbers.applying(pathExtension: strategy.pathExtension) {
+        let snapshot = try ScopedScrubbers.applying(
+          assertion.scrubbers, pathExtension: strategy.pathExtension
+        ) {
           try awaitSnapshot(
             strategy.snapshot(try value()),
             timeout: assertion.context.timeout,

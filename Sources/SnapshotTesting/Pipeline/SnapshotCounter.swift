@@ -22,15 +22,15 @@ final class SnapshotCounter: @unchecked Sendable {
 
   /// The counter of the test execution running on this task.
   ///
-  /// - Inside a `.snapshots` trait, the counter it created for this test case; child tasks
-  ///   inherit it.
+  /// - Inside a `.snapshots` trait, the counter it created for this test case (`scoped`, kept in
+  ///   ``SnapshotScope``); child tasks inherit it.
   /// - Otherwise under Swift Testing, one counter per test, test case (parameterized arguments)
   ///   and running task, so parallel tests and parameterized cases each start at 1. A repetition
   ///   of a test case starts at 1 only in the trait: it may run on a task that reuses a finished
   ///   one's identity (see ``currentTaskIdentity()``).
   /// - Under XCTest, which runs one test at a time, a process-wide counter reset after each test.
-  static var current: SnapshotCounter {
-    if let scoped = scoped { return scoped }
+  static func current(scoped: SnapshotCounter? = SnapshotScope.current.counter) -> SnapshotCounter {
+    if let scoped { return scoped }
     if let test = Test.current {
       let testCase = Test.Case.current.map { String(describing: $0) } ?? ""
       let task = currentTaskIdentity().map(String.init) ?? "-"
@@ -39,9 +39,6 @@ final class SnapshotCounter: @unchecked Sendable {
     XCTestCounterReset.registerIfNeeded()
     return xcTest
   }
-
-  /// Set by the `.snapshots` trait for the duration of one test case.
-  @TaskLocal static var scoped: SnapshotCounter?
 
   private static let xcTest = SnapshotCounter()
   private static let perExecution = CounterRegistry()

@@ -1,34 +1,26 @@
 import Testing
 
-/// The trait behind `.snapshots(record:diffTool:)`, `.snapshots(scrubbing:)` and
-/// `.snapshots(variant:)`; use the static functions to create it.
+/// The trait behind `.snapshots(record:diffTool:variant:scrubbing:)` and its narrower spellings;
+/// use the static functions to create it.
 public struct _SnapshotsTestTrait: SuiteTrait, TestTrait, TestScoping {
   /// Applies to every test in a suite it is attached to.
   public let isRecursive = true
-  let configuration: SnapshotTestingConfiguration
-  var scrubbers: [Scrubber] = []
-  var variant: SnapshotTestingConfiguration.Variant? = nil
+  var record: SnapshotTestingConfiguration.Record?
+  var diffTool: SnapshotTestingConfiguration.DiffTool?
+  var variant: SnapshotTestingConfiguration.Variant?
+  var scrubbers: [Scrubber]?
 
-  /// Runs each test case with this configuration and a snapshot counter of its own, which child
-  /// tasks of the test inherit.
+  /// Runs each test case in a scope with this trait's choices and a snapshot counter of its own,
+  /// which child tasks of the test inherit.
   public func provideScope(
     for test: Test,
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
-    try await ScopedVariant.$current.withValue(variant ?? ScopedVariant.current) {
-      try await withSnapshotTesting(
-        record: configuration.record,
-        diffTool: configuration.diffTool,
-        scrubbing: scrubbers
-      ) {
-        if testCase != nil {
-          try await SnapshotCounter.$scoped.withValue(SnapshotCounter(), operation: function)
-        } else {
-          try await function()
-        }
-      }
-    }
+    var scope = SnapshotScope.current.entering(
+      record: record, diffTool: diffTool, variant: variant, scrubbing: scrubbers)
+    if testCase != nil { scope.counter = SnapshotCounter() }
+    try await SnapshotScope.$current.withValue(scope, operation: function)
   }
 }
 
@@ -36,28 +28,47 @@ extension Trait where Self == _SnapshotsTestTrait {
   /// Snapshot testing with the enclosing configuration, and a snapshot counter per test case.
   public static var snapshots: Self { snapshots() }
 
-  /// Configures snapshot testing for a suite or a test.
+  /// Configures snapshot testing for a suite or a test: any of a record mode, a diff tool, a
+  /// reference variant and scrubbers. Each `nil` inherits from the enclosing suite or scope.
   ///
   /// ```swift
-  /// @Suite(.snapshots(record: .failed, diffTool: .ksdiff))
+  /// @Suite(.snapshots(record: .failed, variant: .operatingSystem, scrubbing: [.uuids]))
   /// struct ReportTests {
-  ///   @Test func summary() { assertSnapshot(of: report, as: .lines) }
+  ///   @Test func summary() { assertSnapshot(of: report, as: .lines) }  // summary.1.linux.txt
   /// }
   /// ```
+  ///
+  /// A test's trait overrides its suite's record mode, diff tool and variant, and adds its
+  /// scrubbers after the suite's; scrubbers run before a strategy's own `.scrubbing(...)`, and
+  /// images and `Data` are never scrubbed. A variant takes precedence over
+  /// `SNAPSHOT_TESTING_VARIANT`; inline snapshots refuse one. Each test case gets a snapshot
+  /// counter of its own.
   ///
   /// - Parameters:
   ///   - record: The record mode, or `nil` to inherit.
   ///   - diffTool: The diff tool, or `nil` to inherit.
+  ///   - variant: The variant of the references written and compared, or `nil` to inherit.
+  ///   - scrubbers: Scrubbers added after the enclosing ones, or `nil` for none.
+  public static func snapshots(
+    record: SnapshotTestingConfiguration.Record? = nil,
+    diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
+    variant: SnapshotTestingConfiguration.Variant? = nil,
+    scrubbing scrubbers: [Scrubber]? = nil
+  ) -> Self {
+    _SnapshotsTestTrait(record: record, diffTool: diffTool, variant: variant, scrubbers: scrubbers)
+  }
+
+  /// Configures a suite or a test's record mode and diff tool; see
+  /// ``Testing/Trait/snapshots(record:diffTool:variant:scrubbing:)``.
   public static func snapshots(
     record: SnapshotTestingConfiguration.Record? = nil,
     diffTool: SnapshotTestingConfiguration.DiffTool? = nil
   ) -> Self {
-    _SnapshotsTestTrait(
-      configuration: SnapshotTestingConfiguration(record: record, diffTool: diffTool)
-    )
+    snapshots(record: record, diffTool: diffTool, variant: nil, scrubbing: nil)
   }
 
-  /// Scrubs every text snapshot of a suite or a test, and optionally configures it.
+  /// Scrubs every text snapshot of a suite or a test, and optionally configures it; see
+  /// ``Testing/Trait/snapshots(record:diffTool:variant:scrubbing:)``.
   ///
   /// ```swift
   /// @Suite(.snapshots(scrubbing: [.uuids, .iso8601Dates, .memoryAddresses]))
@@ -65,27 +76,16 @@ extension Trait where Self == _SnapshotsTestTrait {
   ///   @Test func user() { assertSnapshot(of: user, as: .json) }
   /// }
   /// ```
-  ///
-  /// A test's trait adds its scrubbers after its suite's; both run before a strategy's own
-  /// `.scrubbing(...)`. Images and `Data` are never scrubbed.
-  ///
-  /// - Parameters:
-  ///   - record: The record mode, or `nil` to inherit.
-  ///   - diffTool: The diff tool, or `nil` to inherit.
-  ///   - scrubbers: Scrubbers added to the enclosing scope's.
   public static func snapshots(
     record: SnapshotTestingConfiguration.Record? = nil,
     diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
     scrubbing scrubbers: [Scrubber]
   ) -> Self {
-    _SnapshotsTestTrait(
-      configuration: SnapshotTestingConfiguration(record: record, diffTool: diffTool),
-      scrubbers: scrubbers
-    )
+    snapshots(record: record, diffTool: diffTool, variant: nil, scrubbing: scrubbers)
   }
 
   /// Gives every file snapshot of a suite or a test a reference variant, and optionally
-  /// configures it.
+  /// configures it; see ``Testing/Trait/snapshots(record:diffTool:variant:scrubbing:)``.
   ///
   /// ```swift
   /// @Suite(.snapshots(variant: .operatingSystem))
@@ -93,27 +93,16 @@ extension Trait where Self == _SnapshotsTestTrait {
   ///   @Test func testBars() { assertSnapshot(of: chart, as: .image) }  // testBars.1.linux.png
   /// }
   /// ```
-  ///
-  /// A test's variant replaces its suite's; either takes precedence over
-  /// `SNAPSHOT_TESTING_VARIANT`. Inline snapshots refuse a variant.
-  ///
-  /// - Parameters:
-  ///   - record: The record mode, or `nil` to inherit.
-  ///   - diffTool: The diff tool, or `nil` to inherit.
-  ///   - variant: The variant of the references written and compared.
   public static func snapshots(
     record: SnapshotTestingConfiguration.Record? = nil,
     diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
     variant: SnapshotTestingConfiguration.Variant
   ) -> Self {
-    _SnapshotsTestTrait(
-      configuration: SnapshotTestingConfiguration(record: record, diffTool: diffTool),
-      variant: variant
-    )
+    snapshots(record: record, diffTool: diffTool, variant: variant, scrubbing: nil)
   }
 
   /// Configures snapshot testing for a suite or a test with a whole configuration.
   public static func snapshots(_ configuration: SnapshotTestingConfiguration) -> Self {
-    _SnapshotsTestTrait(configuration: configuration)
+    snapshots(record: configuration.record, diffTool: configuration.diffTool)
   }
 }

@@ -23,7 +23,7 @@ import Testing
     in root: URL,
     record: SnapshotTestingConfiguration.Record
   ) -> String? {
-    RunEnvironment.$override.withValue([.artifacts: root.appendingPathComponent("artifacts").path])
+    RunEnvironment.withOverride([.artifacts: root.appendingPathComponent("artifacts").path])
     {
       verifySnapshot(
         of: bitmap,
@@ -78,7 +78,7 @@ import Testing
     withKnownIssue {
       let root = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
       defer { try? FileManager.default.removeItem(at: root) }
-      RunEnvironment.$override.withValue([.artifacts: root.path]) {
+      RunEnvironment.withOverride([.artifacts: root.path]) {
         expectSnapshot(
           of: png,
           as: .png(precision: 1, perceptualPrecision: 2),

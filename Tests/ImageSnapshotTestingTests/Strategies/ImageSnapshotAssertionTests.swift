@@ -16,7 +16,7 @@ import Testing
     record: SnapshotTestingConfiguration.Record,
     testName: String = #function
   ) -> String? {
-    RunEnvironment.$override.withValue([
+    RunEnvironment.withOverride([
       .artifacts: folder.appendingPathComponent("artifacts").path
     ]) {
       verifySnapshot(

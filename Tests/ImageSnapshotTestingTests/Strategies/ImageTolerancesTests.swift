@@ -283,7 +283,7 @@ import Testing
       .artifacts: root.path,
       .referenceDirectory: root.appendingPathComponent("references").path,
     ]
-    RunEnvironment.$override.withValue(environment) {
+    RunEnvironment.withOverride(environment) {
       withKnownIssue {
         _ = expectSnapshot(of: reference, as: .image, named: "e", record: .all)
       }

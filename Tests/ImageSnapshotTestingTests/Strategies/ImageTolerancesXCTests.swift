@@ -22,7 +22,7 @@ final class ImageTolerancesXCTests: FailureCapturingTestCase {
       .artifacts: root.appendingPathComponent("artifacts").path,
       .referenceDirectory: root.appendingPathComponent("references").path,
     ]
-    RunEnvironment.$override.withValue(environment, operation: body)
+    RunEnvironment.withOverride(environment, operation: body)
   }
 
   func testANaNPrecisionFailsAtTheAssertionAndRecordsNothing() throws {

@@ -239,7 +239,7 @@ import Testing
       }
       // The other process, under the same controlled environment (not CI's).
       run.run {
-        InlineSnapshotStore.$current.withValue(otherProcess) {
+        TestHooks.with(InlineSnapshotStore.Private.self, otherProcess) {
           assertInlineSnapshot(
             of: "A",
             as: .lines,

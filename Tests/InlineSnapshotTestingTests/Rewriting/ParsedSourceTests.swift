@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import Testing
 
 @testable import InlineSnapshotTesting
@@ -9,7 +10,7 @@ import Testing
     let input = try rewritingFixture("SeveralPerFunction.input")
     let recordings = severalPerFunctionRecordings(in: input)
     let parses = ParsedTexts()
-    let output = try ParsedSource.$parseObserver.withValue({ parses.append($0) }) {
+    let output = try TestHooks.with(ParsedSource.ParseObserver.self, { parses.append($0) }) {
       try rewriteInlineSnapshots(in: input, recordings: recordings)
     }
     let texts = parses.texts

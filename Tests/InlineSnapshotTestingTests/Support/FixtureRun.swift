@@ -32,9 +32,9 @@ final class FixtureRun: @unchecked Sendable {
 
   /// Runs assertions against the copy, with only the given environment variables set.
   func run<R>(environment: RunEnvironment = [:], _ body: () throws -> R) rethrows -> R {
-    try RunEnvironment.$override.withValue(environment) {
-      try InlineSnapshotStore.$current.withValue(store) {
-        try GlobalConfiguration.$shared.withValue(GlobalConfiguration()) {
+    try RunEnvironment.withOverride(environment) {
+      try TestHooks.with(InlineSnapshotStore.Private.self, store) {
+        try GlobalConfiguration.withPrivateInstance {
           try body()
         }
       }

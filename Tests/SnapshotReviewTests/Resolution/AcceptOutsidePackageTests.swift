@@ -10,7 +10,7 @@ import Testing
 @Suite struct AcceptOutsidePackageTests {
   /// A failure of a reference in `folder` (a missing one: the new snapshot is the whole text).
   func fail(into folder: URL, _ fixture: ReviewFixture, test: String = "testOutside()") {
-    RunEnvironment.$override.withValue([.artifacts: fixture.artifacts.path]) {
+    RunEnvironment.withOverride([.artifacts: fixture.artifacts.path]) {
       _ = verifySnapshot(
         of: "written from a failure record\n",
         as: .lines,
@@ -24,7 +24,7 @@ import Testing
   func accept(_ fixture: ReviewFixture, environment: RunEnvironment = [:]) -> (
     ToolExitCode, String
   ) {
-    RunEnvironment.$override.withValue(environment) {
+    RunEnvironment.withOverride(environment) {
       let console = ScriptedConsole()
       let session = ReviewSession(
         artifactsRoots: [fixture.artifacts],

@@ -17,7 +17,7 @@ import Testing
       }
       for target in targets {
         try fixture.write(Data("\(target) old\n".utf8), to: folder(target).appendingPathComponent("testPrice.1.txt"))
-        RunEnvironment.$override.withValue(fixture.environment) {
+        RunEnvironment.withOverride(fixture.environment) {
           _ = verifySnapshot(
             of: "\(target) new\n",
             as: .lines,

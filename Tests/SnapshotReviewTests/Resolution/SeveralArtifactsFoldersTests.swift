@@ -10,7 +10,7 @@ import Testing
   /// A second artifacts folder with one failure of its own: a missing reference.
   func secondShard(of fixture: ReviewFixture) -> URL {
     let shard = fixture.artifacts.deletingLastPathComponent().appendingPathComponent("shard-2")
-    RunEnvironment.$override.withValue([.artifacts: shard.path]) {
+    RunEnvironment.withOverride([.artifacts: shard.path]) {
       _ = verifySnapshot(
         of: "from the second shard\n",
         as: .lines,

@@ -115,7 +115,7 @@ struct ReviewFixture {
     named name: String? = nil,
     testName: String
   ) -> String? {
-    RunEnvironment.$override.withValue(environment) {
+    RunEnvironment.withOverride(environment) {
       verifySnapshot(
         of: value,
         as: strategy,

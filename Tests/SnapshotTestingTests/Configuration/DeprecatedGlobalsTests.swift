@@ -8,7 +8,7 @@ import Testing
 @Suite struct DeprecatedGlobalsTests {
   @available(*, deprecated)
   @Test func recordEqualsTrueRecordsEverything() {
-    GlobalConfiguration.$shared.withValue(GlobalConfiguration()) {
+    GlobalConfiguration.withPrivateInstance {
       #expect(!record)
       record = true
       #expect(isRecording)
@@ -20,7 +20,7 @@ import Testing
 
   @available(*, deprecated)
   @Test func globalRecordModeIsUsedByAssertions() {
-    GlobalConfiguration.$shared.withValue(GlobalConfiguration()) {
+    GlobalConfiguration.withPrivateInstance {
       isRecording = true
       withTemporaryDirectory { folder in
         let message = verifySnapshot(
@@ -36,7 +36,7 @@ import Testing
 
   @available(*, deprecated)
   @Test func scopeBeatsTheGlobal() {
-    GlobalConfiguration.$shared.withValue(GlobalConfiguration()) {
+    GlobalConfiguration.withPrivateInstance {
       isRecording = true
       withSnapshotTesting(record: .never) {
         #expect(_record == .never)
@@ -46,7 +46,7 @@ import Testing
 
   @available(*, deprecated)
   @Test func globalDiffToolIsUsed() {
-    GlobalConfiguration.$shared.withValue(GlobalConfiguration()) {
+    GlobalConfiguration.withPrivateInstance {
       diffTool = "meld"
       #expect(_diffTool(currentFilePath: "a", failedFilePath: "b") == "meld a b")
       withSnapshotTesting(diffTool: "kdiff3") {

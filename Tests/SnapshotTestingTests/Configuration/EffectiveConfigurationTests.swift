@@ -52,9 +52,9 @@ import Testing
   }
 
   @Test func asyncScopeHoldsTheEffectiveConfiguration() async {
-    await GlobalConfiguration.$shared.withValue(GlobalConfiguration()) {
+    await GlobalConfiguration.withPrivateInstance {
       GlobalConfiguration.shared.diffTool = "meld"
-      await RunEnvironment.$override.withValue([:]) {
+      await RunEnvironment.withOverride([:]) {
         await withSnapshotTesting(record: .failed) {
           await Task.yield()
           #expect(SnapshotTestingConfiguration.current?.record == .failed)
@@ -163,8 +163,8 @@ import Testing
 
   /// Runs `body` with a private global configuration and the given environment.
   private func isolated<R>(environment: RunEnvironment, _ body: () throws -> R) rethrows -> R {
-    try GlobalConfiguration.$shared.withValue(GlobalConfiguration()) {
-      try RunEnvironment.$override.withValue(environment, operation: body)
+    try GlobalConfiguration.withPrivateInstance {
+      try RunEnvironment.withOverride(environment, operation: body)
     }
   }
 

@@ -30,7 +30,7 @@ import Testing
         testName: "killed()"
       )
     }
-    try UnnamedFile.$isEnabled.withValue(environment["KILLED_RECORDING_NAMED"] == nil) {
+    try TestHooks.with(UnnamedFile.Disabled.self, environment["KILLED_RECORDING_NAMED"] != nil) {
       guard environment[Self.childKey] == "loop" else { return write(Self.text("C")) }
       let (a, b) = (Self.text("A"), Self.text("B"))
       try Data().write(to: URL(fileURLWithPath: folder + "/../started"))

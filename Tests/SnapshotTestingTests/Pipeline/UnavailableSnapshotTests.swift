@@ -109,7 +109,7 @@ import Testing
       let sandbox = SnapshotSandbox(root: root)
       var matched = true
       withKnownIssue {
-        RunEnvironment.$override.withValue(sandbox.environment) {
+        RunEnvironment.withOverride(sandbox.environment) {
           matched = expectSnapshot(of: Unencodable(), as: .json, named: "x", record: .all)
         }
       } matching: { issue in

@@ -29,7 +29,7 @@ struct SnapshotSandbox: Sendable {
     testName: String = "sandbox()"
   ) -> String? {
     do {
-      return try RunEnvironment.$override.withValue(environment) { () -> String? in
+      return try RunEnvironment.withOverride(environment) { () -> String? in
         verifySnapshot(
           of: try value(),
           as: strategy,

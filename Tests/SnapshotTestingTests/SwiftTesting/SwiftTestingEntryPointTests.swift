@@ -12,7 +12,7 @@ import Testing
       try sandbox.write("old\n", to: "SwiftTestingEntryPointTests.1.txt")
       let line = #line + 4
       withKnownIssue {
-        RunEnvironment.$override.withValue(sandbox.environment) {
+        RunEnvironment.withOverride(sandbox.environment) {
           withSnapshotTesting(record: .never) {
             assertSnapshot(of: "new\n", as: .lines, testName: "SwiftTestingEntryPointTests")
           }
@@ -29,7 +29,7 @@ import Testing
       let sandbox = SnapshotSandbox(root: root)
       var matched = true
       withKnownIssue {
-        RunEnvironment.$override.withValue(sandbox.environment) {
+        RunEnvironment.withOverride(sandbox.environment) {
           matched = expectSnapshot(of: "v", as: .lines, record: .never)
         }
       } matching: { issue in

@@ -239,7 +239,7 @@ struct VariantTraitTests {
 
   @Test(.snapshots(record: .failed))
   func aTraitWithoutAVariantKeepsTheSuites() {
-    #expect(ScopedVariant.current == .custom("suite"))
+    #expect(SnapshotScope.current.variant == .custom("suite"))
     #expect(SnapshotTestingConfiguration.current?.record == .failed)
   }
 }

@@ -44,7 +44,7 @@ final class XCTestEntryPointTests: FailureCapturingTestCase {
       .appendingPathComponent("XCTestEntryPointTests-\(UUID().uuidString)", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let failures = capturingFailures {
-      RunEnvironment.$override.withValue([.artifacts: folder.path]) {
+      RunEnvironment.withOverride([.artifacts: folder.path]) {
         withSnapshotTesting(record: .all) {
           assertSnapshot(of: Unencodable(), as: .json, named: "unencodable")
         }
@@ -76,7 +76,7 @@ final class XCTestEntryPointTests: FailureCapturingTestCase {
       withDestinationURL: target
     )
     let record = { (name: String) in
-      RunEnvironment.$override.withValue([.artifacts: folder.appendingPathComponent("a").path]) {
+      RunEnvironment.withOverride([.artifacts: folder.appendingPathComponent("a").path]) {
         verifySnapshot(
           of: "new\n",
           as: .lines,

@@ -46,7 +46,7 @@ final class JSONRedactionXCTests: FailureCapturingTestCase {
       .appendingPathComponent("__Snapshots__/JSONRedactionXCTests", isDirectory: true)
     for (name, message, assert) in Self.badInputs {
       let failures = withTemporaryDirectory { artifacts in
-        RunEnvironment.$override.withValue([.artifacts: artifacts.path]) {
+        RunEnvironment.withOverride([.artifacts: artifacts.path]) {
           withSnapshotTesting(record: .all) { capturingFailures(assert) }
         }
       }
