@@ -167,7 +167,9 @@ struct WritableFolders {
     }
     guard let name = ReferenceName(
       fileName: reference.lastPathComponent, pathExtension: record.pathExtension),
-      name.test == sanitizePathComponent(record.testName),
+      // `<test>`, or `<test>-<arguments>` for a case of a test named by its arguments.
+      name.test == sanitizePathComponent(record.testName)
+        || name.test.hasPrefix(sanitizePathComponent(record.testName) + "-"),
       record.snapshotName.map({ name.identifier == sanitizePathComponent($0) })
         ?? name.identifier.allSatisfy(\.isASCIIDigit)
     else {

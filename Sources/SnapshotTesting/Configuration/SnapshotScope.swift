@@ -25,6 +25,8 @@ package struct SnapshotScope: Sendable {
   var scrubbers: [Scrubber] = []
   /// The counter the `.snapshots` trait made for the running test case.
   var counter: SnapshotCounter?
+  /// How the innermost trait that chose one names a parameterized test's references.
+  var naming: SnapshotTestingConfiguration.Naming?
 
   /// This scope with an inner scope's choices on top: a `nil` keeps the enclosing value,
   /// scrubbers are added after the enclosing ones.
@@ -32,7 +34,8 @@ package struct SnapshotScope: Sendable {
     record: SnapshotTestingConfiguration.Record? = nil,
     diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
     variant: SnapshotTestingConfiguration.Variant? = nil,
-    scrubbing scrubbers: [Scrubber]? = nil
+    scrubbing scrubbers: [Scrubber]? = nil,
+    naming: SnapshotTestingConfiguration.Naming? = nil
   ) -> Self {
     var inner = self
     inner.isEntered = true
@@ -40,6 +43,7 @@ package struct SnapshotScope: Sendable {
     if let diffTool { inner.diffTool = diffTool }
     if let variant { inner.variant = variant }
     if let scrubbers { inner.scrubbers += scrubbers }
+    if let naming { inner.naming = naming }
     return inner
   }
 }
@@ -56,6 +60,8 @@ package struct SnapshotSettings {
   package var scrubbers: [Scrubber]
   /// The running test case's counter from the `.snapshots` trait, if any.
   var counter: SnapshotCounter?
+  /// How a parameterized test's references are named.
+  var naming: SnapshotTestingConfiguration.Naming
 }
 
 /// Resolves every setting, highest precedence first: the assertion's argument, the innermost
@@ -84,6 +90,7 @@ package func resolveSettings(
     diffTool: scope.diffTool ?? global.diffTool ?? .default,
     variant: variant,
     scrubbers: scope.scrubbers,
-    counter: scope.counter
+    counter: scope.counter,
+    naming: scope.naming ?? .standard
   )
 }

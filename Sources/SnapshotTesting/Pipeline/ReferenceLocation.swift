@@ -52,6 +52,8 @@ struct SnapshotNameError: Error, CustomStringConvertible {
 ///   - referenceRoot: `SNAPSHOT_TESTING_REFERENCE_DIR`, if set: it replaces the package
 ///     folder that holds the `Tests/…/__Snapshots__` trees, keeping the layout under it.
 ///   - variant: The reference variant's name, already checked by `resolveVariant`, if any.
+///   - testCase: The test case's part of the name (``TestCaseArguments/fileNamePart``), when
+///     references are named by arguments.
 func locateReference(
   filePath: String,
   testName: String,
@@ -59,7 +61,8 @@ func locateReference(
   pathExtension: String?,
   snapshotDirectory: String?,
   referenceRoot: String?,
-  variant: String? = nil
+  variant: String? = nil,
+  testCase: String? = nil
 ) throws(SnapshotNameError) -> ReferenceLocation {
   let (testFileName, directory) = referenceFolder(
     filePath: filePath,
@@ -75,8 +78,9 @@ func locateReference(
   case .counter(let number):
     suffix = String(number)
   }
+  let test = sanitizePathComponent(testName)
   let name = ReferenceName(
-    test: sanitizePathComponent(testName),
+    test: testCase.map { "\(test)-\($0)" } ?? test,
     identifier: suffix,
     variant: variant,
     pathExtension: pathExtension

@@ -50,6 +50,8 @@ func resolveAssertion(
   let identifier =
     context.name.map(ReferenceIdentifier.named)
     ?? .counter(nextCounter(context, scoped: settings.counter))
+  let testCase = TestCaseArguments.current
+  let namesByArguments = settings.naming == .arguments && testCase != nil
   let location: ReferenceLocation
   do {
     location = try locateReference(
@@ -59,12 +61,16 @@ func resolveAssertion(
       pathExtension: pathExtension,
       snapshotDirectory: context.snapshotDirectory,
       referenceRoot: environment[.referenceDirectory],
-      variant: variant?.name
+      variant: variant?.name,
+      testCase: namesByArguments ? testCase?.fileNamePart : nil
     )
   } catch {
     throw AssertionFailure(description: error.description)
   }
   let referenceURL = location.referenceURL
+  if let testCase, !namesByArguments {
+    try ReferenceClaims.shared.claim(referenceURL.path, by: testCase, context: context)
+  }
   return ResolvedAssertion(
     context: context,
     recordMode: recordMode,

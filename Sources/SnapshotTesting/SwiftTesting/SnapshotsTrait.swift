@@ -9,6 +9,7 @@ public struct _SnapshotsTestTrait: SuiteTrait, TestTrait, TestScoping {
   var diffTool: SnapshotTestingConfiguration.DiffTool?
   var variant: SnapshotTestingConfiguration.Variant?
   var scrubbers: [Scrubber]?
+  var naming: SnapshotTestingConfiguration.Naming?
 
   /// Runs each test case in a scope with this trait's choices and a snapshot counter of its own,
   /// which child tasks of the test inherit.
@@ -18,7 +19,7 @@ public struct _SnapshotsTestTrait: SuiteTrait, TestTrait, TestScoping {
     performing function: @Sendable () async throws -> Void
   ) async throws {
     var scope = SnapshotScope.current.entering(
-      record: record, diffTool: diffTool, variant: variant, scrubbing: scrubbers)
+      record: record, diffTool: diffTool, variant: variant, scrubbing: scrubbers, naming: naming)
     if testCase != nil { scope.counter = SnapshotCounter() }
     try await SnapshotScope.$current.withValue(scope, operation: function)
   }
@@ -49,13 +50,18 @@ extension Trait where Self == _SnapshotsTestTrait {
   ///   - diffTool: The diff tool, or `nil` to inherit.
   ///   - variant: The variant of the references written and compared, or `nil` to inherit.
   ///   - scrubbers: Scrubbers added after the enclosing ones, or `nil` for none.
+  ///   - naming: How a parameterized test's references are named
+  ///     (``SnapshotTestingConfiguration/Naming/arguments`` gives each case its own), or `nil` to
+  ///     inherit.
   public static func snapshots(
     record: SnapshotTestingConfiguration.Record? = nil,
     diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
     variant: SnapshotTestingConfiguration.Variant? = nil,
-    scrubbing scrubbers: [Scrubber]? = nil
+    scrubbing scrubbers: [Scrubber]? = nil,
+    naming: SnapshotTestingConfiguration.Naming? = nil
   ) -> Self {
-    _SnapshotsTestTrait(record: record, diffTool: diffTool, variant: variant, scrubbers: scrubbers)
+    _SnapshotsTestTrait(
+      record: record, diffTool: diffTool, variant: variant, scrubbers: scrubbers, naming: naming)
   }
 
   /// Configures a suite or a test's record mode and diff tool; see

@@ -124,3 +124,24 @@ final class XCTestEntryPointTests: FailureCapturingTestCase {
     assertSnapshot(of: "main queue\n", as: onMain, record: .never)
   }
 }
+
+/// XCTest has no test cases with arguments: two assertions that use one reference, as a loop in a
+/// test may, are not taken for two cases sharing it.
+final class XCTestSharedReferenceTests: XCTestCase {
+  func testAReferenceUsedTwiceInOneTestIsNotACollision() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("XCTestSharedReference-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for _ in 1...2 {
+      let message = RunEnvironment.withOverride([.artifacts: folder.appendingPathComponent("a").path]) {
+        verifySnapshot(
+          of: "same\n", as: .lines, named: "shared", record: .missing,
+          snapshotDirectory: folder.path, testName: "shared()")
+      }
+      XCTAssertFalse(message?.contains("Two cases") ?? false, message ?? "")
+    }
+    XCTAssertEqual(
+      try String(contentsOf: folder.appendingPathComponent("shared.shared.txt"), encoding: .utf8),
+      "same\n")
+  }
+}
