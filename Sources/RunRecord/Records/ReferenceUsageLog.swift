@@ -4,8 +4,8 @@ import Foundation
 /// given, for finding references no test uses (`snapshot-testing prune`).
 ///
 /// Enabled by `SNAPSHOT_TESTING_USED_REFERENCES=<folder>`. Each test process writes files of its own
-/// in that folder, named with its `<pid>-<random>` stem, so parallel tests and the several
-/// processes of `swift test --parallel` never write to the same file:
+/// in that folder, named by ``UsageLogFolder`` with its `<pid>-<random>` stem, so parallel tests
+/// and the several processes of `swift test --parallel` never write to the same file:
 ///
 /// - `process-<stem>.json`: its arguments (the tests it was given) and the git commit it ran on,
 ///   written as the process starts (before its first test, by a load-time hook of
@@ -16,17 +16,40 @@ import Foundation
 /// - `finished-<stem>`: written when the process exits normally. A process without it crashed or
 ///   was killed, and the references of the tests it did not finish would look unused.
 package final class ReferenceUsageLog: @unchecked Sendable {
-  /// What a test process that logged usage was asked to run.
+  /// What a test process that logged usage was asked to run: data with a version, as every
+  /// record a tool reads. Files written before it had one read as version 1.
   package struct ProcessInfoRecord: Codable, Sendable {
+    /// The version this build writes; it reads this one and 1.
+    package static let currentVersion = 2
+
+    package var version: Int
     package var arguments: [String]
     package var startedAt: Double
     /// The git commit checked out where the process ran; `nil` outside a git checkout.
     package var revision: String?
 
     package init(arguments: [String], startedAt: Double, revision: String? = nil) {
+      self.version = Self.currentVersion
       self.arguments = arguments
       self.startedAt = startedAt
       self.revision = revision
+    }
+
+    package init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
+      guard version <= Self.currentVersion else { throw UnsupportedVersion(version: version) }
+      arguments = try container.decode([String].self, forKey: .arguments)
+      startedAt = try container.decode(Double.self, forKey: .startedAt)
+      revision = try container.decodeIfPresent(String.self, forKey: .revision)
+    }
+  }
+
+  /// A process record written by a newer version of the package.
+  package struct UnsupportedVersion: Error, CustomStringConvertible {
+    package var version: Int
+    package var description: String {
+      "written by a newer version of the package (process record version \(version))"
     }
   }
 
@@ -54,14 +77,15 @@ package final class ReferenceUsageLog: @unchecked Sendable {
   private let lock = NSLock()
   private let descriptor: Int32
   private var logged: Set<String> = []
-  private let folder: URL
+  private let folder: UsageLogFolder
   private let stem: String
   private var variants: Set<String> = []
 
   private init?(folder: URL, arguments: [String]) {
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let stem = "\(getpid())-\(UUID().uuidString.prefix(8))"
-    let logURL = folder.appendingPathComponent("references-\(stem).txt")
+    let stem = UsageLogFolder.newStem()
+    let folder = UsageLogFolder(folder)
+    let logURL = folder.file(.references, stem: stem)
     let descriptor = open(logURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { return nil }
     self.descriptor = descriptor
@@ -75,7 +99,7 @@ package final class ReferenceUsageLog: @unchecked Sendable {
       )
     )
     if let data = try? JSONEncoder().encode(record) {
-      try? AtomicFile.write(data, to: folder.appendingPathComponent("process-\(stem).json"))
+      try? AtomicFile.write(data, to: folder.file(.process, stem: stem))
     }
     Self.markFinishedAtExit
   }
@@ -113,7 +137,7 @@ package final class ReferenceUsageLog: @unchecked Sendable {
     atexit {
       for log in ReferenceUsageLog.logs.cachedValues {
         guard let log else { continue }
-        let marker = log.folder.appendingPathComponent("finished-\(log.stem)")
+        let marker = log.folder.file(.finished, stem: log.stem)
         _ = FileManager.default.createFile(atPath: marker.path, contents: Data())
       }
     }
@@ -124,7 +148,7 @@ package final class ReferenceUsageLog: @unchecked Sendable {
     lock.withLock {
       guard variants.insert(variant).inserted else { return }
       let text = variants.sorted().map { $0 + "\n" }.joined()
-      try? AtomicFile.write(Data(text.utf8), to: folder.appendingPathComponent("variants-\(stem).txt"))
+      try? AtomicFile.write(Data(text.utf8), to: folder.file(.variants, stem: stem))
     }
   }
 
@@ -132,7 +156,7 @@ package final class ReferenceUsageLog: @unchecked Sendable {
   package static func loadVariants(folder: URL) throws -> Set<String> {
     var variants: Set<String> = []
     for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
-    where name.hasPrefix("variants-") && name.hasSuffix(".txt") {
+    where UsageLogFolder.parse(name)?.kind == .variants {
       let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
       variants.formUnion(text.split(separator: "\n").map(String.init))
     }
@@ -153,24 +177,28 @@ package final class ReferenceUsageLog: @unchecked Sendable {
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     var paths: Set<String> = []
     var processes: [LoggedProcess] = []
+    let finished = Set(names.compactMap { UsageLogFolder.parse($0) }.filter { $0.kind == .finished }.map(\.stem))
     for name in names {
+      guard let (kind, stem) = UsageLogFolder.parse(name) else { continue }
       let url = folder.appendingPathComponent(name)
-      if name.hasPrefix("references-") && name.hasSuffix(".txt") {
+      switch kind {
+      case .references:
         let text = try String(contentsOf: url, encoding: .utf8)
         // At line feeds only, as `append` writes them: split at characters, "\r\n" is one, and a
         // path ending in "\r" would swallow the next line.
         paths.formUnion(
           text.utf8.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
         )
-      } else if name.hasPrefix("process-") && name.hasSuffix(".json") {
-        let stem = String(name.dropFirst("process-".count).dropLast(".json".count))
+      case .process:
         processes.append(
           LoggedProcess(
             stem: stem,
             record: try JSONDecoder().decode(ProcessInfoRecord.self, from: Data(contentsOf: url)),
-            finished: names.contains("finished-\(stem)")
+            finished: finished.contains(stem)
           )
         )
+      case .variants, .finished:
+        continue
       }
     }
     return Contents(paths: paths, processes: processes.sorted { $0.stem < $1.stem })

@@ -28,7 +28,7 @@ package struct PrunePlan: Sendable {
   /// wrong.
   ///
   /// An unused file whose name carries a variant that the run did not use
-  /// (``ReferenceFileName/variant(in:knownVariants:)``) is never deleted: a Linux run cannot
+  /// (``ReferenceName/variant(in:knownVariants:)``) is never deleted: a Linux run cannot
   /// produce `*.macos.png`, nor a run without `fr_FR` produce `*.fr_FR.txt`. It is listed in
   /// ``otherVariants`` instead.
   ///
@@ -58,7 +58,7 @@ package struct PrunePlan: Sendable {
     var unreferenced: [URL] = []
     var otherVariants: [(url: URL, variant: String)] = []
     for file in files where !log.usedPaths.contains(standardizedPath(file.path)) {
-      if let variant = ReferenceFileName.variant(
+      if let variant = ReferenceName.variant(
         in: file.lastPathComponent,
         knownVariants: log.variants
       ), !log.variants.contains(variant) {

@@ -100,7 +100,7 @@ import Testing
     ("testBars.1..txt", nil, []),
   ])
   func variantInAFileName(_ name: String, _ variant: String?, _ known: [String]) {
-    #expect(ReferenceFileName.variant(in: name, knownVariants: Set(known)) == variant)
+    #expect(ReferenceName.variant(in: name, knownVariants: Set(known)) == variant)
   }
 
   @Test func acceptingAVariantsFailureWritesTheVariantsReference() throws {

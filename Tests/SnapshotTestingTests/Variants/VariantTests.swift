@@ -28,12 +28,12 @@ import Testing
   /// must include every name this platform gives.
   @Test func theToolsKnowThisPlatformsNames() {
     #expect(
-      ReferenceFileName.operatingSystems.contains(
+      ReferenceName.operatingSystems.contains(
         SnapshotTestingConfiguration.Variant.operatingSystem.name
       )
     )
     #expect(
-      ReferenceFileName.builtInVariants.contains(
+      ReferenceName.builtInVariants.contains(
         SnapshotTestingConfiguration.Variant.operatingSystemAndArchitecture.name
       )
     )

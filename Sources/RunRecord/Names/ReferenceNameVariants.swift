@@ -1,8 +1,6 @@
-/// What a reference's file name says about it, for tools that find references on disk.
-///
-/// The engine names a reference `<test>.<counter or name>[.<variant>][.<extension>]`; the test
-/// name and the snapshot name are sanitized and never hold a `.`.
-package enum ReferenceFileName {
+/// What a reference's file name says about its variant when the strategy's extension is not known,
+/// as for files `prune` finds on disk: the variants the engine can write.
+extension ReferenceName {
   /// The names `Variant.operatingSystem` gives, one per platform.
   package static let operatingSystems = [
     "linux", "macos", "ios", "tvos", "watchos", "visionos", "windows", "android",
