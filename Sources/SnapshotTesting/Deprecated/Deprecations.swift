@@ -144,7 +144,7 @@ public func verifySnapshot<Value, Format>(
 
 /// The `assertSnapshot(matching:…)` spelling of releases before `of:`; forwards to the `of:`
 /// spelling.
-@available(*, deprecated, renamed: "assertSnapshot(of:as:)")
+@available(*, deprecated, renamed: "assertSnapshot(of:as:named:record:timeout:file:testName:line:)")
 public func assertSnapshot<Value, Format>(
   matching value: @autoclosure () throws -> Value,
   as snapshotting: Snapshotting<Value, Format>,
@@ -169,7 +169,7 @@ public func assertSnapshot<Value, Format>(
 
 /// The `assertSnapshots(matching:…)` spelling of releases before `of:`; forwards to the `of:`
 /// spelling.
-@available(*, deprecated, renamed: "assertSnapshots(of:as:)")
+@available(*, deprecated, renamed: "assertSnapshots(of:as:record:timeout:file:testName:line:)")
 public func assertSnapshots<Value, Format>(
   matching value: @autoclosure () throws -> Value,
   as strategies: [String: Snapshotting<Value, Format>],
@@ -192,7 +192,7 @@ public func assertSnapshots<Value, Format>(
 
 /// The `assertSnapshots(matching:…)` spelling of releases before `of:`; forwards to the `of:`
 /// spelling.
-@available(*, deprecated, renamed: "assertSnapshots(of:as:)")
+@available(*, deprecated, renamed: "assertSnapshots(of:as:record:timeout:file:testName:line:)")
 public func assertSnapshots<Value, Format>(
   matching value: @autoclosure () throws -> Value,
   as strategies: [Snapshotting<Value, Format>],
@@ -215,7 +215,10 @@ public func assertSnapshots<Value, Format>(
 
 /// The `verifySnapshot(matching:…)` spelling of releases before `of:`; forwards to the `of:`
 /// spelling.
-@available(*, deprecated, renamed: "verifySnapshot(of:as:)")
+@available(
+  *, deprecated,
+  renamed: "verifySnapshot(of:as:named:record:snapshotDirectory:timeout:file:testName:line:)"
+)
 public func verifySnapshot<Value, Format>(
   matching value: @autoclosure () throws -> Value,
   as snapshotting: Snapshotting<Value, Format>,

@@ -57,13 +57,13 @@ extension NSObject: AnySnapshotStringConvertible {
       removingAddresses(from: debugDescription)
     }
   #else
-    // `open` as upstream declares it, so that code written against upstream compiles here.
-    // Without the Objective-C runtime a subclass still cannot override a member declared in an
-    // extension, so a subclass customises its text through `debugDescription` instead.
+    // Without the Objective-C runtime no subclass can override a member declared in an
+    // extension (`open` here only warned that it means `public`), so a subclass customises its
+    // text through `debugDescription` instead. Code written against upstream compiles the same.
 
     /// The object's debug description with memory addresses removed, so that it is the same on
     /// every run: `<NSObject: 0x6000…>` becomes `<NSObject>`.
-    open var snapshotDescription: String {
+    public var snapshotDescription: String {
       removingAddresses(from: debugDescription)
     }
   #endif
