@@ -16,7 +16,7 @@ extension ReviewSession {
   /// ``ToolExitCode/pending`` when `check` found files that would shrink, else
   /// ``ToolExitCode/success``.
   ///
-  /// - Complexity: O(*n*) in the pixels of the files, each decoded twice and encoded once.
+  /// - Complexity: O(*n*) in the pixels of the files, each decoded three times and encoded once.
   package func optimize(paths: [URL], check: Bool) -> ToolExitCode {
     let selection = OptimizeSelection.select(paths: paths, root: hints.packageRoot)
     var tally = OptimizeTally()
