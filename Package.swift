@@ -109,6 +109,7 @@ let package = Package(
       // Images come from real image assertions.
       dependencies: [
         "SnapshotReview", "RunRecord", "PNGCodec", "SnapshotTesting", "ImageSnapshotTesting",
+        "TestSupport",
       ]
     ),
   ]

@@ -1,4 +1,5 @@
-// Decoding: libpng's reader from memory, converting every PNG to 8-bit RGBA. Every libpng call is
+// Decoding: libpng's reader from memory, converting every PNG to 8-bit RGBA (or, for the lossless
+// check of `optimize`, to 16-bit RGBA). Every libpng call is
 // made under the setjmp of the function that makes it.
 
 #include "CLibPNG.h"
@@ -20,6 +21,8 @@ struct clibpng_decoder {
   size_t offset;
   uint32_t width;
   uint32_t height;
+  // 4 for 8-bit RGBA, 8 for 16-bit RGBA.
+  size_t bytes_per_pixel;
   png_bytep *rows;
   int has_read_pixels;
 };
@@ -86,8 +89,24 @@ static int check_palette(const uint8_t *data, size_t size, clibpng_error *error)
   return 1;
 }
 
+static clibpng_status create_decoder(
+    const uint8_t *data, size_t size, uint32_t max_side, uint64_t max_pixels, int sixteen_bits,
+    clibpng_decoder **result, uint32_t *width, uint32_t *height, clibpng_error *error);
+
 clibpng_status clibpng_decoder_create(
     const uint8_t *data, size_t size, uint32_t max_side, uint64_t max_pixels,
+    clibpng_decoder **result, uint32_t *width, uint32_t *height, clibpng_error *error) {
+  return create_decoder(data, size, max_side, max_pixels, 0, result, width, height, error);
+}
+
+clibpng_status clibpng_decoder_create_rgba16(
+    const uint8_t *data, size_t size, uint32_t max_side, uint64_t max_pixels,
+    clibpng_decoder **result, uint32_t *width, uint32_t *height, clibpng_error *error) {
+  return create_decoder(data, size, max_side, max_pixels, 1, result, width, height, error);
+}
+
+static clibpng_status create_decoder(
+    const uint8_t *data, size_t size, uint32_t max_side, uint64_t max_pixels, int sixteen_bits,
     clibpng_decoder **result, uint32_t *width, uint32_t *height, clibpng_error *error) {
   *result = NULL;
   if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
@@ -149,7 +168,10 @@ clibpng_status clibpng_decoder_create(
   if (has_transparency_chunk) {
     png_set_tRNS_to_alpha(decoder->png);
   }
-  if (bit_depth == 16) {
+  if (sixteen_bits) {
+    // Widens 8-bit samples by repeating them (0xAB becomes 0xABAB), as viewers do.
+    png_set_expand_16(decoder->png);
+  } else if (bit_depth == 16) {
     // Rounds to the nearest 8-bit value, unlike png_set_strip_16 which keeps the high byte.
     png_set_scale_16(decoder->png);
   }
@@ -157,12 +179,15 @@ clibpng_status clibpng_decoder_create(
     png_set_gray_to_rgb(decoder->png);
   }
   if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_transparency_chunk) {
-    png_set_filler(decoder->png, 0xff, PNG_FILLER_AFTER);
+    png_set_filler(decoder->png, sixteen_bits ? 0xffff : 0xff, PNG_FILLER_AFTER);
   }
   png_set_interlace_handling(decoder->png);
   png_read_update_info(decoder->png, decoder->info);
-  if (png_get_rowbytes(decoder->png, decoder->info) != (size_t)w * 4) {
-    clibpng_copy_message(error, "the image could not be converted to 8-bit RGBA");
+  decoder->bytes_per_pixel = sixteen_bits ? 8 : 4;
+  if (png_get_rowbytes(decoder->png, decoder->info) != (size_t)w * decoder->bytes_per_pixel) {
+    clibpng_copy_message(
+        error, sixteen_bits ? "the image could not be converted to 16-bit RGBA"
+                            : "the image could not be converted to 8-bit RGBA");
     clibpng_decoder_destroy(decoder);
     return CLIBPNG_ERROR_LIBPNG;
   }
@@ -174,7 +199,7 @@ clibpng_status clibpng_decoder_create(
 
 clibpng_status clibpng_decoder_read_rgba(
     clibpng_decoder *decoder, uint8_t *rgba, size_t capacity, clibpng_error *error) {
-  size_t row_bytes = (size_t)decoder->width * 4;
+  size_t row_bytes = (size_t)decoder->width * decoder->bytes_per_pixel;
   if (decoder->has_read_pixels || capacity != row_bytes * decoder->height) {
     clibpng_copy_message(error, "the pixel buffer does not fit the image");
     return CLIBPNG_ERROR_USAGE;

@@ -20,12 +20,38 @@ package enum PNGDecoder {
   package static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(PNGCodecError)
     -> RGBAImage
   {
+    let (width, height, pixels) = try decode(bytes, sixteenBits: false)
+    return RGBAImage(width: width, height: height, bytes: pixels)
+  }
+
+  /// Decodes any valid PNG to RGBA at full depth: 16-bit samples as they are, smaller ones
+  /// widened the way viewers widen them (8-bit 0xAB as 0xABAB), so that two files compare equal
+  /// exactly when every sample of every pixel is the same. Returns `width × height × 8` bytes of
+  /// big-endian samples; gamma and colour-profile chunks are ignored, as by ``decode(_:)``.
+  ///
+  /// - Complexity: O(*n*) in the size of the data and the number of pixels.
+  package static func decodeFullDepth(_ data: Data) throws(PNGCodecError)
+    -> (width: Int, height: Int, samples: [UInt8])
+  {
+    let result = data.withUnsafeBytes { bytes in
+      Result { () throws(PNGCodecError) -> (Int, Int, [UInt8]) in
+        try decode(bytes.bindMemory(to: UInt8.self), sixteenBits: true)
+      }
+    }
+    return try result.get()
+  }
+
+  private static func decode(
+    _ bytes: UnsafeBufferPointer<UInt8>,
+    sixteenBits: Bool
+  ) throws(PNGCodecError) -> (Int, Int, [UInt8]) {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .empty }
     var error = clibpng_error()
     var decoder: OpaquePointer?
     var width: UInt32 = 0
     var height: UInt32 = 0
-    let status = clibpng_decoder_create(
+    let create = sixteenBits ? clibpng_decoder_create_rgba16 : clibpng_decoder_create
+    let status = create(
       base,
       bytes.count,
       UInt32(PNGLimits.maximumSide),
@@ -47,7 +73,7 @@ package enum PNGDecoder {
     guard let decoder, width > 0, height > 0 else {
       throw .invalid(reason: "the header announces an empty image")
     }
-    let byteCount = Int(width) * Int(height) * 4
+    let byteCount = Int(width) * Int(height) * (sixteenBits ? 8 : 4)
     var readStatus = CLIBPNG_OK
     let rgbaBytes = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initializedCount in
       // On failure the bytes are discarded below, but they are zeroed so the array is never read
@@ -61,7 +87,7 @@ package enum PNGDecoder {
     guard readStatus == CLIBPNG_OK else {
       throw .invalid(reason: error.text)
     }
-    return RGBAImage(width: Int(width), height: Int(height), bytes: rgbaBytes)
+    return (Int(width), Int(height), rgbaBytes)
   }
 }
 

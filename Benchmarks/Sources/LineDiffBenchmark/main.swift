@@ -61,10 +61,50 @@ func changed(_ lines: [String], changes: Int) -> [String] {
 
 let sizes = [1_000, 5_000, 20_000, 50_000]
 
+/// Changes every `step`-th line, starting with the first when `step` is 1 and in the middle of
+/// each stretch otherwise.
+func changed(_ lines: [String], every step: Int) -> [String] {
+  var result = lines
+  for index in stride(from: step == 1 ? 0 : step / 2, to: result.count, by: step) {
+    result[index] += " (changed)"
+  }
+  return result
+}
+
+/// `count` lines, each `x` or `y`, from a fixed seed: no two such texts share long stretches.
+func coinFlipLines(count: Int, seed: UInt64) -> [String] {
+  var state = seed
+  return (0..<count).map { _ in
+    // SplitMix64, so that the files are the same on every machine.
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return (z ^ (z >> 31)) & 1 == 0 ? "x" : "y"
+  }
+}
+
 /// Writes `percent-N.{old,new}.txt` (1% of the N lines changed) and `fixed-N.{old,new}.txt`
-/// (10 lines changed) for every size.
+/// (10 lines changed) for every size; `every-50000`, `half-50000` and `tenth-50000` (every line,
+/// every 2nd and every 10th line of 50,000 changed); and `coins-200000` (two unrelated texts of
+/// 200,000 random `x` or `y` lines).
 func generate(into directory: URL) throws {
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  func write(_ name: String, old: [String], new: [String]) throws {
+    try Data(old.joined(separator: "\n").utf8)
+      .write(to: directory.appendingPathComponent("\(name).old.txt"))
+    try Data(new.joined(separator: "\n").utf8)
+      .write(to: directory.appendingPathComponent("\(name).new.txt"))
+  }
+  let dump = dumpLines(count: 50_000)
+  for (series, step) in [("every", 1), ("half", 2), ("tenth", 10)] {
+    try write("\(series)-50000", old: dump, new: changed(dump, every: step))
+  }
+  try write(
+    "coins-200000",
+    old: coinFlipLines(count: 200_000, seed: 1),
+    new: coinFlipLines(count: 200_000, seed: 2)
+  )
   for size in sizes {
     let old = dumpLines(count: size)
     for (series, changes) in [("percent", size / 100), ("fixed", 10)] {

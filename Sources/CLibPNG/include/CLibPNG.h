@@ -45,9 +45,19 @@ clibpng_status clibpng_decoder_create(
     const uint8_t *data, size_t size, uint32_t max_side, uint64_t max_pixels,
     clibpng_decoder **decoder, uint32_t *width, uint32_t *height, clibpng_error *error);
 
-/// Decodes every pixel as 8-bit RGBA with straight alpha into `rgba`, which holds
-/// `width * height * 4` bytes (`capacity`). Palettes, transparency chunks, gray, 16-bit and
-/// interlaced images are all converted; gamma and colour-space chunks are ignored.
+/// Like `clibpng_decoder_create`, but the pixels are read as 16-bit RGBA at full depth: 16-bit
+/// samples as they are, smaller ones widened the way viewers widen them (an 8-bit 0xAB becomes
+/// 0xABAB, after 1, 2 and 4-bit gray become 8-bit by the same repetition). `optimize` compares
+/// files this way, so that no low byte of a 16-bit file can be lost unnoticed.
+clibpng_status clibpng_decoder_create_rgba16(
+    const uint8_t *data, size_t size, uint32_t max_side, uint64_t max_pixels,
+    clibpng_decoder **decoder, uint32_t *width, uint32_t *height, clibpng_error *error);
+
+/// Decodes every pixel as RGBA with straight alpha into `rgba`, which holds
+/// `width * height * 4` bytes (`capacity`); `width * height * 8` bytes of big-endian 16-bit
+/// samples for a decoder from `clibpng_decoder_create_rgba16`. Palettes, transparency chunks,
+/// gray, 16-bit and interlaced images are all converted; gamma and colour-space chunks are
+/// ignored.
 clibpng_status clibpng_decoder_read_rgba(
     clibpng_decoder *decoder, uint8_t *rgba, size_t capacity, clibpng_error *error);
 

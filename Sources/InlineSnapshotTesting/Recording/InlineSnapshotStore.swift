@@ -110,7 +110,7 @@ final class InlineSnapshotStore: @unchecked Sendable {
 
   private func cachedSource(atPath path: String) throws(InlineSnapshotWriteError) -> String {
     if let source = sources[path] { return source }
-    let source = try readSourceFile(atPath: redirectedPaths[path] ?? path)
+    let source = try readSourceFile(atPath: redirectedPaths[path] ?? path).text
     sources[path] = source
     return source
   }
@@ -151,24 +151,53 @@ enum InlineSnapshotWriteError: Error, Equatable, CustomStringConvertible {
   }
 }
 
-/// Reads a source file as UTF-8 text.
-func readSourceFile(atPath path: String) throws(InlineSnapshotWriteError) -> String {
+/// A source file as UTF-8 text, and the byte-order mark it opened with, if any.
+///
+/// The mark is kept apart from the text: the rewrite sees the text the compiler saw (which skips
+/// the mark), and the file is written back with the very bytes it began with.
+struct SourceFileContents: Equatable {
+  /// The UTF-8 byte-order mark, which some editors put at the start of every file they save.
+  static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+  /// The text after the byte-order mark.
+  var text: String
+  /// Whether the file's first bytes are ``byteOrderMark``.
+  var hasByteOrderMark: Bool
+
+  /// Splits a file's bytes into its mark and its text; `nil` when they are not UTF-8.
+  init?(_ data: Data) {
+    hasByteOrderMark = data.starts(with: Self.byteOrderMark)
+    let body = hasByteOrderMark ? data.dropFirst(Self.byteOrderMark.count) : data[...]
+    guard let text = String(validating: body, as: UTF8.self) else { return nil }
+    self.text = text
+  }
+
+  /// The file's bytes for `text`, opening with the mark when the file read did.
+  func bytes(for text: String) -> Data {
+    (hasByteOrderMark ? Data(Self.byteOrderMark) : Data()) + Data(text.utf8)
+  }
+}
+
+/// Reads a source file as UTF-8 text, setting aside a byte-order mark.
+func readSourceFile(atPath path: String) throws(InlineSnapshotWriteError) -> SourceFileContents {
   let data: Data
   do {
     data = try Data(contentsOf: URL(fileURLWithPath: path))
   } catch {
     throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
   }
-  guard let text = String(data: data, encoding: .utf8) else {
+  guard let contents = SourceFileContents(data) else {
     throw .unreadable(path: path, reason: "it is not UTF-8 text")
   }
-  return text
+  return contents
 }
 
 /// Applies `recordings`, made against `original`, to the file at `path` and replaces the file
 /// atomically. When another process rewrote the file meanwhile, the recordings follow their calls
 /// to their new lines (see ``remapRecordings(_:from:to:)``) or the file is left alone. An
-/// advisory lock on the file keeps two test processes from rewriting it at the same time.
+/// advisory lock on the file keeps two test processes from rewriting it at the same time. Only the
+/// snapshot closures change: every other byte, a byte-order mark and CRLF line endings included,
+/// is written back as it was read.
 func writeRecordings(
   _ recordings: [InlineSnapshotRecording],
   toFileAtPath path: String,
@@ -182,7 +211,8 @@ func writeRecordings(
       _ = close(descriptor)
     }
   }
-  let current = try readSourceFile(atPath: path)
+  let file = try readSourceFile(atPath: path)
+  let current = file.text
   guard let placed = remapRecordings(recordings, from: original, to: current) else {
     throw .changedOnDisk(path: path)
   }
@@ -194,7 +224,7 @@ func writeRecordings(
   }
   guard rewritten != current else { return }
   do {
-    try AtomicFile.write(Data(rewritten.utf8), to: URL(fileURLWithPath: path))
+    try AtomicFile.write(file.bytes(for: rewritten), to: URL(fileURLWithPath: path))
   } catch {
     throw .unwritable(path: path, error)
   }

@@ -8,14 +8,15 @@ extension ReviewSession {
   ///
   /// `paths` are PNG files, taken wherever they are, or folders whose `__Snapshots__` folders are
   /// searched; none means the package root's. A file is replaced only by one that decodes to the
-  /// same RGBA bytes (``PNGOptimizer``), through `AtomicFile`, which writes through symbolic links
-  /// and keeps permissions. Git LFS pointers are skipped with a note.
+  /// same samples at full depth and loses no animation or meaningful chunk (``PNGOptimizer``),
+  /// through `AtomicFile`, which writes through symbolic links and keeps permissions. Files that
+  /// would lose something, and Git LFS pointers, are skipped with a line that says why.
   ///
   /// Returns ``ToolExitCode/failure`` when a file could not be read, decoded or written,
   /// ``ToolExitCode/pending`` when `check` found files that would shrink, else
   /// ``ToolExitCode/success``.
   ///
-  /// - Complexity: O(*n*) in the pixels of the files, each decoded twice and encoded once.
+  /// - Complexity: O(*n*) in the pixels of the files, each decoded three times and encoded once.
   package func optimize(paths: [URL], check: Bool) -> ToolExitCode {
     let selection = OptimizeSelection.select(paths: paths, root: hints.packageRoot)
     var tally = OptimizeTally()
@@ -59,7 +60,14 @@ extension ReviewSession {
     }
     let optimization: PNGOptimization
     do {
-      optimization = try PNGOptimizer.optimize(data)
+      switch try PNGOptimizer.optimize(data) {
+      case .optimized(let result):
+        optimization = result
+      case .kept(let reason):
+        console.write("Skipped \(name): \(reason.description); it was left as it was.\n")
+        tally.skipped += 1
+        return
+      }
     } catch {
       console.warn("error: \(name): \(describe(error))\n")
       tally.failed += 1

@@ -6,29 +6,72 @@ struct CommonRun: Equatable {
   var count: Int
 }
 
-/// A minimal line diff: Eugene W. Myers' O((N+M)·D) algorithm in its linear-space form.
+/// A line diff: Eugene W. Myers' O((N+M)·D) algorithm in its linear-space form, minimal unless
+/// that is too expensive.
 ///
 /// "An O(ND) Difference Algorithm and Its Variations" (Algorithmica, 1986), section 4b: search
 /// for the middle of an optimal edit path from both ends at once, split there, and solve both
 /// halves. Before that, a common prefix and suffix are matched outright, and lines that occur in
 /// only one of the sequences are set aside, since no common subsequence can contain them.
+///
+/// One search for a middle point may spend at most ``costLimit(oldCount:newCount:)`` edit steps
+/// from each end. A box whose middle point lies further away than that (its edit distance exceeds
+/// twice the limit: thousands of changes among lines that repeat, such as two unrelated texts
+/// made of a few distinct lines) is cut instead at the points that the two searches have carried
+/// furthest from their corners (at both when the forward one comes first, else at the further
+/// one). The parts are then solved the same way, so the result is still a correct common
+/// subsequence, only perhaps not a longest one; and the time becomes O((*n* + *m*) · *L*) for a
+/// limit *L* instead of O((*n* + *m*) · *d*).
 enum MyersDiff {
-  /// Returns a longest common subsequence of `old` and `new`, as runs of equal elements in
-  /// increasing order.
+  /// The edit steps one search for a middle point may take before it settles for the furthest
+  /// points reached: 2,048, or 2 · √(*n* + *m*) on inputs of more than a million elements.
+  ///
+  /// An edit distance of at most twice the limit (4,096 deleted and inserted lines, not counting
+  /// lines found in only one text) always gives a minimal diff. The figure was chosen so that two
+  /// unrelated texts of 200,000 lines, each a random `x` or `y`, take less time than GNU `diff`
+  /// (see the Performance article).
+  static func costLimit(oldCount: Int, newCount: Int) -> Int {
+    max(2_048, Int(Double(oldCount + newCount).squareRoot()) * 2)
+  }
+
+  /// Returns a common subsequence of `old` and `new`, as runs of equal elements in increasing
+  /// order: a longest one unless finding it is too expensive (see ``MyersDiff``).
   ///
   ///     MyersDiff.commonRuns(old: [1, 2, 3, 4], new: [1, 9, 3, 4])
   ///     // [CommonRun(oldStart: 0, newStart: 0, count: 1),
   ///     //  CommonRun(oldStart: 2, newStart: 2, count: 2)]
   ///
   /// Every element not covered by a run is a deletion (old) or an insertion (new), and their
-  /// number is the smallest possible.
+  /// number is the smallest possible when it is at most twice `costLimit`.
   ///
-  /// - Parameter distinctCount: One more than the largest element (elements are identifiers in
-  ///   `0 ..< distinctCount`).
-  /// - Complexity: O((*n* + *m*) · *d*) time and O(*n* + *m* + `distinctCount`) memory, where
-  ///   *n* and *m* are the lengths and *d* is the number of deleted and inserted elements. When
-  ///   the changes are few, it is close to O(*n* + *m* + *d*²).
-  static func commonRuns(old: [Int32], new: [Int32], distinctCount: Int) -> [CommonRun] {
+  /// - Parameters:
+  ///   - distinctCount: One more than the largest element (elements are identifiers in
+  ///     `0 ..< distinctCount`).
+  ///   - costLimit: The edit steps one search for a middle point may take; `nil` for
+  ///     ``costLimit(oldCount:newCount:)`` of the inputs' lengths. Tests lower it.
+  /// - Complexity: O((*n* + *m*) · min(*d*, *L*)) time and O(*n* + *m* + `distinctCount`)
+  ///   memory, where *n* and *m* are the lengths, *d* is the number of deleted and inserted
+  ///   elements and *L* the cost limit. When the changes are few, it is close to
+  ///   O(*n* + *m* + *d*²).
+  static func commonRuns(
+    old: [Int32],
+    new: [Int32],
+    distinctCount: Int,
+    costLimit: Int? = nil
+  ) -> [CommonRun] {
+    search(old: old, new: new, distinctCount: distinctCount, costLimit: costLimit).runs
+  }
+
+  /// ``commonRuns(old:new:distinctCount:costLimit:)``, with the number of diagonal steps its
+  /// middle-point searches took: the measure of its work that tests bound.
+  static func search(
+    old: [Int32],
+    new: [Int32],
+    distinctCount: Int,
+    costLimit: Int? = nil
+  ) -> (runs: [CommonRun], diagonalSteps: Int) {
+    let limit = max(costLimit ?? Self.costLimit(oldCount: old.count, newCount: new.count), 1)
+    var diagonalSteps = 0
     var runs: [CommonRun] = []
 
     // Common prefix and suffix.
@@ -56,8 +99,9 @@ enum MyersDiff {
       if !oldKept.isEmpty, !newKept.isEmpty {
         let reducedOld = oldKept.map { old[$0] }
         let reducedNew = newKept.map { new[$0] }
-        var search = MiddleSnakeSearch(old: reducedOld, new: reducedNew)
+        var search = MiddleSnakeSearch(old: reducedOld, new: reducedNew, costLimit: limit)
         let reducedRuns = search.run()
+        diagonalSteps = search.diagonalSteps
         // Map back, joining matches that are adjacent in the full sequences too.
         for run in reducedRuns {
           for offset in 0..<run.count {
@@ -89,7 +133,7 @@ enum MyersDiff {
         runs.append(run)
       }
     }
-    return runs
+    return (runs, diagonalSteps)
   }
 }
 
@@ -102,11 +146,14 @@ private struct MiddleSnakeSearch {
   /// Smallest x reached on each diagonal, searching backward; index `k + offset`.
   var backward: [Int]
   let offset: Int
+  let costLimit: Int
   var runs: [CommonRun] = []
+  var diagonalSteps = 0
 
-  init(old: [Int32], new: [Int32]) {
+  init(old: [Int32], new: [Int32], costLimit: Int) {
     self.old = old
     self.new = new
+    self.costLimit = costLimit
     // Diagonals of any sub-box lie in -new.count ... old.count; one more on each side for the
     // sentinels.
     offset = new.count + 1
@@ -124,10 +171,12 @@ private struct MiddleSnakeSearch {
               new: new,
               forward: forward,
               backward: backward,
-              offset: offset
+              offset: offset,
+              costLimit: costLimit
             )
             solver.solve(oldRange: 0..<old.count, newRange: 0..<new.count)
             runs = solver.runs
+            diagonalSteps = solver.diagonalSteps
           }
         }
       }
@@ -142,12 +191,60 @@ private struct Solver {
   let forward: UnsafeMutableBufferPointer<Int>
   let backward: UnsafeMutableBufferPointer<Int>
   let offset: Int
+  let costLimit: Int
   var runs: [CommonRun] = []
+  var diagonalSteps = 0
+  /// Work left, the next on top: boxes to solve and common runs to append after them.
+  private var pending: [PendingWork] = []
+
+  private enum PendingWork {
+    case box(oldRange: Range<Int>, newRange: Range<Int>)
+    case run(CommonRun)
+  }
+
+  /// Where a box is cut: at one point, or at two in increasing order.
+  private struct Split {
+    var first: (Int, Int)
+    var second: (Int, Int)?
+  }
+
+  init(
+    old: UnsafeBufferPointer<Int32>,
+    new: UnsafeBufferPointer<Int32>,
+    forward: UnsafeMutableBufferPointer<Int>,
+    backward: UnsafeMutableBufferPointer<Int>,
+    offset: Int,
+    costLimit: Int
+  ) {
+    self.old = old
+    self.new = new
+    self.forward = forward
+    self.backward = backward
+    self.offset = offset
+    self.costLimit = costLimit
+  }
 
   /// Appends the common runs of `old[oldRange]` and `new[newRange]`, in order.
   ///
-  /// Recursion depth is O(log *d*): each split halves the number of edits left.
+  /// The boxes still to solve wait on an explicit stack rather than the call stack, so a long
+  /// chain of splits forced by the cost limit cannot overflow it. With optimal splits the stack
+  /// holds O(log *d*) boxes, since each split halves the number of edits left; a forced split
+  /// takes at least `costLimit` elements off its box.
   mutating func solve(oldRange: Range<Int>, newRange: Range<Int>) {
+    pending.append(.box(oldRange: oldRange, newRange: newRange))
+    while let work = pending.popLast() {
+      switch work {
+      case .run(let run):
+        appendRun(oldStart: run.oldStart, newStart: run.newStart, count: run.count)
+      case .box(let oldRange, let newRange):
+        solveBox(oldRange: oldRange, newRange: newRange)
+      }
+    }
+  }
+
+  /// Matches a box's common ends, then splits what lies between them, leaving the parts on
+  /// ``pending`` in reverse order so that they are solved first to last.
+  private mutating func solveBox(oldRange: Range<Int>, newRange: Range<Int>) {
     var oldLower = oldRange.lowerBound
     var newLower = newRange.lowerBound
     var oldUpper = oldRange.upperBound
@@ -166,20 +263,27 @@ private struct Solver {
       oldUpper -= 1
       newUpper -= 1
     }
+    if oldUpper < oldRange.upperBound {
+      let count = oldRange.upperBound - oldUpper
+      pending.append(.run(CommonRun(oldStart: oldUpper, newStart: newUpper, count: count)))
+    }
 
-    if oldLower < oldUpper, newLower < newUpper,
-      let (oldMiddle, newMiddle) = middlePoint(
+    guard oldLower < oldUpper, newLower < newUpper,
+      let split = middlePoint(
         oldLower: oldLower,
         oldUpper: oldUpper,
         newLower: newLower,
         newUpper: newUpper
       )
-    {
-      solve(oldRange: oldLower..<oldMiddle, newRange: newLower..<newMiddle)
-      solve(oldRange: oldMiddle..<oldUpper, newRange: newMiddle..<newUpper)
+    else { return }
+    let (oldFirst, newFirst) = split.first
+    if let (oldSecond, newSecond) = split.second {
+      pending.append(.box(oldRange: oldSecond..<oldUpper, newRange: newSecond..<newUpper))
+      pending.append(.box(oldRange: oldFirst..<oldSecond, newRange: newFirst..<newSecond))
+    } else {
+      pending.append(.box(oldRange: oldFirst..<oldUpper, newRange: newFirst..<newUpper))
     }
-
-    appendRun(oldStart: oldUpper, newStart: newUpper, count: oldRange.upperBound - oldUpper)
+    pending.append(.box(oldRange: oldLower..<oldFirst, newRange: newLower..<newFirst))
   }
 
   private mutating func appendRun(oldStart: Int, newStart: Int, count: Int) {
@@ -193,17 +297,19 @@ private struct Solver {
     }
   }
 
-  /// Finds a point strictly inside the box through which an optimal edit path passes.
+  /// Finds a point strictly inside the box through which an optimal edit path passes, or, once
+  /// `costLimit` edit steps were taken from each end without finding one, the point that has come
+  /// furthest (see ``MyersDiff``).
   ///
   /// The box must have no common first or last element, so its edit distance is at least 2 and
   /// the point found splits it into two smaller boxes. Coordinates are relative to the box's
   /// corner; diagonals are k = x − y, so the search runs over k in -n ... m (as `dmin ... dmax`).
-  private func middlePoint(
+  private mutating func middlePoint(
     oldLower: Int,
     oldUpper: Int,
     newLower: Int,
     newUpper: Int
-  ) -> (Int, Int)? {
+  ) -> Split? {
     let n = oldUpper - oldLower
     let m = newUpper - newLower
     let delta = n - m
@@ -257,7 +363,7 @@ private struct Solver {
         }
         forward[k] = x
         if deltaIsOdd, k >= backwardMin, k <= backwardMax, backward[k] <= x {
-          return split(x, y)
+          return split(x, y).map { Split(first: $0) }
         }
         k -= 2
       }
@@ -287,13 +393,67 @@ private struct Solver {
         }
         backward[k] = x
         if !deltaIsOdd, k >= forwardMin, k <= forwardMax, x <= forward[k] {
-          return split(x, y)
+          return split(x, y).map { Split(first: $0) }
         }
         k -= 2
+      }
+      diagonalSteps += forwardMax - forwardMin + backwardMax - backwardMin + 2
+      if cost >= costLimit {
+        let (forwardPoint, backwardPoint) = furthestPoints(
+          forward: forward,
+          forwardDiagonals: forwardMin...forwardMax,
+          backward: backward,
+          backwardDiagonals: backwardMin...backwardMax,
+          n: n,
+          m: m
+        )
+        // Both points when the forward one comes first, so neither search's work is lost;
+        // otherwise the one that came further.
+        if forwardPoint.x <= backwardPoint.x, forwardPoint.y <= backwardPoint.y,
+          let first = split(forwardPoint.x, forwardPoint.y),
+          let second = split(backwardPoint.x, backwardPoint.y)
+        {
+          return first == second ? Split(first: first) : Split(first: first, second: second)
+        }
+        let forwardProgress = forwardPoint.x + forwardPoint.y
+        let backwardProgress = n + m - backwardPoint.x - backwardPoint.y
+        let point = forwardProgress >= backwardProgress ? forwardPoint : backwardPoint
+        return split(point.x, point.y).map { Split(first: $0) }
       }
       cost += 1
     }
     // Unreachable for a box without common ends; without a split point, report no matches.
     return nil
+  }
+
+  /// The points reached so far that lie furthest from each search's starting corner, counted in
+  /// elements of both sequences: x + y forward, (n − x) + (m − y) backward. Every point a search
+  /// reached is on some path from its corner, so a split there keeps the result correct.
+  private func furthestPoints(
+    forward: UnsafeMutablePointer<Int>,
+    forwardDiagonals: ClosedRange<Int>,
+    backward: UnsafeMutablePointer<Int>,
+    backwardDiagonals: ClosedRange<Int>,
+    n: Int,
+    m: Int
+  ) -> (forward: (x: Int, y: Int), backward: (x: Int, y: Int)) {
+    var forwardPoint = (x: 0, y: 0)
+    var bestSum = -1
+    for k in stride(from: forwardDiagonals.lowerBound, through: forwardDiagonals.upperBound, by: 2)
+    where 2 * forward[k] - k > bestSum {
+      bestSum = 2 * forward[k] - k
+      forwardPoint = (forward[k], forward[k] - k)
+    }
+    var backwardPoint = (x: n, y: m)
+    bestSum = Int.max
+    for k in stride(
+      from: backwardDiagonals.lowerBound,
+      through: backwardDiagonals.upperBound,
+      by: 2
+    ) where 2 * backward[k] - k < bestSum {
+      bestSum = 2 * backward[k] - k
+      backwardPoint = (backward[k], backward[k] - k)
+    }
+    return (forwardPoint, backwardPoint)
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ImageSnapshotTesting
 import PNGCodec
+import TestSupport
 import Testing
 
 @testable import SnapshotReview
@@ -198,6 +199,64 @@ struct OptimizeFixture {
       #expect(contents(of: fixture.reference("testStored.1.png")) == pointer)
       let (afterOptimizing, _) = fixture.optimize()
       #expect(afterOptimizing == .success)
+    }
+  }
+
+  /// Before, `optimize` rewrote these, losing low bytes, frames and the gamma chunk.
+  @Test func filesThatWouldLoseSomethingAreSkippedWithTheReason() throws {
+    try OptimizeFixture.with { fixture in
+      // A 16-bit gray image whose low bytes 8 bits cannot hold; an APNG; an image with gamma.
+      let wide = HandBuiltPNG.make(
+        width: 2,
+        height: 1,
+        bitDepth: 16,
+        colorType: 0,
+        rows: [[0x12, 0x34, 0x56, 0x78]]
+      )
+      let oldChart = try OptimizeFixture.oldEncoding(try #require(OptimizeFixture.chart))
+      let animated = HandBuiltPNG.inserting(
+        [("acTL", HandBuiltPNG.bigEndian(UInt32(1)) + HandBuiltPNG.bigEndian(UInt32(0)))],
+        afterHeaderOf: oldChart
+      )
+      let gamma = HandBuiltPNG.inserting(
+        [("gAMA", HandBuiltPNG.bigEndian(UInt32(45_455)))],
+        afterHeaderOf: oldChart
+      )
+      try fixture.write(wide, to: fixture.reference("testDepth.1.png"))
+      try fixture.write(animated, to: fixture.reference("testMotion.1.png"))
+      try fixture.write(gamma, to: fixture.reference("testGamma.1.png"))
+      let before = fixture.packageFiles()
+
+      let (status, console) = fixture.optimize()
+      #expect(status == .success)
+      #expect(console.errors.isEmpty)
+      let lines = console.output.split(separator: "\n").map(String.init)
+      #expect(
+        lines.contains(
+          "Skipped \(fixture.relative("testDepth.1.png")): 16-bit samples that 8 bits cannot "
+            + "hold (the new file would lose their low bytes); it was left as it was."
+        )
+      )
+      #expect(
+        lines.contains(
+          "Skipped \(fixture.relative("testMotion.1.png")): an animated PNG (APNG): its frames "
+            + "would be lost; it was left as it was."
+        )
+      )
+      #expect(
+        lines.contains(
+          "Skipped \(fixture.relative("testGamma.1.png")): a chunk the new file would drop: "
+            + "gAMA (gamma); it was left as it was."
+        )
+      )
+      // Only the old reference changed.
+      let after = fixture.packageFiles()
+      for name in ["testDepth.1.png", "testMotion.1.png", "testGamma.1.png"] {
+        #expect(after[fixture.relative(name)] == before[fixture.relative(name)], "\(name)")
+      }
+      let old = fixture.relative(OptimizeFixture.old)
+      #expect(after[old] != before[old])
+      #expect(console.output.contains("\nOptimized 1 of 5 PNG files: saved "))
     }
   }
 
