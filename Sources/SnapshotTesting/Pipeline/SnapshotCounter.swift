@@ -36,7 +36,7 @@ final class SnapshotCounter: @unchecked Sendable {
       let task = currentTaskIdentity().map(String.init) ?? "-"
       return perExecution.counter(for: "\(test.id)|\(testCase)|\(task)")
     }
-    XCTestCounterReset.registerIfNeeded()
+    XCTestActivity.observe()
     return xcTest
   }
 
@@ -59,31 +59,9 @@ private final class CounterRegistry: @unchecked Sendable {
   }
 }
 
-/// Resets the XCTest counter when each XCTest test case finishes.
-private final class XCTestCounterReset: NSObject, XCTestObservation, @unchecked Sendable {
-  private static let registration = NSLock()
-  nonisolated(unsafe) private static var isRegistered = false
-
-  static func registerIfNeeded() {
-    registration.withLock {
-      guard !isRegistered else { return }
-      isRegistered = true
-      let observer = XCTestCounterReset()
-      if Thread.isMainThread {
-        MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) }
-      } else {
-        DispatchQueue.main.async {
-          MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) }
-        }
-      }
-    }
-  }
-
-  func testCaseDidFinish(_ testCase: XCTestCase) {
-    SnapshotCounter.xcTestCounter.reset()
-  }
-}
-
 extension SnapshotCounter {
-  fileprivate static var xcTestCounter: SnapshotCounter { xcTest }
+  /// Called by ``XCTestActivity`` when an XCTest test case finishes.
+  static func resetXCTestCounter() {
+    xcTest.reset()
+  }
 }
