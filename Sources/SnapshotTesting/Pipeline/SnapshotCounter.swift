@@ -24,17 +24,19 @@ final class SnapshotCounter: @unchecked Sendable {
   ///
   /// - Inside a `.snapshots` trait, the counter it created for this test case (`scoped`, kept in
   ///   ``SnapshotScope``); child tasks inherit it.
-  /// - Otherwise under Swift Testing, one counter per test, test case (parameterized arguments)
-  ///   and running task, so parallel tests and parameterized cases each start at 1. A repetition
-  ///   of a test case starts at 1 only in the trait: it may run on a task that reuses a finished
-  ///   one's identity (see ``currentTaskIdentity()``).
+  /// - Otherwise under Swift Testing, one counter per test and test case (parameterized
+  ///   arguments), shared by the test's child tasks (`async let`, `Task {}`, task groups), which
+  ///   inherit both, as upstream shares its one counter: parallel tests and parameterized cases
+  ///   each start at 1, and a child's snapshot after the parent's first is its second. Test cases
+  ///   are told apart by Swift Testing's description of them, which names their arguments and, since
+  ///   Swift 6.3, numbers equal ones. A repetition of a test case starts at 1 only in the trait:
+  ///   without it, it continues the counter of the earlier run (`test.4`, …).
   /// - Under XCTest, which runs one test at a time, a process-wide counter reset after each test.
   static func current(scoped: SnapshotCounter? = SnapshotScope.current.counter) -> SnapshotCounter {
     if let scoped { return scoped }
     if let test = Test.current {
       let testCase = Test.Case.current.map { String(describing: $0) } ?? ""
-      let task = currentTaskIdentity().map(String.init) ?? "-"
-      return perExecution.counter(for: "\(test.id)|\(testCase)|\(task)")
+      return perExecution.counter(for: "\(test.id)|\(testCase)")
     }
     XCTestActivity.observe()
     return xcTest
