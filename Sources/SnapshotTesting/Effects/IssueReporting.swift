@@ -8,7 +8,7 @@ var isRunningSwiftTesting: Bool { Test.current != nil }
 /// Reports a failure to the test that runs it: a Swift Testing `Issue` at the given source
 /// location, or an XCTest failure at the given file and line. A failure that no test can own (an
 /// assertion in a `DispatchQueue` block, a `Thread` or a `Task.detached` of a Swift Testing test,
-/// or one made after its test ended) still fails the run; see ``IssueOwner``.
+/// or one made after its test ended) still fails the run.
 ///
 /// Libraries that wrap the assertions use it to report their own failures the same way.
 @_spi(Internals)
