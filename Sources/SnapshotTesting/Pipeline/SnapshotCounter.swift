@@ -28,9 +28,11 @@ final class SnapshotCounter: @unchecked Sendable {
   ///   arguments), shared by the test's child tasks (`async let`, `Task {}`, task groups), which
   ///   inherit both, as upstream shares its one counter: parallel tests and parameterized cases
   ///   each start at 1, and a child's snapshot after the parent's first is its second. Test cases
-  ///   are told apart by Swift Testing's description of them, which names their arguments and, since
-  ///   Swift 6.3, numbers equal ones. A repetition of a test case starts at 1 only in the trait:
-  ///   without it, it continues the counter of the earlier run (`test.4`, …).
+  ///   are told apart by Swift Testing's description of them, which names their arguments and (in
+  ///   Swift 6.3, at least) numbers cases whose arguments are equal; with a Swift Testing without
+  ///   that number, parallel cases whose arguments describe alike would share a counter. A
+  ///   repetition of a test case starts at 1 only in the trait: without it, it continues the
+  ///   counter of the earlier run (`test.4`, …).
   /// - Under XCTest, which runs one test at a time, a process-wide counter reset after each test.
   static func current(scoped: SnapshotCounter? = SnapshotScope.current.counter) -> SnapshotCounter {
     if let scoped { return scoped }

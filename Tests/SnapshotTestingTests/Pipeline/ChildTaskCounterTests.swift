@@ -84,6 +84,23 @@ import Testing
   }
 }
 
+/// Cases whose arguments are equal are still counted apart, now that the task no longer tells
+/// them apart: Swift Testing numbers them in its description of each case. All of them write into
+/// one folder under one test name, so a shared counter would hand out numbers above 3.
+@Suite struct EqualArgumentsCounterTests {
+  static let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("EqualArgumentsCounterTests-\(UUID().uuidString)", isDirectory: true)
+
+  @Test(arguments: Array(repeating: 7, count: 12))
+  func casesWithEqualArgumentsEachStartAtOne(_ value: Int) {
+    let sandbox = SnapshotSandbox(root: Self.folder)
+    for step in 1...3 {
+      let message = sandbox.verify("\(value)", as: .lines, record: .all)
+      #expect(recordedName(message) == "sandbox.\(step).txt")
+    }
+  }
+}
+
 /// The reference file a recording's message names (`…/sandbox.2.txt`), or `nil`.
 func recordedName(_ message: String?) -> String? {
   guard let message else { return nil }
