@@ -41,6 +41,12 @@ import Testing
         )
       }
 
+      // `expectSnapshot` off the test's task, which reports on its own path.
+      let expect = try swiftTest(fixtureCase: "expectSnapshotOffTask", in: app)
+      #expect(expect.status != 0, "\(expect.output)")
+      #expect(expect.output.contains(Self.unownedReport), "\(expect.output)")
+      #expect(expect.output.contains("offTask.expectSnapshotOffTask.txt"), "\(expect.output)")
+
       // XCTest, after its run: XCTFail would reach no test.
       let late = try swiftTest(fixtureCase: "xcTestAfterTheRun", in: app)
       #expect(late.status != 0, "\(late.output)")

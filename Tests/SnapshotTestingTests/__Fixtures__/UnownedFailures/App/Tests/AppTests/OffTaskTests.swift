@@ -65,6 +65,19 @@ let lateAssertionRan = DispatchSemaphore(value: 0)
   atexit { assertChanged("afterTheRun") }
 }
 
+@Test func expectSnapshotOffTask() async {
+  guard fixtureCase == "expectSnapshotOffTask" else { return }
+  await onQueue {
+    _ = expectSnapshot(
+      of: "changed",
+      as: .lines,
+      named: "expectSnapshotOffTask",
+      record: .never,
+      testName: "offTask"
+    )
+  }
+}
+
 @Test func inItsTask() {
   guard fixtureCase == "inItsTask" else { return }
   assertChanged("inItsTask")
