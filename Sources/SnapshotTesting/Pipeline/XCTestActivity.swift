@@ -7,8 +7,8 @@ import XCTest
 ///
 /// XCTest has no public way to ask for the running test case, so one observer watches them all.
 /// The load-time hook (`CProcessStart`) installs it before the first test starts; where that hook
-/// does not run, the first assertion installs it, and until a test case has been seen to start or
-/// finish, nothing is known.
+/// does not run (or the process loads off the main thread), the first assertion installs it, and
+/// nothing is known until it has seen a test case finish.
 final class XCTestActivity: NSObject, XCTestObservation, @unchecked Sendable {
   /// Whether an XCTest test case is running now, or `nil` if the observer was installed too late
   /// to know.
@@ -22,14 +22,15 @@ final class XCTestActivity: NSObject, XCTestObservation, @unchecked Sendable {
     let isFirst = shared.lock.withLock {
       guard !shared.isInstalled else { return false }
       shared.isInstalled = true
-      shared.knowsRunningCases = fromTheStart
       return true
     }
     guard isFirst else { return }
-    // The observation centre belongs to the main actor; a test that asserts off the main thread
-    // has its observer installed a moment later.
+    // The observation centre belongs to the main actor. Off the main thread the observer is
+    // installed a moment later, when a test case may already run: it knows nothing until one
+    // finishes.
     if Thread.isMainThread {
       MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(shared) }
+      shared.lock.withLock { shared.knowsRunningCases = fromTheStart }
     } else {
       DispatchQueue.main.async {
         MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(shared) }
