@@ -2,11 +2,13 @@ import Foundation
 import Testing
 import XCTest
 
-/// Whether the calling code runs inside a Swift Testing test (rather than an XCTest case).
+/// Whether the calling code runs inside a Swift Testing test: on its task or a child task of it.
 var isRunningSwiftTesting: Bool { Test.current != nil }
 
-/// Reports a failure to the test framework that is running: a Swift Testing `Issue` at the given
-/// source location, or an XCTest failure at the given file and line.
+/// Reports a failure to the test that runs it: a Swift Testing `Issue` at the given source
+/// location, or an XCTest failure at the given file and line. A failure that no test can own (an
+/// assertion in a `DispatchQueue` block, a `Thread` or a `Task.detached` of a Swift Testing test,
+/// or one made after its test ended) still fails the run.
 ///
 /// Libraries that wrap the assertions use it to report their own failures the same way.
 @_spi(Internals)
@@ -17,18 +19,54 @@ public func recordIssue(
   line: UInt,
   column: UInt
 ) {
-  if isRunningSwiftTesting {
-    Issue.record(
-      Comment(rawValue: message()),
-      sourceLocation: safeSourceLocation(
-        fileID: String(describing: fileID),
-        filePath: String(describing: filePath),
-        line: Int(line),
-        column: Int(column)
-      )
+  let sourceLocation = {
+    safeSourceLocation(
+      fileID: String(describing: fileID),
+      filePath: String(describing: filePath),
+      line: Int(line),
+      column: Int(column)
     )
-  } else {
+  }
+  switch IssueOwner.current {
+  case .swiftTestingTest:
+    Issue.record(Comment(rawValue: message()), sourceLocation: sourceLocation())
+  case .xcTestCase:
     XCTFail(message(), file: filePath, line: line)
+  case .noTest:
+    reportUnownedFailure(message(), at: sourceLocation())
+  }
+}
+
+/// Which test a failure reported now, on this thread, reaches.
+///
+/// Swift Testing knows its test only on the test's task and the child tasks that inherit it
+/// (`Test.current`); XCTest fails the one test case that runs, from any thread, and drops a failure
+/// made when none runs. So a failure on a queue, a thread or a detached task of a Swift Testing
+/// test, or one made after its test ended, has no owner: `XCTFail` would drop it and the run would
+/// pass.
+enum IssueOwner: Equatable {
+  /// The Swift Testing test whose task, or a child task of it, reports the failure.
+  case swiftTestingTest
+  /// The XCTest test case that runs now, or an unknown state: the observer of XCTest was installed
+  /// after a test case started (see ``XCTestActivity``), so `XCTFail` is the best guess.
+  case xcTestCase
+  /// No test: the failure is reported by ``reportUnownedFailure(_:at:)``.
+  case noTest
+
+  /// Decides from what is known: whether the caller runs in a Swift Testing test, and whether an
+  /// XCTest test case runs (`nil`: not known).
+  static func decide(inSwiftTestingTest: Bool, xcTestCaseIsRunning: Bool?) -> IssueOwner {
+    if inSwiftTestingTest { return .swiftTestingTest }
+    return xcTestCaseIsRunning == false ? .noTest : .xcTestCase
+  }
+
+  /// The owner of a failure reported now, on this thread.
+  static var current: IssueOwner {
+    XCTestActivity.observe()
+    return decide(
+      inSwiftTestingTest: isRunningSwiftTesting,
+      xcTestCaseIsRunning: XCTestActivity.isTestCaseRunning
+    )
   }
 }
 

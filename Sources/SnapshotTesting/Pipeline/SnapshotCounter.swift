@@ -24,19 +24,23 @@ final class SnapshotCounter: @unchecked Sendable {
   ///
   /// - Inside a `.snapshots` trait, the counter it created for this test case (`scoped`, kept in
   ///   ``SnapshotScope``); child tasks inherit it.
-  /// - Otherwise under Swift Testing, one counter per test, test case (parameterized arguments)
-  ///   and running task, so parallel tests and parameterized cases each start at 1. A repetition
-  ///   of a test case starts at 1 only in the trait: it may run on a task that reuses a finished
-  ///   one's identity (see ``currentTaskIdentity()``).
+  /// - Otherwise under Swift Testing, one counter per test and test case (parameterized
+  ///   arguments), shared by the test's child tasks (`async let`, `Task {}`, task groups), which
+  ///   inherit both, as upstream shares its one counter: parallel tests and parameterized cases
+  ///   each start at 1, and a child's snapshot after the parent's first is its second. Test cases
+  ///   are told apart by Swift Testing's description of them, which names their arguments and (in
+  ///   Swift 6.3, at least) numbers cases whose arguments are equal; with a Swift Testing without
+  ///   that number, parallel cases whose arguments describe alike would share a counter. A
+  ///   repetition of a test case starts at 1 only in the trait: without it, it continues the
+  ///   counter of the earlier run (`test.4`, …).
   /// - Under XCTest, which runs one test at a time, a process-wide counter reset after each test.
   static func current(scoped: SnapshotCounter? = SnapshotScope.current.counter) -> SnapshotCounter {
     if let scoped { return scoped }
     if let test = Test.current {
       let testCase = Test.Case.current.map { String(describing: $0) } ?? ""
-      let task = currentTaskIdentity().map(String.init) ?? "-"
-      return perExecution.counter(for: "\(test.id)|\(testCase)|\(task)")
+      return perExecution.counter(for: "\(test.id)|\(testCase)")
     }
-    XCTestCounterReset.registerIfNeeded()
+    XCTestActivity.observe()
     return xcTest
   }
 
@@ -59,31 +63,9 @@ private final class CounterRegistry: @unchecked Sendable {
   }
 }
 
-/// Resets the XCTest counter when each XCTest test case finishes.
-private final class XCTestCounterReset: NSObject, XCTestObservation, @unchecked Sendable {
-  private static let registration = NSLock()
-  nonisolated(unsafe) private static var isRegistered = false
-
-  static func registerIfNeeded() {
-    registration.withLock {
-      guard !isRegistered else { return }
-      isRegistered = true
-      let observer = XCTestCounterReset()
-      if Thread.isMainThread {
-        MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) }
-      } else {
-        DispatchQueue.main.async {
-          MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) }
-        }
-      }
-    }
-  }
-
-  func testCaseDidFinish(_ testCase: XCTestCase) {
-    SnapshotCounter.xcTestCounter.reset()
-  }
-}
-
 extension SnapshotCounter {
-  fileprivate static var xcTestCounter: SnapshotCounter { xcTest }
+  /// Called by ``XCTestActivity`` when an XCTest test case finishes.
+  static func resetXCTestCounter() {
+    xcTest.reset()
+  }
 }

@@ -121,5 +121,9 @@ private func verify<Value, Format>(
 /// XCTest needs a compile-time file path for a failure's location, which a `SourceLocation`
 /// cannot give; the location goes at the start of the message instead.
 private func reportOutsideSwiftTesting(_ failure: String, at sourceLocation: SourceLocation) {
-  XCTFail("\(sourceLocation.filePath):\(sourceLocation.line): \(failure)")
+  if IssueOwner.current == .noTest {
+    reportUnownedFailure(failure, at: sourceLocation)
+  } else {
+    XCTFail("\(sourceLocation.filePath):\(sourceLocation.line): \(failure)")
+  }
 }
