@@ -97,7 +97,7 @@ public var diffTool: SnapshotTestingConfiguration.DiffTool {
 /// `SNAPSHOT_TESTING_RECORD`, else `.missing`. Unlike ``_record`` it ignores scopes.
 @_spi(Internals)
 public var __record: SnapshotTestingConfiguration.Record {
-  get { (try? resolveSettings(scope: SnapshotScope()).record.get())?.mode ?? .missing }
+  get { (try? resolveSettings(configuration: nil).record.get())?.mode ?? .missing }
   set { GlobalConfiguration.shared.record = newValue }
 }
 

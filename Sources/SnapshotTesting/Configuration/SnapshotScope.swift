@@ -1,24 +1,21 @@
 import Foundation
 import RunRecord
 
-/// What `withSnapshotTesting` and the `.snapshots` trait set for a task and its child tasks: one
-/// value in one task-local, each scope a copy of the enclosing one with its own choices on top.
+/// The settings of a scope beyond upstream's two (record mode and diff tool): the reference
+/// variant, the scrubbers, the test case's counter and the naming of a parameterized test's
+/// references. They travel inside ``SnapshotTestingConfiguration/current``, so every setting in
+/// effect is one value in one task-local: upstream's own, which libraries built on it read.
 ///
-/// It holds only what scopes chose; ``resolveSettings(recordArgument:scope:global:environment:)``
-/// turns it, the deprecated globals and the environment into the settings an assertion uses.
-/// Adding a setting means a field here, its line in that function and one parameter of the
-/// public spellings (see ARCHITECTURE.md, "Where to add…").
+/// ``resolveSettings(recordArgument:configuration:global:environment:)`` turns that value, the
+/// deprecated globals and the environment into the settings an assertion uses. Adding a setting
+/// means a field here, its line in that function and one parameter of the public spellings (see
+/// ARCHITECTURE.md, "Where to add…").
 package struct SnapshotScope: Sendable {
   /// The scope in effect in this task.
-  @TaskLocal package static var current = SnapshotScope()
+  package static var current: SnapshotScope {
+    SnapshotTestingConfiguration.current?.scope ?? SnapshotScope()
+  }
 
-  /// Whether a `withSnapshotTesting` scope or a `.snapshots` trait encloses this task, as
-  /// ``SnapshotTestingConfiguration/current`` tells (it is `nil` outside every scope).
-  var isEntered = false
-  /// The record mode the innermost scope that chose one chose.
-  var record: SnapshotTestingConfiguration.Record?
-  /// The diff tool the innermost scope that chose one chose.
-  var diffTool: SnapshotTestingConfiguration.DiffTool?
   /// The reference variant of the innermost scope that set one.
   var variant: SnapshotTestingConfiguration.Variant?
   /// Every scope's scrubbers, outermost scope's first.
@@ -27,24 +24,45 @@ package struct SnapshotScope: Sendable {
   var counter: SnapshotCounter?
   /// How the innermost trait that chose one names a parameterized test's references.
   var naming: SnapshotTestingConfiguration.Naming?
+}
 
-  /// This scope with an inner scope's choices on top: a `nil` keeps the enclosing value,
-  /// scrubbers are added after the enclosing ones.
-  func entering(
-    record: SnapshotTestingConfiguration.Record? = nil,
-    diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
-    variant: SnapshotTestingConfiguration.Variant? = nil,
+extension SnapshotTestingConfiguration {
+  /// The configuration of a new scope inside the current one: what it chooses, else what the
+  /// enclosing scope chose. As upstream, the record mode and diff tool of ``current`` always hold
+  /// what is in effect; the ones nobody chose are marked as shown from outside the scopes, so
+  /// that resolution looks there again (a global set later inside the scope applies, and an
+  /// unconfigured record mode stays unconfigured).
+  static func entering(
+    record: Record? = nil,
+    diffTool: DiffTool? = nil,
+    variant: Variant? = nil,
     scrubbing scrubbers: [Scrubber]? = nil,
-    naming: SnapshotTestingConfiguration.Naming? = nil
+    naming: Naming? = nil
   ) -> Self {
-    var inner = self
-    inner.isEntered = true
-    if let record { inner.record = record }
-    if let diffTool { inner.diffTool = diffTool }
-    if let variant { inner.variant = variant }
-    if let scrubbers { inner.scrubbers += scrubbers }
-    if let naming { inner.naming = naming }
+    let enclosing = current
+    var inner = Self(
+      record: record ?? enclosing?.record?.chosen ?? shownFromOutside(resolveSettings().record),
+      diffTool: diffTool ?? enclosing?.diffTool?.chosen ?? shownFromOutside(resolveSettings().diffTool)
+    )
+    if let variant { inner.scope.variant = variant }
+    if let scrubbers { inner.scope.scrubbers += scrubbers }
+    if let naming { inner.scope.naming = naming }
     return inner
+  }
+
+  private static func shownFromOutside(
+    _ resolved: Result<ResolvedRecordMode, RecordModeError>
+  ) -> Record {
+    // An invalid environment value shows as `.missing`; the assertions themselves report it.
+    var record = (try? resolved.get())?.mode ?? .missing
+    record.origin = .copiedFromOutsideScopes
+    return record
+  }
+
+  private static func shownFromOutside(_ diffTool: DiffTool) -> DiffTool {
+    var diffTool = diffTool
+    diffTool.isChosen = false
+    return diffTool
   }
 }
 
@@ -66,18 +84,19 @@ package struct SnapshotSettings {
 
 /// Resolves every setting, highest precedence first: the assertion's argument, the innermost
 /// scope that chose one, the deprecated globals, the environment, the default. Both assertion
-/// engines and the getters libraries read (`_record`, `_diffTool`,
-/// `SnapshotTestingConfiguration.current`) call it; a pure function of its inputs.
+/// engines and the getters libraries read (`_record`, `_diffTool`) call it; a pure function of
+/// its inputs.
 package func resolveSettings(
   recordArgument: SnapshotTestingConfiguration.Record? = nil,
-  scope: SnapshotScope = .current,
+  configuration: SnapshotTestingConfiguration? = .current,
   global: GlobalConfiguration = .shared,
   environment: RunEnvironment = .current
 ) -> SnapshotSettings {
+  let scope = configuration?.scope ?? SnapshotScope()
   let record = Result { () throws(RecordModeError) in
     try resolveRecordMode(
       argument: recordArgument,
-      scoped: scope.record,
+      scoped: configuration?.record,
       global: global.record,
       environment: environment
     )
@@ -87,7 +106,7 @@ package func resolveSettings(
   }
   return SnapshotSettings(
     record: record,
-    diffTool: scope.diffTool ?? global.diffTool ?? .default,
+    diffTool: configuration?.diffTool?.chosen ?? global.diffTool ?? .default,
     variant: variant,
     scrubbers: scope.scrubbers,
     counter: scope.counter,

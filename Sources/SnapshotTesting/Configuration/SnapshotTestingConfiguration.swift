@@ -8,28 +8,20 @@ import RunRecord
 /// Swift Testing suite or test with the `.snapshots(record:diffTool:)` trait, or for a whole run
 /// with the `SNAPSHOT_TESTING_RECORD` environment variable.
 public struct SnapshotTestingConfiguration: Sendable {
-  /// The configuration in effect in the current task inside a `withSnapshotTesting` scope or a
-  /// `.snapshots` trait; `nil` outside them. Libraries built on top of snapshot testing read it.
+  /// The configuration of the current task, set by `withSnapshotTesting` and the `.snapshots`
+  /// trait; `nil` outside them. Libraries built on top of snapshot testing read and bind it.
   ///
-  /// Inside a scope both fields hold what is in effect there: the innermost scope's choice, else
-  /// the deprecated globals (and `SNAPSHOT_TESTING_RECORD` for the record mode), else the
-  /// defaults. A record mode shown from outside the scopes is marked so: an assertion given it as
-  /// its `record:` argument looks outside the scopes again, so an unconfigured mode stays
-  /// unconfigured (on CI, missing references are not written).
+  /// Inside a scope both fields are filled in with what is in effect there: the innermost
+  /// scope's choice, else the deprecated globals (and `SNAPSHOT_TESTING_RECORD` for the record
+  /// mode), else the defaults. It is the one task-local of the settings in scope: the variant,
+  /// scrubbers and counter travel in it too.
   ///
   /// ```swift
   /// withSnapshotTesting(diffTool: .ksdiff) {
   ///   SnapshotTestingConfiguration.current?.record  // .missing, unless configured elsewhere
   /// }
   /// ```
-  @_spi(Internals) public static var current: Self? {
-    let scope = SnapshotScope.current
-    guard scope.isEntered else { return nil }
-    let settings = resolveSettings(scope: scope)
-    var record = (try? settings.record.get())?.mode ?? .missing
-    if scope.record == nil { record.origin = .copiedFromOutsideScopes }
-    return Self(record: record, diffTool: settings.diffTool)
-  }
+  @_spi(Internals) @TaskLocal public static var current: Self?
 
   /// How a failure message shows the reference and the failed snapshot, or `nil` to inherit.
   public var diffTool: DiffTool?
@@ -37,10 +29,15 @@ public struct SnapshotTestingConfiguration: Sendable {
   /// When references are written, or `nil` to inherit.
   public var record: Record?
 
+  /// The variant, scrubbers, counter and naming in scope; a configuration made by a library
+  /// inside a scope keeps the enclosing one's.
+  var scope: SnapshotScope
+
   /// Creates a configuration; `nil` fields inherit from the enclosing scope.
   public init(record: Record?, diffTool: DiffTool?) {
     self.record = record
     self.diffTool = diffTool
+    self.scope = Self.current?.scope ?? SnapshotScope()
   }
 
   /// When an assertion writes its reference to disk.
@@ -105,6 +102,14 @@ public struct SnapshotTestingConfiguration: Sendable {
   /// ```
   public struct DiffTool: Sendable, ExpressibleByStringLiteral {
     var render: @Sendable (_ currentFilePath: String, _ failedFilePath: String) -> String
+    /// `false` when ``SnapshotTestingConfiguration/current`` shows this tool from outside every
+    /// scope (the global one or the default): resolution then looks outside the scopes again,
+    /// so a global set later inside the scope applies.
+    var isChosen = true
+
+    /// This tool if a scope or user chose it. (Spelled `.none`: a bare `nil` here would be the
+    /// deprecated `ExpressibleByNilLiteral` conformance, the default tool.)
+    var chosen: Self? { isChosen ? self : .none }
 
     /// Creates a diff tool from a function of the reference's path and the failed snapshot's path.
     public init(

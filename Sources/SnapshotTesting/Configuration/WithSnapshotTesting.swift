@@ -21,8 +21,8 @@ public func withSnapshotTesting<R>(
   diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
   operation: () throws -> R
 ) rethrows -> R {
-  try SnapshotScope.$current.withValue(
-    SnapshotScope.current.entering(record: record, diffTool: diffTool),
+  try SnapshotTestingConfiguration.$current.withValue(
+    SnapshotTestingConfiguration.entering(record: record, diffTool: diffTool),
     operation: operation
   )
 }
@@ -34,8 +34,8 @@ public func withSnapshotTesting<R>(
   diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
   operation: () async throws -> R
 ) async rethrows -> R {
-  try await SnapshotScope.$current.withValue(
-    SnapshotScope.current.entering(record: record, diffTool: diffTool),
+  try await SnapshotTestingConfiguration.$current.withValue(
+    SnapshotTestingConfiguration.entering(record: record, diffTool: diffTool),
     operation: operation
   )
 }
@@ -71,8 +71,8 @@ public func withSnapshotTesting<R>(
   scrubbing scrubbers: [Scrubber]? = nil,
   operation: () throws -> R
 ) rethrows -> R {
-  try SnapshotScope.$current.withValue(
-    SnapshotScope.current.entering(
+  try SnapshotTestingConfiguration.$current.withValue(
+    SnapshotTestingConfiguration.entering(
       record: record, diffTool: diffTool, variant: variant, scrubbing: scrubbers),
     operation: operation
   )
@@ -87,8 +87,8 @@ public func withSnapshotTesting<R>(
   scrubbing scrubbers: [Scrubber]? = nil,
   operation: () async throws -> R
 ) async rethrows -> R {
-  try await SnapshotScope.$current.withValue(
-    SnapshotScope.current.entering(
+  try await SnapshotTestingConfiguration.$current.withValue(
+    SnapshotTestingConfiguration.entering(
       record: record, diffTool: diffTool, variant: variant, scrubbing: scrubbers),
     operation: operation
   )

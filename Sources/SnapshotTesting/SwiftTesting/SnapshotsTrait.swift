@@ -18,10 +18,10 @@ public struct _SnapshotsTestTrait: SuiteTrait, TestTrait, TestScoping {
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
-    var scope = SnapshotScope.current.entering(
+    var configuration = SnapshotTestingConfiguration.entering(
       record: record, diffTool: diffTool, variant: variant, scrubbing: scrubbers, naming: naming)
-    if testCase != nil { scope.counter = SnapshotCounter() }
-    try await SnapshotScope.$current.withValue(scope, operation: function)
+    if testCase != nil { configuration.scope.counter = SnapshotCounter() }
+    try await SnapshotTestingConfiguration.$current.withValue(configuration, operation: function)
   }
 }
 

@@ -4,8 +4,8 @@ import Testing
 
 @_spi(Internals) @testable import SnapshotTesting
 
-/// The general spellings set a variant and scrubbers in one call, and every setting comes from
-/// the one scope value.
+/// The general spellings set a variant and scrubbers in one call, and every setting travels in
+/// the one task-local, `SnapshotTestingConfiguration.current`.
 @Suite struct OneScopeTests {
   @Test func oneCallSetsAVariantAndScrubbers() throws {
     try withTemporaryDirectory { root in
@@ -48,10 +48,23 @@ import Testing
     withSnapshotTesting(record: .never, variant: .custom("outer"), scrubbing: [.uuids]) {
       withSnapshotTesting(diffTool: "meld", scrubbing: [.iso8601Dates]) {
         let scope = SnapshotScope.current
-        #expect(scope.record == .never)
+        #expect(SnapshotTestingConfiguration.current?.record == .never)
         #expect(scope.variant == .custom("outer"))
         #expect(scope.scrubbers.count == 2)
         #expect(_diffTool(currentFilePath: "a", failedFilePath: "b") == "meld a b")
+      }
+    }
+  }
+
+  /// A library that binds a configuration of its own inside a scope keeps the scope's variant
+  /// and scrubbers.
+  @Test func aConfigurationALibraryBindsKeepsTheScopesOtherSettings() {
+    withSnapshotTesting(variant: .custom("outer"), scrubbing: [.uuids]) {
+      let own = SnapshotTestingConfiguration(record: .never, diffTool: nil)
+      SnapshotTestingConfiguration.$current.withValue(own) {
+        #expect(SnapshotScope.current.variant == .custom("outer"))
+        #expect(SnapshotScope.current.scrubbers.count == 1)
+        #expect(_record == .never)
       }
     }
   }
@@ -70,7 +83,6 @@ import Testing
       withSnapshotTesting(record: .never) {
         __diffTool = "opendiff"
         #expect(_diffTool(currentFilePath: "a", failedFilePath: "b") == "opendiff a b")
-        #expect(SnapshotTestingConfiguration.current?.diffTool?(currentFilePath: "a", failedFilePath: "b") == "opendiff a b")
       }
     }
   }

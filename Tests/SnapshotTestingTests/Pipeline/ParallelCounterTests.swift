@@ -23,9 +23,9 @@ import Testing
       #expect(message?.contains("case\(index).\(step).txt") == true)
     }
     // A second execution of the test (a fresh counter) compares against what the first recorded.
-    var execution = SnapshotScope.current
-    execution.counter = SnapshotCounter()
-    SnapshotScope.$current.withValue(execution) {
+    var execution = SnapshotTestingConfiguration.entering()
+    execution.scope.counter = SnapshotCounter()
+    SnapshotTestingConfiguration.$current.withValue(execution) {
       for step in 1...3 {
         let message = sandbox.verify(
           "case \(index) step \(step)\n",
