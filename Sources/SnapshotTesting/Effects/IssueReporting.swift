@@ -19,21 +19,38 @@ public func recordIssue(
   line: UInt,
   column: UInt
 ) {
-  let sourceLocation = {
-    safeSourceLocation(
+  reportFailure(
+    message(),
+    at: safeSourceLocation(
       fileID: String(describing: fileID),
       filePath: String(describing: filePath),
       line: Int(line),
       column: Int(column)
-    )
-  }
+    ),
+    xcTestLocation: (filePath, line)
+  )
+}
+
+/// Reports a failure to the test that owns it (``IssueOwner``): the one place every entry point
+/// (`assertSnapshot`, `expectSnapshot`, `requireSnapshot`, `assertInlineSnapshot`) reports
+/// through. XCTest needs a compile-time file path for a failure's location; without one
+/// (`xcTestLocation` is `nil`, as for a `SourceLocation`), the location starts the message.
+func reportFailure(
+  _ message: String,
+  at sourceLocation: SourceLocation,
+  xcTestLocation: (file: StaticString, line: UInt)?
+) {
   switch IssueOwner.current {
   case .swiftTestingTest:
-    Issue.record(Comment(rawValue: message()), sourceLocation: sourceLocation())
+    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
   case .xcTestCase:
-    XCTFail(message(), file: filePath, line: line)
+    if let (file, line) = xcTestLocation {
+      XCTFail(message, file: file, line: line)
+    } else {
+      XCTFail("\(sourceLocation.filePath):\(sourceLocation.line): \(message)")
+    }
   case .noTest:
-    reportUnownedFailure(message(), at: sourceLocation())
+    reportUnownedFailure(message, at: sourceLocation)
   }
 }
 

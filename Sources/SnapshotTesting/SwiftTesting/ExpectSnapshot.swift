@@ -34,11 +34,7 @@ public func expectSnapshot<Value, Format>(
       sourceLocation: sourceLocation
     )
   else { return true }
-  if isRunningSwiftTesting {
-    Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
-  } else {
-    reportOutsideSwiftTesting(failure, at: sourceLocation)
-  }
+  reportFailure(failure, at: sourceLocation, xcTestLocation: nil)
   return false
 }
 
@@ -79,7 +75,7 @@ public func requireSnapshot<Value, Format>(
     let snapshotMatches = false
     try #require(snapshotMatches, Comment(rawValue: failure), sourceLocation: sourceLocation)
   }
-  reportOutsideSwiftTesting(failure, at: sourceLocation)
+  reportFailure(failure, at: sourceLocation, xcTestLocation: nil)
   throw SnapshotMismatch(message: failure)
 }
 
@@ -116,14 +112,4 @@ private func verify<Value, Format>(
       column: UInt(sourceLocation.column)
     )
   )
-}
-
-/// XCTest needs a compile-time file path for a failure's location, which a `SourceLocation`
-/// cannot give; the location goes at the start of the message instead.
-private func reportOutsideSwiftTesting(_ failure: String, at sourceLocation: SourceLocation) {
-  if IssueOwner.current == .noTest {
-    reportUnownedFailure(failure, at: sourceLocation)
-  } else {
-    XCTFail("\(sourceLocation.filePath):\(sourceLocation.line): \(failure)")
-  }
 }
