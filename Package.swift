@@ -20,8 +20,10 @@ let package = Package(
   ],
   dependencies: [
     // Only the inline and custom-dump modules use these; the core stays toolchain-only. The
-    // swift-syntax range is one that swift-macro-testing 0.7.0 also accepts.
-    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+    // swift-syntax range reaches as high as upstream's (<605), so a project whose other
+    // dependencies moved to 604 still resolves; scripts/check-swift-syntax-versions.sh builds
+    // against every version from 600 on that this machine can fetch.
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
     // Only the `snapshot-testing` command-line tool uses this.
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -65,7 +65,7 @@ extension Trait where Self == _SnapshotsTestTrait {
   }
 
   /// Configures a suite or a test's record mode and diff tool; see
-  /// ``Testing/Trait/snapshots(record:diffTool:variant:scrubbing:)``.
+  /// ``Testing/Trait/snapshots(record:diffTool:variant:scrubbing:naming:)``.
   public static func snapshots(
     record: SnapshotTestingConfiguration.Record? = nil,
     diffTool: SnapshotTestingConfiguration.DiffTool? = nil
@@ -74,7 +74,7 @@ extension Trait where Self == _SnapshotsTestTrait {
   }
 
   /// Scrubs every text snapshot of a suite or a test, and optionally configures it; see
-  /// ``Testing/Trait/snapshots(record:diffTool:variant:scrubbing:)``.
+  /// ``Testing/Trait/snapshots(record:diffTool:variant:scrubbing:naming:)``.
   ///
   /// ```swift
   /// @Suite(.snapshots(scrubbing: [.uuids, .iso8601Dates, .memoryAddresses]))
@@ -91,7 +91,7 @@ extension Trait where Self == _SnapshotsTestTrait {
   }
 
   /// Gives every file snapshot of a suite or a test a reference variant, and optionally
-  /// configures it; see ``Testing/Trait/snapshots(record:diffTool:variant:scrubbing:)``.
+  /// configures it; see ``Testing/Trait/snapshots(record:diffTool:variant:scrubbing:naming:)``.
   ///
   /// ```swift
   /// @Suite(.snapshots(variant: .operatingSystem))
