@@ -79,7 +79,7 @@ public func withSnapshotTesting<R>(
 }
 
 /// Runs the asynchronous `operation` with any of the snapshot settings a scope can choose; see
-/// ``withSnapshotTesting(record:diffTool:variant:scrubbing:operation:)-(_,_,_,_,()->R)``.
+/// ``withSnapshotTesting(record:diffTool:variant:scrubbing:operation:)-654sz``.
 public func withSnapshotTesting<R>(
   record: SnapshotTestingConfiguration.Record? = nil,
   diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
@@ -95,7 +95,7 @@ public func withSnapshotTesting<R>(
 }
 
 /// Runs `operation` with scrubbers that clean every text snapshot taken inside it; the same as
-/// ``withSnapshotTesting(record:diffTool:variant:scrubbing:operation:)-(_,_,_,_,()->R)``
+/// ``withSnapshotTesting(record:diffTool:variant:scrubbing:operation:)-654sz``
 /// without a variant.
 public func withSnapshotTesting<R>(
   record: SnapshotTestingConfiguration.Record? = nil,
@@ -108,7 +108,7 @@ public func withSnapshotTesting<R>(
 }
 
 /// Runs the asynchronous `operation` with scrubbers in scope; see
-/// ``withSnapshotTesting(record:diffTool:variant:scrubbing:operation:)-(_,_,_,_,()async->R)``.
+/// ``withSnapshotTesting(record:diffTool:variant:scrubbing:operation:)-3zvhf``.
 public func withSnapshotTesting<R>(
   record: SnapshotTestingConfiguration.Record? = nil,
   diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
@@ -120,7 +120,7 @@ public func withSnapshotTesting<R>(
 }
 
 /// Runs `operation` with a reference variant; the same as
-/// ``withSnapshotTesting(record:diffTool:variant:scrubbing:operation:)-(_,_,_,_,()->R)``
+/// ``withSnapshotTesting(record:diffTool:variant:scrubbing:operation:)-654sz``
 /// without scrubbers.
 public func withSnapshotTesting<R>(
   record: SnapshotTestingConfiguration.Record? = nil,
@@ -133,7 +133,7 @@ public func withSnapshotTesting<R>(
 }
 
 /// Runs the asynchronous `operation` with a reference variant; see
-/// ``withSnapshotTesting(record:diffTool:variant:scrubbing:operation:)-(_,_,_,_,()async->R)``.
+/// ``withSnapshotTesting(record:diffTool:variant:scrubbing:operation:)-3zvhf``.
 public func withSnapshotTesting<R>(
   record: SnapshotTestingConfiguration.Record? = nil,
   diffTool: SnapshotTestingConfiguration.DiffTool? = nil,
