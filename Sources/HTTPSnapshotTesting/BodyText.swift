@@ -11,7 +11,8 @@ enum BodyText {
     if type.isJSON { return json(body, type: type) }
     if type.isFormURLEncoded { return form(body, type: type) }
     if type.isText {
-      return String(validatingUTF8Bytes: body) ?? summary(of: body, type: type.essence, why: "not UTF-8")
+      return String(validatingUTF8Bytes: body)
+        ?? summary(of: body, type: type.essence, why: "not UTF-8")
     }
     return summary(of: body, type: type.essence)
   }

@@ -38,13 +38,19 @@ enum SHA256 {
     tail.append(0x80)
     while tail.count % 64 != 56 { tail.append(0) }
     let bitCount = UInt64(data.count) &* 8
-    for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitCount >> UInt64(shift))) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      tail.append(UInt8(truncatingIfNeeded: bitCount >> UInt64(shift)))
+    }
 
     var schedule = [UInt32](repeating: 0, count: 64)
     let wholeBlocks = data.count / 64
     data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
       for block in 0..<wholeBlocks {
-        compress(UnsafeRawBufferPointer(rebasing: bytes[(block * 64)..<(block * 64 + 64)]), &state, &schedule)
+        compress(
+          UnsafeRawBufferPointer(rebasing: bytes[(block * 64)..<(block * 64 + 64)]),
+          &state,
+          &schedule
+        )
       }
     }
     tail.withUnsafeBytes { bytes in

@@ -46,7 +46,10 @@ struct CommandError: Error, Equatable, CustomStringConvertible {
     case .directory:
       #"Cannot run "\#(path)": it is a folder, not a program."#
     case .notExecutable:
-      #"Cannot run "\#(path)": the file is not executable (chmod +x it, or run it with its interpreter)."#
+      """
+      Cannot run "\(path)": the file is not executable (chmod +x it, or run it with its \
+      interpreter).
+      """
     case .spawnFailed(let code):
       #"Cannot run "\#(path)": \#(String(cString: strerror(code))) (errno \#(code))."#
     case .workingDirectoryMissing(let folder):

@@ -96,7 +96,9 @@ enum ProcessGroupRunner {
       }
       for index in descriptors.indices where descriptors[index].fd >= 0 {
         guard descriptors[index].revents != 0 else { continue }
-        let count = chunk.withUnsafeMutableBytes { read(descriptors[index].fd, $0.baseAddress, $0.count) }
+        let count = chunk.withUnsafeMutableBytes {
+          read(descriptors[index].fd, $0.baseAddress, $0.count)
+        }
         if count > 0 {
           chunk.withUnsafeBytes { bytes in
             let received = UnsafeRawBufferPointer(rebasing: bytes[0..<count])

@@ -31,9 +31,10 @@ enum TerminalPalette {
   }
 
   private static func hex(_ red: Int, _ green: Int, _ blue: Int) -> String {
-    "#" + [red, green, blue].map { channel in
-      let digits = String(channel, radix: 16)
-      return channel < 16 ? "0" + digits : digits
-    }.joined()
+    "#"
+      + [red, green, blue].map { channel in
+        let digits = String(channel, radix: 16)
+        return channel < 16 ? "0" + digits : digits
+      }.joined()
   }
 }

@@ -117,7 +117,13 @@ struct TerminalSVG {
     while start < row.count {
       var end = start + 1
       while end < row.count, row[end].style == row[start].style { end += 1 }
-      writeRun(row[start..<end], column: start, baseline: baseline, top: top, annotation: annotation)
+      writeRun(
+        row[start..<end],
+        column: start,
+        baseline: baseline,
+        top: top,
+        annotation: annotation
+      )
       start = end
     }
     rowCount += 1
