@@ -17,14 +17,15 @@ enum BodyText {
     return summary(of: body, type: type.essence)
   }
 
-  /// Pretty-printed with sorted keys, the same bytes `.json` writes for the parsed value. A body
-  /// that does not parse is shown as text under a note, so a broken API is never recorded as if
-  /// it had sent JSON.
+  /// Pretty-printed with sorted keys by `.json` itself, from the values the body holds, so the
+  /// text is the bytes `.json` prints for the model the server encoded. A body that does not
+  /// parse is shown as text under a note, so a broken API is never recorded as if it had sent
+  /// JSON.
   static func json(_ body: Data, type: MediaType) -> String {
-    if let object = try? JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed),
-      let pretty = try? prettyJSONData(ofJSONObject: object)
-    {
-      return String(decoding: pretty, as: UTF8.self)
+    if let value = JSONBody.parse(body) {
+      var text = ""
+      Snapshotting<JSONBody, String>.json.snapshot(value).run { text = $0 }
+      return text
     }
     guard let text = String(validatingUTF8Bytes: body) else {
       return summary(of: body, type: type.essence, why: "not UTF-8")

@@ -16,18 +16,11 @@ extension Snapshotting where Format == String {
       guard JSONSerialization.isValidJSONObject(value) else {
         return UnavailableSnapshot.report("Not a valid JSON object: \(String(describing: value))")
       }
-      return encodedText(of: value, format: "JSON") { try prettyJSONData(ofJSONObject: $0) }
+      return encodedText(of: value, format: "JSON") {
+        try JSONSerialization.data(withJSONObject: $0, options: [.prettyPrinted, .sortedKeys])
+      }
     }
     strategy.pathExtension = "json"
     return strategy
   }
-}
-
-/// A Foundation JSON object as ``Snapshotting/json`` writes it: pretty-printed, keys sorted. Other
-/// modules that show JSON (the HTTP module's bodies) call this, so their text is the same bytes.
-package func prettyJSONData(ofJSONObject object: Any) throws -> Data {
-  try JSONSerialization.data(
-    withJSONObject: object,
-    options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed]
-  )
 }
