@@ -71,7 +71,7 @@ extension Snapshotting where Value == HTTPResponse, Format == String {
   }
 
   /// Snapshots a response's head, replacing the values of the given header fields by a
-  /// placeholder; see ``SnapshotTesting/Snapshotting/http(replacingValuesOf:)``.
+  /// placeholder, as `http(replacingValuesOf:)` on an ``HTTPMessage`` does.
   public static func http(replacingValuesOf volatileFields: Set<HTTPField.Name>) -> Snapshotting {
     Snapshotting<HTTPMessage, String>.http(replacingValuesOf: volatileFields)
       .pullback { HTTPMessage($0) }
@@ -92,7 +92,7 @@ extension Snapshotting where Value == HTTPRequest, Format == String {
   }
 
   /// Snapshots a request's head, replacing the values of the given header fields by a
-  /// placeholder; see ``SnapshotTesting/Snapshotting/http(replacingValuesOf:)``.
+  /// placeholder, as `http(replacingValuesOf:)` on an ``HTTPMessage`` does.
   public static func http(replacingValuesOf volatileFields: Set<HTTPField.Name>) -> Snapshotting {
     Snapshotting<HTTPMessage, String>.http(replacingValuesOf: volatileFields)
       .pullback { HTTPMessage($0) }
