@@ -128,9 +128,15 @@ let package = Package(
     // A small program the command tests run: it prints, colours, reads input, sleeps, spawns.
     // The test target depends on it so that `swift test` builds it beside the test bundle.
     .executableTarget(name: "CommandFixture", path: "Tests/CommandFixture"),
+    // A swift-argument-parser tool, as a user's would be: its help and errors are snapshotted.
+    .executableTarget(
+      name: "mytool",
+      dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Tests/MyToolFixture"
+    ),
     .testTarget(
       name: "CommandSnapshotTestingTests",
-      dependencies: ["CommandSnapshotTesting", "CommandFixture", "TestSupport"],
+      dependencies: ["CommandSnapshotTesting", "CommandFixture", "mytool", "TestSupport"],
       exclude: ["__Snapshots__"]
     ),
     .testTarget(
