@@ -78,7 +78,12 @@ case "spawn-child":
   var pid: pid_t = 0
   let path = CommandLine.arguments[0]
   let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), strdup("sleep"), strdup("60"), nil]
-  guard posix_spawn(&pid, path, nil, nil, argv, environ) == 0 else { exit(2) }
+  #if canImport(Darwin)
+    let environment = _NSGetEnviron().pointee
+  #else
+    let environment = environ
+  #endif
+  guard posix_spawn(&pid, path, nil, nil, argv, environment) == 0 else { exit(2) }
   out("child \(pid)\n")
   sleep(60)
 case "flood":
