@@ -341,11 +341,31 @@ private struct JSONBodyParser {
       guard index < bytes.count, isDigit(bytes[index]) else { return nil }
       while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
+    if isInteger, let integer = integer(bytes[start..<index]) { return .int(integer) }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-    // `-0` is the negative zero a `Double` writes; as an `Int` it would lose its sign.
-    if isInteger, text != "-0", let integer = Int(text) { return .int(integer) }
     guard let double = Double(text), double.isFinite else { return nil }
     return .double(double)
+  }
+
+  /// The integer a run of digits (with an optional `-`) spells, read without making a string;
+  /// `nil` if it does not fit in `Int`, or is `-0`, the negative zero a `Double` writes, which as
+  /// an `Int` would lose its sign.
+  func integer(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+    var index = digits.startIndex
+    let isNegative = digits[index] == UInt8(ascii: "-")
+    if isNegative { index += 1 }
+    var value = 0
+    while index < digits.endIndex {
+      let digit = Int(digits[index] - UInt8(ascii: "0"))
+      // Accumulated negatively, so that `Int.min` fits.
+      let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflowedAgain) = shifted.subtractingReportingOverflow(digit)
+      if overflowed || overflowedAgain { return nil }
+      value = next
+      index += 1
+    }
+    if isNegative { return value == 0 ? nil : value }
+    return value == Int.min ? nil : -value
   }
 
   func isDigit(_ byte: UInt8) -> Bool {

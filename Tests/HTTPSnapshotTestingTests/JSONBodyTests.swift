@@ -92,6 +92,11 @@ import Testing
   @Test func integersBeyondIntAreDoubles() {
     #expect(JSONBody.parse(Data("123456789012345678901234".utf8)).map(describe) == "double")
     #expect(JSONBody.parse(Data("-9223372036854775808".utf8)).map(describe) == "int")
+    #expect(JSONBody.parse(Data("9223372036854775807".utf8)).map(describe) == "int")
+    #expect(JSONBody.parse(Data("9223372036854775808".utf8)).map(describe) == "double")
+    #expect(JSONBody.parse(Data("-9223372036854775809".utf8)).map(describe) == "double")
+    #expect(JSONBody.parse(Data("-0".utf8)).map(describe) == "double")
+    #expect(JSONBody.parse(Data("[-12]".utf8)).map { "\($0)" }?.contains("int(-12)") == true)
   }
 
   /// A compact description of a parsed value, for comparing structure.
