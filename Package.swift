@@ -16,6 +16,8 @@ let package = Package(
     .library(name: "InlineSnapshotTesting", targets: ["InlineSnapshotTesting"]),
     .library(name: "SnapshotTestingCustomDump", targets: ["SnapshotTestingCustomDump"]),
     .library(name: "ImageSnapshotTesting", targets: ["ImageSnapshotTesting"]),
+    .library(name: "HTTPSnapshotTesting", targets: ["HTTPSnapshotTesting"]),
+    .library(name: "CommandSnapshotTesting", targets: ["CommandSnapshotTesting"]),
     .executable(name: "snapshot-testing", targets: ["SnapshotTestingCLI"]),
   ],
   dependencies: [
@@ -27,6 +29,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
     // Only the `snapshot-testing` command-line tool uses this.
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    // Only the HTTP module uses this: the request and response types servers already speak.
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
   ],
   targets: [
     // What a run reads and leaves on disk: atomic writes, the artifacts folder, failure records,
@@ -106,6 +110,37 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // HTTP requests and responses as text: swift-http-types values, bodies by content type.
+    .target(
+      name: "HTTPSnapshotTesting",
+      dependencies: ["SnapshotTesting", .product(name: "HTTPTypes", package: "swift-http-types")]
+    ),
+    .testTarget(
+      name: "HTTPSnapshotTestingTests",
+      dependencies: [
+        "HTTPSnapshotTesting", "TestSupport",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      exclude: ["__Snapshots__"]
+    ),
+    // What a command prints: `Command`, `.output` and `.terminal` (an SVG). Only the toolchain.
+    .target(name: "CommandSnapshotTesting", dependencies: ["SnapshotTesting", "CCommandSpawn"]),
+    // pipe2 and posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not import.
+    .target(name: "CCommandSpawn"),
+    // A small program the command tests run: it prints, colours, reads input, sleeps, spawns.
+    // The test target depends on it so that `swift test` builds it beside the test bundle.
+    .executableTarget(name: "CommandFixture", path: "Tests/CommandFixture"),
+    // A swift-argument-parser tool, as a user's would be: its help and errors are snapshotted.
+    .executableTarget(
+      name: "mytool",
+      dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Tests/MyToolFixture"
+    ),
+    .testTarget(
+      name: "CommandSnapshotTestingTests",
+      dependencies: ["CommandSnapshotTesting", "CommandFixture", "mytool", "TestSupport"],
+      exclude: ["__Snapshots__"]
+    ),
     .testTarget(
       name: "SnapshotReviewTests",
       // Images come from real image assertions.
@@ -160,6 +195,8 @@ if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_DOC_EXAMPLES"] != nil {
   let names = list.split(separator: "\n").map(String.init)
   let modules: [Target.Dependency] = [
     "SnapshotTesting", "ImageSnapshotTesting", "InlineSnapshotTesting", "SnapshotTestingCustomDump",
+    "HTTPSnapshotTesting", "CommandSnapshotTesting",
+    .product(name: "HTTPTypes", package: "swift-http-types"),
   ]
   package.targets.append(
     .target(name: "DocExampleFixtures", dependencies: modules, path: "scripts/doc-examples/Fixtures"))

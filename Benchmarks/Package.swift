@@ -20,5 +20,14 @@ let package = Package(
       name: "ScrubbingBenchmark",
       dependencies: [.product(name: "SnapshotTesting", package: "swift-snapshot-testing")]
     ),
+    // `.http`, `.output` and `.terminal` against what they stand in for.
+    .executableTarget(
+      name: "ServerOutputBenchmark",
+      dependencies: [
+        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+        .product(name: "HTTPSnapshotTesting", package: "swift-snapshot-testing"),
+        .product(name: "CommandSnapshotTesting", package: "swift-snapshot-testing"),
+      ]
+    ),
   ]
 )

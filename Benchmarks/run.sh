@@ -15,6 +15,7 @@
 #   ONLY_SCRUBBING      1 to run only the scrubbing and redaction table (upstream is not built)
 #   ONLY_WORST_CASES    1 to run only the line diff's worst cases against GNU diff (upstream is
 #                       not built)
+#   ONLY_SERVER_OUTPUT  1 to run only the `.http`, `.output` and `.terminal` tables (likewise)
 set -euo pipefail
 cd "$(dirname "$0")"
 here=$(pwd)
@@ -34,6 +35,24 @@ scrubbing_table() {
   echo
   "$scrubbing"
 }
+
+# `.http`, `.output` and `.terminal` against `.json`, `Process` with a `Pipe`, and their own size
+# (the program times and prints the tables).
+server_output_tables() {
+  swift build -c release --scratch-path "$scratch" --product ServerOutputBenchmark >&2
+  echo
+  echo "### Servers and command-line tools"
+  echo
+  "$(swift build -c release --scratch-path "$scratch" --show-bin-path)/ServerOutputBenchmark" 15
+}
+
+if [ "${ONLY_SERVER_OUTPUT:-0}" = 1 ]; then
+  echo "Run on $(date -u +%Y-%m-%d): $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
+  server_output_tables
+  echo
+  echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+  exit 0
+fi
 
 if [ "${ONLY_SCRUBBING:-0}" = 1 ]; then
   echo "Run on $(date -u +%Y-%m-%d): $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
@@ -231,5 +250,6 @@ for name in lines-5000 lines-20 dump-200 dump-small; do
 done
 rm -rf "$references"
 [ "${ONLY_ASSERTIONS:-0}" = 1 ] || scrubbing_table
+[ "${ONLY_ASSERTIONS:-0}" = 1 ] || server_output_tables
 echo
 echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."

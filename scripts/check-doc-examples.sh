@@ -3,7 +3,8 @@
 # (Sources/*/Documentation.docc/*.md) against the package.
 #
 # Each block becomes a target of its own (declarations at file scope, statements in a function)
-# that imports the four product modules and `DocExampleFixtures`
+# that imports SnapshotTesting, the image, inline and custom-dump modules (the HTTP and command
+# modules when the block imports them) and `DocExampleFixtures`
 # (scripts/doc-examples/Fixtures), which holds the values examples use without declaring them.
 # Markers in the Markdown, on the line(s) before a block:
 #

@@ -15,7 +15,7 @@ if [ ! -x "$doc_tools" ] || [ "$root/scripts/doc-tools/main.swift" -nt "$doc_too
   nice -n 5 "$swiftc_path" "$root/scripts/doc-tools/main.swift" -o "$doc_tools"
 fi
 
-# Builds the four product modules and every code example in the package's own build folder, with
+# Builds the product modules and every code example in the package's own build folder, with
 # the flags of `swift test`: after the tests (as on CI) only the examples are compiled. Then the
 # symbol graphs are read from the built modules (swift-symbolgraph-extract), with extension blocks,
 # so that what a module adds to other modules' types (Swift Testing's `Trait`, `String`) is
@@ -40,7 +40,8 @@ extract_symbol_graphs() {
   done
   rm -rf "$graphs"
   mkdir -p "$graphs"
-  for module in SnapshotTesting ImageSnapshotTesting InlineSnapshotTesting SnapshotTestingCustomDump; do
+  for module in SnapshotTesting ImageSnapshotTesting InlineSnapshotTesting SnapshotTestingCustomDump \
+    HTTPSnapshotTesting CommandSnapshotTesting; do
     "$extract" -module-name "$module" -target "$triple" -I "$bin/Modules" "${maps[@]}" \
       -minimum-access-level public -emit-extension-block-symbols -output-dir "$graphs"
   done

@@ -90,6 +90,7 @@ package struct HTMLReport {
 
       """
     html += failure.isImage ? imageViews(failure) : textDiff(failure)
+    if !failure.isImage, record.pathExtension?.lowercased() == "svg" { html += svgViews(failure) }
     html += """
       <p class="accept">Accept: \(commandBlock(hints.acceptCommand(for: failure)))</p>
       </article>
@@ -125,6 +126,35 @@ package struct HTMLReport {
       return "<pre class=\"diff\">\(rendered.joined())</pre>\n"
     }
     return "<pre class=\"message\">\(escape(failure.record.message))</pre>\n"
+  }
+
+  // MARK: - SVG
+
+  /// An SVG reference (`.terminal`) is text, compared and diffed as text; it is also shown as the
+  /// image it is, the reference beside the new snapshot. An `img` runs no script in the SVG.
+  private func svgViews(_ failure: PendingFailure) -> String {
+    func embedSVG(_ url: URL?) -> EmbeddedImage? {
+      guard let url else { return nil }
+      guard let data = try? Data(contentsOf: url) else {
+        return EmbeddedImage(source: nil, size: nil, path: url.path)
+      }
+      let source =
+        data.count <= Self.embeddingLimit
+        ? "data:image/svg+xml;base64,\(data.base64EncodedString())" : url.absoluteString
+      return EmbeddedImage(source: source, size: nil, path: url.path)
+    }
+    let referenceFile =
+      failure.file(.reference)
+      ?? failure.referenceURL.flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
+    var html = "<div class=\"images\" data-view=\"side\"><div class=\"view side\">\n"
+    if failure.record.reason != .missing {
+      html += figure(embedSVG(referenceFile), caption: "Reference")
+    }
+    html += figure(
+      embedSVG(failure.failedSnapshotURL),
+      caption: failure.record.reason == .missing ? "New snapshot" : "New"
+    )
+    return html + "</div></div>\n"
   }
 
   // MARK: - Images

@@ -1,4 +1,5 @@
 import Foundation
+import SnapshotTesting
 import Testing
 
 @testable import SnapshotReview
@@ -52,6 +53,25 @@ import Testing
       #expect(!html.contains("test<script>"))
       #expect(html.contains("test&lt;script&gt;()"))
       #expect(html.contains("+&lt;b&gt;bold&lt;/b&gt; &amp; &#39;quoted&#39;"))
+    }
+  }
+
+  @Test func anSVGReferenceIsShownAsAnImageBesideItsDiff() throws {
+    try ReviewFixture.with { fixture in
+      let svg = Snapshotting<String, String>(pathExtension: "svg", diffing: .lines)
+      let old = "<svg xmlns=\"http://www.w3.org/2000/svg\">\n<text>old</text>\n</svg>\n"
+      let new = "<svg xmlns=\"http://www.w3.org/2000/svg\">\n<text>new</text>\n</svg>\n"
+      try Data(old.utf8).write(to: fixture.snapshots.appendingPathComponent("testTerminal.1.svg"))
+      #expect(fixture.verify(new, as: svg, testName: "testTerminal()") != nil)
+      let html = Self.render(fixture)
+      // The text diff, then the two images, inline.
+      #expect(html.contains("<span class=\"added\">+&lt;text&gt;new&lt;/text&gt;</span>"))
+      let reference = "data:image/svg+xml;base64,\(Data(old.utf8).base64EncodedString())"
+      let snapshot = "data:image/svg+xml;base64,\(Data(new.utf8).base64EncodedString())"
+      #expect(html.contains("<img src=\"\(reference)\" alt=\"Reference\">"))
+      #expect(html.contains("<img src=\"\(snapshot)\" alt=\"New\">"))
+      // Other text formats get no image.
+      #expect(occurrences(of: "data:image/svg+xml", in: html) == 2)
     }
   }
 

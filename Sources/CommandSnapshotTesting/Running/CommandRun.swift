@@ -1,0 +1,84 @@
+import Foundation
+
+/// What a command did: its output, what was dropped of it, and how it ended.
+struct CommandRun: Sendable, Equatable {
+  /// How the program ended.
+  enum Termination: Sendable, Equatable {
+    /// It exited with this status.
+    case exited(Int32)
+    /// A signal ended it.
+    case signaled(Int32)
+    /// It ran past the command's timeout and was killed, with its process group.
+    case timedOut
+  }
+
+  /// The first ``Command/outputLimit`` bytes of standard output.
+  var standardOutput = Data()
+  /// The first ``Command/outputLimit`` bytes of standard error.
+  var standardError = Data()
+  /// How many bytes of standard output were read past the limit and not kept.
+  var droppedOutputBytes = 0
+  /// How many bytes of standard error were read past the limit and not kept.
+  var droppedErrorBytes = 0
+  var termination: Termination = .exited(0)
+}
+
+/// Why a command could not be run at all.
+struct CommandError: Error, Equatable, CustomStringConvertible {
+  enum Cause: Equatable {
+    case missing
+    case directory
+    case notExecutable
+    case spawnFailed(errno: Int32)
+    case workingDirectoryMissing(String)
+  }
+
+  var path: String
+  var cause: Cause
+
+  var description: String {
+    switch cause {
+    case .missing:
+      """
+      No program at "\(path)". If it is one of this package's executables, make the test target \
+      depend on it so that `swift test` builds it, and look it up with `productURL(_:)`.
+      """
+    case .directory:
+      #"Cannot run "\#(path)": it is a folder, not a program."#
+    case .notExecutable:
+      """
+      Cannot run "\(path)": the file is not executable (chmod +x it, or run it with its \
+      interpreter).
+      """
+    case .spawnFailed(let code):
+      #"Cannot run "\#(path)": \#(String(cString: strerror(code))) (errno \#(code))."#
+    case .workingDirectoryMissing(let folder):
+      #"Cannot run "\#(path)": its working directory "\#(folder)" is not a folder."#
+    }
+  }
+}
+
+extension Command {
+  /// Why this command cannot start, found before trying: a missing file, a folder, a file without
+  /// the execute permission, a working directory that is not there.
+  func preflightError() -> CommandError? {
+    let path = executable.path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      return CommandError(path: path, cause: .missing)
+    }
+    if isDirectory.boolValue { return CommandError(path: path, cause: .directory) }
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+      return CommandError(path: path, cause: .notExecutable)
+    }
+    if let folder = workingDirectory?.path {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder),
+        isFolder.boolValue
+      else {
+        return CommandError(path: path, cause: .workingDirectoryMissing(folder))
+      }
+    }
+    return nil
+  }
+}

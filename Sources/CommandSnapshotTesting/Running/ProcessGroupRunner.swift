@@ -1,0 +1,239 @@
+import CCommandSpawn
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs a ``Command`` in a process group of its own and reads both of its outputs as they come.
+///
+/// The program is started with `posix_spawn` as the leader of a new process group, so that one
+/// `kill(-group, SIGKILL)` ends it and every child it started: on a timeout, and also once it has
+/// exited, so that a child left behind can neither keep the pipes open nor outlive the test.
+/// Standard input is a temporary file (or `/dev/null`): the program reads it at its own pace and
+/// never blocks the reader. Both outputs are read in 64 KiB chunks with `poll`; each keeps at
+/// most ``Command/outputLimit`` bytes and counts the rest.
+///
+/// - Complexity: O(*n*) in the bytes written, with memory bounded by twice the output limit.
+enum ProcessGroupRunner {
+  static func run(_ command: Command) -> Result<CommandRun, CommandError> {
+    if let error = command.preflightError() { return .failure(error) }
+    let path = command.executable.path
+
+    var inputFile: URL?
+    defer { if let inputFile { try? FileManager.default.removeItem(at: inputFile) } }
+    var inputPath = "/dev/null"
+    if let input = command.standardInput {
+      let file = FileManager.default.temporaryDirectory
+        .appendingPathComponent("command-input-\(UUID().uuidString)")
+      do {
+        try input.write(to: file)
+      } catch {
+        return .failure(CommandError(path: path, cause: .spawnFailed(errno: EIO)))
+      }
+      inputFile = file
+      inputPath = file.path
+    }
+
+    guard let outputPipe = makePipe() else {
+      return .failure(CommandError(path: path, cause: .spawnFailed(errno: errno)))
+    }
+    guard let errorPipe = makePipe() else {
+      close(outputPipe.read)
+      close(outputPipe.write)
+      return .failure(CommandError(path: path, cause: .spawnFailed(errno: errno)))
+    }
+
+    let spawned = spawn(
+      path: path,
+      arguments: command.arguments,
+      environment: command.environment,
+      workingDirectory: command.workingDirectory?.path,
+      inputPath: inputPath,
+      outputFD: outputPipe.write,
+      errorFD: errorPipe.write
+    )
+    // The child has its own copies; ours must close for the reads to reach end of file.
+    close(outputPipe.write)
+    close(errorPipe.write)
+    guard case .success(let pid) = spawned else {
+      close(outputPipe.read)
+      close(errorPipe.read)
+      if case .failure(let code) = spawned {
+        return .failure(CommandError(path: path, cause: .spawnFailed(errno: code.code)))
+      }
+      return .failure(CommandError(path: path, cause: .spawnFailed(errno: EINVAL)))
+    }
+
+    var run = CommandRun()
+    var output = StreamBuffer(limit: command.outputLimit)
+    var errorOutput = StreamBuffer(limit: command.outputLimit)
+    let deadline = monotonicSeconds() + max(0, command.timeout)
+    var status: Int32?
+    var descriptors = [
+      pollfd(fd: outputPipe.read, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: errorPipe.read, events: Int16(POLLIN), revents: 0),
+    ]
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+
+    while descriptors.contains(where: { $0.fd >= 0 }) || status == nil {
+      let remaining = deadline - monotonicSeconds()
+      if remaining <= 0 {
+        kill(-pid, SIGKILL)
+        run.termination = .timedOut
+        break
+      }
+      // Poll in short slices while the program runs, to notice its exit.
+      let slice = status == nil ? min(remaining, 0.05) : remaining
+      if descriptors.contains(where: { $0.fd >= 0 }) {
+        _ = poll(&descriptors, nfds_t(descriptors.count), Int32((slice * 1000).rounded(.up)))
+      } else {
+        usleep(useconds_t(min(slice, 0.005) * 1_000_000))
+      }
+      for index in descriptors.indices where descriptors[index].fd >= 0 {
+        guard descriptors[index].revents != 0 else { continue }
+        let count = chunk.withUnsafeMutableBytes {
+          read(descriptors[index].fd, $0.baseAddress, $0.count)
+        }
+        if count > 0 {
+          chunk.withUnsafeBytes { bytes in
+            let received = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
+            if index == 0 { output.append(received) } else { errorOutput.append(received) }
+          }
+        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+          close(descriptors[index].fd)
+          descriptors[index].fd = -1
+        }
+        descriptors[index].revents = 0
+      }
+      if status == nil {
+        var waitStatus: Int32 = 0
+        if waitpid(pid, &waitStatus, WNOHANG) == pid {
+          status = waitStatus
+          // Children it left running would hold the pipes open; end them with it.
+          kill(-pid, SIGKILL)
+        }
+      }
+    }
+
+    for descriptor in descriptors where descriptor.fd >= 0 { close(descriptor.fd) }
+    if status == nil {
+      var waitStatus: Int32 = 0
+      while waitpid(pid, &waitStatus, 0) == -1 && errno == EINTR {}
+      status = waitStatus
+    }
+    run.standardOutput = output.data
+    run.droppedOutputBytes = output.dropped
+    run.standardError = errorOutput.data
+    run.droppedErrorBytes = errorOutput.dropped
+    if run.termination != .timedOut, let status {
+      run.termination = termination(fromWaitStatus: status)
+    }
+    return .success(run)
+  }
+
+  /// `exited(code)` or `signaled(number)` from a `waitpid` status, decoded by hand because the
+  /// `WIFEXITED` family are C macros Swift does not import.
+  static func termination(fromWaitStatus status: Int32) -> CommandRun.Termination {
+    let signal = status & 0x7F
+    return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
+  }
+
+  private struct Failure: Error { var code: Int32 }
+
+  private struct StreamBuffer {
+    let limit: Int
+    var data = Data()
+    var dropped = 0
+
+    init(limit: Int) { self.limit = max(0, limit) }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+      let kept = min(bytes.count, limit - data.count)
+      if kept > 0 { data.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<kept])) }
+      dropped += bytes.count - max(0, kept)
+    }
+  }
+
+  private static func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+
+  private static func makePipe() -> (read: Int32, write: Int32)? {
+    var ends: [Int32] = [0, 0]
+    // Close-on-exec from the start: a pipe end that leaked into another test's child would keep
+    // this one from ever reaching end of file.
+    guard command_spawn_pipe(&ends) == 0 else { return nil }
+    return (ends[0], ends[1])
+  }
+
+  private static func spawn(
+    path: String,
+    arguments: [String],
+    environment: [String: String],
+    workingDirectory: String?,
+    inputPath: String,
+    outputFD: Int32,
+    errorFD: Int32
+  ) -> Result<pid_t, Failure> {
+    #if canImport(Darwin)
+      var actions: posix_spawn_file_actions_t? = nil
+      var attributes: posix_spawnattr_t? = nil
+    #else
+      var actions = posix_spawn_file_actions_t()
+      var attributes = posix_spawnattr_t()
+    #endif
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+
+    posix_spawn_file_actions_addopen(&actions, 0, inputPath, O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, outputFD, 1)
+    posix_spawn_file_actions_adddup2(&actions, errorFD, 2)
+    if let workingDirectory {
+      command_spawn_addchdir(&actions, workingDirectory)
+    }
+
+    // A new process group led by the child, default signal handling and no blocked signals
+    // (the test process may ignore SIGPIPE, which the child would otherwise inherit).
+    posix_spawnattr_setpgroup(&attributes, 0)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM] {
+      sigaddset(&defaults, signal)
+    }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    var noneBlocked = sigset_t()
+    sigemptyset(&noneBlocked)
+    posix_spawnattr_setsigmask(&attributes, &noneBlocked)
+    let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+    posix_spawnattr_setflags(&attributes, Int16(flags))
+
+    let argv = ([path] + arguments).map { strdup($0) }
+    let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
+    defer {
+      for pointer in argv { free(pointer) }
+      for pointer in envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    var argvList = argv + [nil]
+    var envpList = envp + [nil]
+    let result = argvList.withUnsafeMutableBufferPointer { argvBuffer in
+      envpList.withUnsafeMutableBufferPointer { envpBuffer in
+        // Never nil: both lists hold at least their terminating `nil`.
+        guard let argv = argvBuffer.baseAddress, let envp = envpBuffer.baseAddress else {
+          return EINVAL
+        }
+        return posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+      }
+    }
+    return result == 0 ? .success(pid) : .failure(Failure(code: result))
+  }
+}

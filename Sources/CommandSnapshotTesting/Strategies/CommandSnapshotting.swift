@@ -1,0 +1,106 @@
+import Foundation
+import SnapshotTesting
+
+extension Snapshotting where Value == Command, Format == String {
+  /// Runs the command and snapshots what it printed and how it ended, in a `.txt` reference.
+  ///
+  /// ```swift
+  /// let greet = Command(executable: productURL("mytool"), arguments: ["greet", "--name", "Blob"])
+  /// assertSnapshot(of: greet, as: .output)
+  /// ```
+  ///
+  /// records the command line (arguments quoted as a shell needs them), standard output,
+  /// standard error under an `[stderr]` heading when there is any, and the exit status:
+  ///
+  /// ```
+  /// $ mytool greet --name Blob
+  /// Hello, Blob!
+  /// [exit 0]
+  /// ```
+  ///
+  /// A program ended by a signal is recorded as `[signal 15 SIGTERM]`. Escape sequences (colours,
+  /// cursor movement) are removed. The assertion fails, recording nothing, when the program
+  /// cannot be started, runs past its ``Command/timeout`` (it is killed with its children), or
+  /// writes more than its ``Command/outputLimit`` to either stream. Volatile text can be
+  /// scrubbed: `.output.scrubbing(.uuids)`.
+  ///
+  /// - Complexity: O(*n*) in the output; memory at most twice ``Command/outputLimit`` plus the
+  ///   text.
+  public static var output: Snapshotting {
+    SimplySnapshotting<String>.lines.pullback { (command: Command) in
+      CommandSnapshot.run(command) { OutputText.render(command, $0) }
+    }
+  }
+
+  /// Runs the command as a colour terminal would, and snapshots its output as an SVG image of an
+  /// 80-column terminal, in a `.svg` reference.
+  ///
+  /// ```swift
+  /// assertSnapshot(of: greet, as: .terminal)
+  /// ```
+  ///
+  /// The program runs with `TERM=xterm-256color` and `COLUMNS=80`, and without `NO_COLOR`. Its
+  /// SGR sequences (16, 256 and 24-bit colours, bold, italic, underline, inverse) are drawn with
+  /// a fixed palette and font; every other escape sequence, and every malformed one, is dropped.
+  /// The image starts with the command line and ends with the exit status; standard error
+  /// follows standard output (the two are read apart). The same output always gives the same
+  /// bytes, so the reference is compared as text and viewed as an image.
+  ///
+  /// - Complexity: O(*n*) in the output.
+  public static var terminal: Snapshotting {
+    Snapshotting<String, String>(pathExtension: "svg", diffing: .lines)
+      .pullback { (command: Command) in
+        var colourTerminal = command
+        colourTerminal.environment["NO_COLOR"] = nil
+        colourTerminal.environment["TERM"] = "xterm-256color"
+        colourTerminal.environment["COLUMNS"] = "80"
+        return CommandSnapshot.run(colourTerminal) { run in
+          var svg = TerminalSVG()
+          svg.addAnnotation("$ \(command.commandLine)")
+          svg.addOutput([UInt8](run.standardOutput))
+          svg.addOutput([UInt8](run.standardError))
+          svg.addAnnotation(OutputText.status(run.termination))
+          return svg.document()
+        }
+      }
+  }
+}
+
+/// Runs a command for a strategy, and turns what cannot be snapshotted into the reason the
+/// assertion fails.
+enum CommandSnapshot {
+  static func run(_ command: Command, render: (CommandRun) -> String) -> String {
+    let run: CommandRun
+    switch ProcessGroupRunner.run(command) {
+    case .failure(let error):
+      return UnavailableSnapshot.report(error.description)
+    case .success(let finished):
+      run = finished
+    }
+    if run.termination == .timedOut {
+      return UnavailableSnapshot.report(
+        """
+        The command `\(command.commandLine)` ran past its timeout of \
+        \(seconds(command.timeout)) and was killed with its child processes.
+        """
+      )
+    }
+    for (stream, dropped, kept) in [
+      ("standard output", run.droppedOutputBytes, run.standardOutput.count),
+      ("standard error", run.droppedErrorBytes, run.standardError.count),
+    ] where dropped > 0 {
+      return UnavailableSnapshot.report(
+        """
+        The command `\(command.commandLine)` wrote \(kept + dropped) bytes to \(stream), more \
+        than its output limit of \(command.outputLimit) bytes (`Command.outputLimit`).
+        """
+      )
+    }
+    return render(run)
+  }
+
+  private static func seconds(_ value: TimeInterval) -> String {
+    let text = value == value.rounded() ? String(Int(value)) : String(value)
+    return value == 1 ? "1 second" : "\(text) seconds"
+  }
+}

@@ -1,0 +1,238 @@
+/// Renders terminal output into an SVG image of an 80-column terminal.
+///
+/// Text is laid out in cells of a fixed monospace grid (8.4 × 18 pixels at 14 pixels, the
+/// advance of common monospace fonts), wrapped at 80 columns. A carriage return goes back to the
+/// start of the row, a tab to the next multiple of eight, a backspace one cell left; other control
+/// characters are dropped. Each unicode scalar takes one cell. Every finished row is written at
+/// once, so the work and memory are linear in the output.
+struct TerminalSVG {
+  static let columns = 80
+  /// Cell width in tenths of a pixel, so coordinates are exact decimals.
+  static let cellWidthTenths = 84
+  static let rowHeight = 18
+  static let padding = 10
+  static let fontSize = 14
+
+  private struct Cell {
+    var scalar: Unicode.Scalar
+    var style: TerminalStyle
+  }
+
+  private var body = ""
+  private var rowCount = 0
+  private var row: [Cell] = []
+  private var column = 0
+  private var style = TerminalStyle.plain
+  private var decoder = UTF8StreamDecoder()
+
+  init() {
+    row.reserveCapacity(Self.columns)
+  }
+
+  /// Adds a line that is not the program's output (the prompt, the exit status), in grey.
+  mutating func addAnnotation(_ line: String) {
+    finishRowIfStarted()
+    let saved = style
+    style = .plain
+    write(line.unicodeScalars, annotation: true)
+    finishRow(annotation: true)
+    style = saved
+  }
+
+  /// Adds output bytes: text, and SGR sequences that change the style of what follows.
+  mutating func addOutput(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { buffer in
+      EscapeSequenceScanner.scan(
+        buffer,
+        text: { text in
+          var scalars: [Unicode.Scalar] = []
+          decoder.decode(text) { scalars.append($0) }
+          write(scalars, annotation: false)
+        },
+        sgr: { style.apply($0) }
+      )
+    }
+    // A partial character at the very end of the output is shown as U+FFFD.
+    if decoder.hasPendingBytes {
+      decoder = UTF8StreamDecoder()
+      write(["\u{FFFD}"], annotation: false)
+    }
+    style = .plain
+  }
+
+  /// The finished document.
+  mutating func document() -> String {
+    finishRowIfStarted()
+    let rows = max(rowCount, 1)
+    let width =
+      (Self.padding * 2 * 10 + Self.columns * Self.cellWidthTenths + 9) / 10
+    let height = Self.padding * 2 + rows * Self.rowHeight
+    return """
+      <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" \
+      viewBox="0 0 \(width) \(height)" font-family="'DejaVu Sans Mono', Menlo, Consolas, \
+      monospace" font-size="\(Self.fontSize)">
+      <rect width="\(width)" height="\(height)" fill="\(TerminalPalette.background)"/>
+      <g xml:space="preserve" style="white-space: pre">
+
+      """ + body + "</g>\n</svg>\n"
+  }
+
+  private mutating func write<S: Sequence<Unicode.Scalar>>(_ scalars: S, annotation: Bool) {
+    for scalar in scalars {
+      switch scalar {
+      case "\n":
+        finishRow(annotation: annotation)
+      case "\r":
+        column = 0
+      case "\t":
+        let stop = min((column / 8 + 1) * 8, Self.columns)
+        while column < stop { put(" ", annotation: annotation) }
+      case "\u{8}":
+        column = max(0, column - 1)
+      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+        break
+      default:
+        put(scalar, annotation: annotation)
+      }
+    }
+  }
+
+  private mutating func put(_ scalar: Unicode.Scalar, annotation: Bool) {
+    if column >= Self.columns { finishRow(annotation: annotation) }
+    let cell = Cell(scalar: scalar, style: style)
+    while row.count < column { row.append(Cell(scalar: " ", style: .plain)) }
+    if column < row.count { row[column] = cell } else { row.append(cell) }
+    column += 1
+  }
+
+  private mutating func finishRowIfStarted() {
+    if !row.isEmpty || column > 0 { finishRow(annotation: false) }
+  }
+
+  /// Writes the row's runs of equal style as a background `rect` (when it has one) and a `text`.
+  private mutating func finishRow(annotation: Bool) {
+    let baseline = Self.padding + rowCount * Self.rowHeight + Self.fontSize
+    let top = Self.padding + rowCount * Self.rowHeight
+    var start = 0
+    while start < row.count {
+      var end = start + 1
+      while end < row.count, row[end].style == row[start].style { end += 1 }
+      writeRun(
+        row[start..<end],
+        column: start,
+        baseline: baseline,
+        top: top,
+        annotation: annotation
+      )
+      start = end
+    }
+    rowCount += 1
+    row.removeAll(keepingCapacity: true)
+    column = 0
+  }
+
+  private mutating func writeRun(
+    _ cells: ArraySlice<Cell>,
+    column: Int,
+    baseline: Int,
+    top: Int,
+    annotation: Bool
+  ) {
+    let style = cells.first?.style ?? .plain
+    var foreground = style.foreground.map(TerminalPalette.hex)
+    var background = style.background.map(TerminalPalette.hex)
+    if style.inverse {
+      (foreground, background) = (
+        background ?? TerminalPalette.background, foreground ?? TerminalPalette.foreground
+      )
+    }
+    let x = Self.decimal(Self.padding * 10 + column * Self.cellWidthTenths)
+    let length = Self.decimal(cells.count * Self.cellWidthTenths)
+    if let background {
+      body += "<rect x=\"\(x)\" y=\"\(top)\" width=\"\(length)\" height=\"\(Self.rowHeight)\" "
+      body += "fill=\"\(background)\"/>\n"
+    }
+    let isBlank = cells.allSatisfy { $0.scalar == " " }
+    if isBlank && !style.underline { return }
+    let fill =
+      annotation ? TerminalPalette.annotation : (foreground ?? TerminalPalette.foreground)
+    body += "<text x=\"\(x)\" y=\"\(baseline)\" textLength=\"\(length)\" fill=\"\(fill)\""
+    if style.bold { body += " font-weight=\"bold\"" }
+    if style.italic { body += " font-style=\"italic\"" }
+    if style.underline { body += " text-decoration=\"underline\"" }
+    body += ">"
+    for cell in cells { Self.appendEscaped(cell.scalar, to: &body) }
+    body += "</text>\n"
+  }
+
+  /// Text safe inside an XML element: `&`, `<` and `>` as entities.
+  private static func appendEscaped(_ scalar: Unicode.Scalar, to text: inout String) {
+    switch scalar {
+    case "&": text += "&amp;"
+    case "<": text += "&lt;"
+    case ">": text += "&gt;"
+    // Not allowed in XML 1.0 documents at all.
+    case "\u{FFFE}", "\u{FFFF}": text += "\u{FFFD}"
+    default: text.unicodeScalars.append(scalar)
+    }
+  }
+
+  /// Tenths as a decimal: `84` is `8.4`, `100` is `10`.
+  private static func decimal(_ tenths: Int) -> String {
+    tenths % 10 == 0 ? String(tenths / 10) : "\(tenths / 10).\(tenths % 10)"
+  }
+}
+
+/// Decodes UTF-8 that arrives in pieces (a character may be split between two runs of text
+/// around an escape sequence); an invalid byte becomes U+FFFD.
+struct UTF8StreamDecoder {
+  private var pending: [UInt8] = []
+
+  var hasPendingBytes: Bool { !pending.isEmpty }
+
+  mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, into emit: (Unicode.Scalar) -> Void) {
+    var start = 0
+    if !pending.isEmpty {
+      // Complete the pending character with at most three more bytes, then go on.
+      while start < bytes.count, start < 3, (bytes[start] & 0xC0) == 0x80,
+        pending.count < expectedLength(pending[0])
+      {
+        pending.append(bytes[start])
+        start += 1
+      }
+      if pending.count < expectedLength(pending[0]) && start == bytes.count { return }
+      decodeComplete(pending, into: emit)
+      pending.removeAll()
+    }
+    // Keep an incomplete character at the end for the next piece.
+    var end = bytes.count
+    var back = bytes.count - 1
+    while back >= start, back >= bytes.count - 3, (bytes[back] & 0xC0) == 0x80 { back -= 1 }
+    if back >= start, bytes[back] >= 0xC0, back + expectedLength(bytes[back]) > bytes.count {
+      end = back
+    }
+    decodeComplete(Array(bytes[start..<end]), into: emit)
+    pending.append(contentsOf: bytes[end..<bytes.count])
+  }
+
+  private func expectedLength(_ lead: UInt8) -> Int {
+    switch lead {
+    case 0xC0...0xDF: 2
+    case 0xE0...0xEF: 3
+    case 0xF0...0xF7: 4
+    default: 1
+    }
+  }
+
+  private func decodeComplete(_ bytes: [UInt8], into emit: (Unicode.Scalar) -> Void) {
+    var iterator = bytes.makeIterator()
+    var codec = UTF8()
+    while true {
+      switch codec.decode(&iterator) {
+      case .scalarValue(let scalar): emit(scalar)
+      case .error: emit("\u{FFFD}")
+      case .emptyInput: return
+      }
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import SnapshotTesting
+
+/// A body as text, chosen by its media type. Never fails: a body that cannot be shown as its type
+/// says so in a line of its own, and is shown the next best way.
+enum BodyText {
+  static func render(_ body: Data, contentType: MediaType?) -> String {
+    guard let type = contentType else {
+      return summary(of: body, type: "no Content-Type")
+    }
+    if type.isJSON { return json(body, type: type) }
+    if type.isFormURLEncoded { return form(body, type: type) }
+    if type.isText {
+      return String(validatingUTF8Bytes: body)
+        ?? summary(of: body, type: type.essence, why: "not UTF-8")
+    }
+    return summary(of: body, type: type.essence)
+  }
+
+  /// Pretty-printed with sorted keys by `.json` itself, from the values the body holds, so the
+  /// text is the bytes `.json` prints for the model the server encoded. A body that does not
+  /// parse is shown as text under a note, so a broken API is never recorded as if it had sent
+  /// JSON.
+  static func json(_ body: Data, type: MediaType) -> String {
+    if let value = JSONBody.parse(body) {
+      var text = ""
+      Snapshotting<JSONBody, String>.json.snapshot(value).run { text = $0 }
+      return text
+    }
+    guard let text = String(validatingUTF8Bytes: body) else {
+      return summary(of: body, type: type.essence, why: "not UTF-8")
+    }
+    return "[\(type.essence) body is not valid JSON; shown as text]\n" + text
+  }
+
+  /// One field a line, `name=value`, both decoded (`+` is a space, `%XX` a byte). A line break
+  /// inside a value is written `\n`, so that each line stays one field.
+  static func form(_ body: Data, type: MediaType) -> String {
+    guard let text = String(validatingUTF8Bytes: body) else {
+      return summary(of: body, type: type.essence, why: "not UTF-8")
+    }
+    return text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = decodeFormComponent(parts[0])
+      guard parts.count == 2 else { return name }
+      return "\(name)=\(decodeFormComponent(parts[1]))"
+    }.joined(separator: "\n")
+  }
+
+  static func decodeFormComponent(_ component: Substring) -> String {
+    let spaced = component.replacingOccurrences(of: "+", with: " ")
+    // A malformed escape (`%zz`) is kept as it was sent.
+    let decoded = spaced.removingPercentEncoding ?? spaced
+    return decoded.replacingOccurrences(of: "\r", with: "\\r")
+      .replacingOccurrences(of: "\n", with: "\\n")
+  }
+
+  /// `[image/png body: 1024 bytes, SHA-256 9f86…]`: what a body that is not text is, in a line
+  /// that changes whenever its bytes do.
+  static func summary(of body: Data, type: String, why: String? = nil) -> String {
+    let reason = why.map { ", \($0)" } ?? ""
+    let noun = body.count == 1 ? "byte" : "bytes"
+    return "[\(type) body\(reason): \(body.count) \(noun), SHA-256 \(SHA256.hexDigest(of: body))]"
+  }
+}
+
+extension String {
+  /// The bytes as a string, or `nil` if they are not valid UTF-8.
+  init?(validatingUTF8Bytes data: Data) {
+    guard let text = String(bytes: data, encoding: .utf8) else { return nil }
+    self = text
+  }
+}

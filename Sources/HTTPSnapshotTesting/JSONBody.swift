@@ -1,0 +1,384 @@
+import Foundation
+
+/// A JSON document as values that `JSONEncoder` writes back: the body of a JSON message on its
+/// way to `.json`, so that its text is the bytes `.json` prints for the same value.
+///
+/// Numbers without a fraction or exponent that fit in `Int` stay integers; every other number is
+/// a `Double`, as a Swift model would have held it.
+enum JSONBody: Encodable {
+  case null
+  case bool(Bool)
+  case int(Int)
+  case double(Double)
+  case string(String)
+  case array([JSONBody])
+  /// The members in the order they came, each name once.
+  case object([(name: String, value: JSONBody)])
+
+  /// A member's name as a coding key, so that an object is encoded as a keyed container, the way
+  /// a model's properties are (and sorted by the encoder's `.sortedKeys` the same way).
+  struct MemberName: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .object(let members):
+      var container = encoder.container(keyedBy: MemberName.self)
+      try Self.encode(members, into: &container)
+    case .array(let elements):
+      var container = encoder.unkeyedContainer()
+      try Self.encode(elements, into: &container)
+    case .null:
+      var container = encoder.singleValueContainer()
+      try container.encodeNil()
+    case .bool(let value):
+      var container = encoder.singleValueContainer()
+      try container.encode(value)
+    case .int(let value):
+      var container = encoder.singleValueContainer()
+      try container.encode(value)
+    case .double(let value):
+      var container = encoder.singleValueContainer()
+      try container.encode(value)
+    case .string(let value):
+      var container = encoder.singleValueContainer()
+      try container.encode(value)
+    }
+  }
+
+  // Scalars go straight into their container and nested values into nested containers, as a
+  // model's synthesized `encode(to:)` does: the generic `encode(_:forKey:)` would start a new
+  // encoder for every value, which made the whole text twice as slow.
+
+  private static func encode(
+    _ members: [(name: String, value: JSONBody)],
+    into container: inout KeyedEncodingContainer<MemberName>
+  ) throws {
+    for member in members {
+      let key = MemberName(stringValue: member.name)
+      switch member.value {
+      case .null: try container.encodeNil(forKey: key)
+      case .bool(let value): try container.encode(value, forKey: key)
+      case .int(let value): try container.encode(value, forKey: key)
+      case .double(let value): try container.encode(value, forKey: key)
+      case .string(let value): try container.encode(value, forKey: key)
+      case .array(let elements):
+        var nested = container.nestedUnkeyedContainer(forKey: key)
+        try encode(elements, into: &nested)
+      case .object(let members):
+        var nested = container.nestedContainer(keyedBy: MemberName.self, forKey: key)
+        try encode(members, into: &nested)
+      }
+    }
+  }
+
+  private static func encode(
+    _ elements: [JSONBody],
+    into container: inout any UnkeyedEncodingContainer
+  ) throws {
+    for element in elements {
+      switch element {
+      case .null: try container.encodeNil()
+      case .bool(let value): try container.encode(value)
+      case .int(let value): try container.encode(value)
+      case .double(let value): try container.encode(value)
+      case .string(let value): try container.encode(value)
+      case .array(let elements):
+        var nested = container.nestedUnkeyedContainer()
+        try encode(elements, into: &nested)
+      case .object(let members):
+        var nested = container.nestedContainer(keyedBy: MemberName.self)
+        try encode(members, into: &nested)
+      }
+    }
+  }
+
+  /// Parses RFC 8259 JSON (any value at the top, surrounded by whitespace), or returns `nil`.
+  ///
+  /// - Complexity: O(*n*) in the number of bytes; nesting deeper than 512 levels is refused, so
+  ///   a hostile body cannot exhaust the stack.
+  static func parse(_ data: Data) -> JSONBody? {
+    data.withUnsafeBytes { raw in
+      var parser = JSONBodyParser(bytes: raw.bindMemory(to: UInt8.self))
+      guard let value = parser.value(depth: 0) else { return nil }
+      parser.skipWhitespace()
+      return parser.isAtEnd ? value : nil
+    }
+  }
+}
+
+/// A recursive descent over the body's bytes.
+private struct JSONBodyParser {
+  let bytes: UnsafeBufferPointer<UInt8>
+  var index = 0
+
+  init(bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+  }
+
+  var isAtEnd: Bool { index >= bytes.count }
+
+  mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
+  }
+
+  mutating func value(depth: Int) -> JSONBody? {
+    guard depth < 512 else { return nil }
+    skipWhitespace()
+    guard index < bytes.count else { return nil }
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return object(depth: depth)
+    case UInt8(ascii: "["): return array(depth: depth)
+    case UInt8(ascii: "\""): return string().map(JSONBody.string)
+    case UInt8(ascii: "t"): return literal("true", .bool(true))
+    case UInt8(ascii: "f"): return literal("false", .bool(false))
+    case UInt8(ascii: "n"): return literal("null", .null)
+    default: return number()
+    }
+  }
+
+  mutating func literal(_ word: StaticString, _ value: JSONBody) -> JSONBody? {
+    let count = word.utf8CodeUnitCount
+    guard index + count <= bytes.count else { return nil }
+    for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return nil }
+    index += count
+    return value
+  }
+
+  mutating func object(depth: Int) -> JSONBody? {
+    index += 1
+    var members: [(name: String, value: JSONBody)] = []
+    // Names seen, only for objects large enough that a linear search would cost.
+    var names: [String: Int]? = nil
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+      index += 1
+      return .object(members)
+    }
+    while true {
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else {
+        return nil
+      }
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+      index += 1
+      guard let member = value(depth: depth + 1) else { return nil }
+      // A repeated name keeps its last value, in its first place, as a dictionary would.
+      if let existing = position(of: key, in: members, names: &names) {
+        members[existing].value = member
+      } else {
+        names?[key] = members.count
+        members.append((key, member))
+      }
+      skipWhitespace()
+      guard index < bytes.count else { return nil }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+        continue
+      }
+      guard bytes[index] == UInt8(ascii: "}") else { return nil }
+      index += 1
+      return .object(members)
+    }
+  }
+
+  /// Where `name` already is among `members`: a linear search while the object is small, a
+  /// dictionary once it has more than 16 members, so that the parse stays linear.
+  func position(
+    of name: String,
+    in members: [(name: String, value: JSONBody)],
+    names: inout [String: Int]?
+  ) -> Int? {
+    if names == nil, members.count > 16 {
+      var index: [String: Int] = [:]
+      for (position, member) in members.enumerated() { index[member.name] = position }
+      names = index
+    }
+    if let names { return names[name] }
+    return members.firstIndex { $0.name == name }
+  }
+
+  mutating func array(depth: Int) -> JSONBody? {
+    index += 1
+    var elements: [JSONBody] = []
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+      index += 1
+      return .array(elements)
+    }
+    while true {
+      guard let element = value(depth: depth + 1) else { return nil }
+      elements.append(element)
+      skipWhitespace()
+      guard index < bytes.count else { return nil }
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+        continue
+      }
+      guard bytes[index] == UInt8(ascii: "]") else { return nil }
+      index += 1
+      return .array(elements)
+    }
+  }
+
+  /// A string from its opening quote: escapes decoded, raw control characters and invalid UTF-8
+  /// refused.
+  mutating func string() -> String? {
+    index += 1
+    let start = index
+    // The common case: no escape, so the bytes are the string; ASCII needs no validation.
+    var isASCII = true
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        index += 1
+        return isASCII ? String(decoding: run, as: UTF8.self) : String(checkedUTF8: run)
+      }
+      if byte == UInt8(ascii: "\\") { break }
+      if byte < 0x20 { return nil }
+      if byte >= 0x80 { isASCII = false }
+      index += 1
+    }
+    var decoded = Array(bytes[start..<index])
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      switch byte {
+      case UInt8(ascii: "\""):
+        return String(checkedUTF8: decoded)
+      case UInt8(ascii: "\\"):
+        guard index < bytes.count else { return nil }
+        let escape = bytes[index]
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
+        case UInt8(ascii: "b"): decoded.append(0x08)
+        case UInt8(ascii: "f"): decoded.append(0x0C)
+        case UInt8(ascii: "n"): decoded.append(0x0A)
+        case UInt8(ascii: "r"): decoded.append(0x0D)
+        case UInt8(ascii: "t"): decoded.append(0x09)
+        case UInt8(ascii: "u"):
+          guard let scalar = unicodeEscape() else { return nil }
+          decoded.append(contentsOf: Array(String(Character(scalar)).utf8))
+        default: return nil
+        }
+      case 0..<0x20:
+        return nil
+      default:
+        decoded.append(byte)
+      }
+    }
+    return nil
+  }
+
+  /// The scalar of `\uXXXX` (the `\u` read), with a surrogate pair read as one.
+  mutating func unicodeEscape() -> Unicode.Scalar? {
+    guard let high = hexQuad() else { return nil }
+    if (0xD800..<0xDC00).contains(high) {
+      guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+        bytes[index + 1] == UInt8(ascii: "u")
+      else { return nil }
+      index += 2
+      guard let low = hexQuad(), (0xDC00..<0xE000).contains(low) else { return nil }
+      return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+    }
+    return Unicode.Scalar(high)
+  }
+
+  mutating func hexQuad() -> UInt32? {
+    guard index + 4 <= bytes.count else { return nil }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[index]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: return nil
+      }
+      value = value << 4 | UInt32(digit)
+      index += 1
+    }
+    return value
+  }
+
+  /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, as RFC 8259 spells a number.
+  mutating func number() -> JSONBody? {
+    let start = index
+    var isInteger = true
+    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+    guard index < bytes.count, isDigit(bytes[index]) else { return nil }
+    if bytes[index] == UInt8(ascii: "0") {
+      index += 1
+    } else {
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      isInteger = false
+      index += 1
+      guard index < bytes.count, isDigit(bytes[index]) else { return nil }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+      isInteger = false
+      index += 1
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
+      guard index < bytes.count, isDigit(bytes[index]) else { return nil }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    if isInteger, let integer = integer(bytes[start..<index]) { return .int(integer) }
+    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    guard let double = Double(text), double.isFinite else { return nil }
+    return .double(double)
+  }
+
+  /// The integer a run of digits (with an optional `-`) spells, read without making a string;
+  /// `nil` if it does not fit in `Int`, or is `-0`, the negative zero a `Double` writes, which as
+  /// an `Int` would lose its sign.
+  func integer(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+    var index = digits.startIndex
+    let isNegative = digits[index] == UInt8(ascii: "-")
+    if isNegative { index += 1 }
+    var value = 0
+    while index < digits.endIndex {
+      let digit = Int(digits[index] - UInt8(ascii: "0"))
+      // Accumulated negatively, so that `Int.min` fits.
+      let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflowedAgain) = shifted.subtractingReportingOverflow(digit)
+      if overflowed || overflowedAgain { return nil }
+      value = next
+      index += 1
+    }
+    if isNegative { return value == 0 ? nil : value }
+    return value == Int.min ? nil : -value
+  }
+
+  func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+}
+
+extension String {
+  /// The bytes as a string, or `nil` if they are not valid UTF-8 (decoding would have repaired
+  /// them, so the repaired text's bytes differ).
+  fileprivate init?<C: Collection<UInt8>>(checkedUTF8 bytes: C) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard text.utf8.elementsEqual(bytes) else { return nil }
+    self = text
+  }
+}

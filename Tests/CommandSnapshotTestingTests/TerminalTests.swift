@@ -1,0 +1,121 @@
+import Foundation
+import SnapshotTesting
+import Testing
+
+@testable import CommandSnapshotTesting
+
+/// `.terminal`: the colour run of a command, as a deterministic SVG.
+@Suite struct TerminalTests {
+  func svg(_ output: String) -> String {
+    var terminal = TerminalSVG()
+    terminal.addOutput(Array(output.utf8))
+    return terminal.document()
+  }
+
+  @Test func colouredOutput() {
+    assertSnapshot(of: fixtureCommand("colors"), as: .terminal)
+  }
+
+  @Test func theSameOutputGivesTheSameBytes() {
+    let first = snapshotText(fixtureCommand("colors"), as: .terminal)
+    let second = snapshotText(fixtureCommand("colors"), as: .terminal)
+    #expect(first.failure == nil)
+    #expect(first.text == second.text)
+  }
+
+  @Test func itRunsAsAColourTerminal() {
+    var command = fixtureCommand("env", "NO_COLOR", "TERM", "COLUMNS")
+    command.environment["NO_COLOR"] = "1"
+    command.environment["TERM"] = "dumb"
+    let text = snapshotText(command, as: .terminal).text
+    #expect(text.contains(">NO_COLOR=(unset)</text>"))
+    #expect(text.contains(">TERM=xterm-256color</text>"))
+    #expect(text.contains(">COLUMNS=80</text>"))
+  }
+
+  @Test func theReferenceIsAnSVGFile() {
+    let strategy = Snapshotting<Command, String>.terminal
+    #expect(strategy.pathExtension == "svg")
+    let text = snapshotText(fixtureCommand("greet"), as: strategy).text
+    #expect(text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"692\" height=\"74\""))
+    #expect(text.hasSuffix("</g>\n</svg>\n"))
+  }
+
+  @Test func basicColoursBoldItalicUnderline() {
+    let text = svg("\u{1B}[1;31mA\u{1B}[0m\u{1B}[3;4;94mB\u{1B}[m")
+    #expect(
+      text.contains(
+        ##"<text x="10" y="24" textLength="8.4" fill="#c62828" font-weight="bold">A</text>"##
+      )
+    )
+    #expect(
+      text.contains(
+        ##"<text x="18.4" y="24" textLength="8.4" fill="#42a5f5" font-style="italic" "##
+          + ##"text-decoration="underline">B</text>"##
+      )
+    )
+  }
+
+  @Test func colours256And24BitAndBackgrounds() {
+    let text = svg("\u{1B}[38;5;208mo\u{1B}[38;5;244mg\u{1B}[48;2;255;105;180;38;5;21mp\u{1B}[0m")
+    #expect(text.contains(##"fill="#ff8700">o</text>"##))
+    #expect(text.contains(##"fill="#808080">g</text>"##))
+    #expect(text.contains(##"<rect x="26.8" y="10" width="8.4" height="18" fill="#ff69b4"/>"##))
+    #expect(text.contains(##"fill="#0000ff">p</text>"##))
+  }
+
+  @Test func inverseSwapsTheColours() {
+    let text = svg("\u{1B}[7mI\u{1B}[27m \u{1B}[7;32mJ")
+    #expect(text.contains(##"<rect x="10" y="10" width="8.4" height="18" fill="#d0d0d0"/>"##))
+    #expect(text.contains(##"fill="#1c1c1c">I</text>"##))
+    #expect(text.contains(##"<rect x="26.8" y="10" width="8.4" height="18" fill="#2e7d32"/>"##))
+  }
+
+  @Test func textIsXMLEscaped() {
+    let text = svg("<script>&\"x\"</script>")
+    #expect(text.contains(">&lt;script&gt;&amp;\"x\"&lt;/script&gt;</text>"))
+  }
+
+  @Test func malformedAndNonSGRSequencesAreNeverEmitted() {
+    let (text, failure) = snapshotText(fixtureCommand("escapes"), as: .terminal)
+    #expect(failure == nil)
+    #expect(!text.contains("\u{1B}"))
+    #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    #expect(text.contains(">onetwothreefourfive</text>"))
+    #expect(text.contains(">sixeveneightnine</text>"))
+    // An escape cut in half at the end, and C0 controls, are dropped too.
+    let raw = svg("a\u{1B}[3\u{7}b\u{1B}")
+    #expect(!raw.contains("\u{1B}") && !raw.contains("\u{7}"))
+  }
+
+  @Test func longLinesWrapAt80Columns() {
+    let text = svg(String(repeating: "a", count: 85) + "\n")
+    #expect(text.contains(##"y="24" textLength="672""##))
+    #expect(text.contains(##"<text x="10" y="42" textLength="42" fill="#d0d0d0">aaaaa</text>"##))
+  }
+
+  @Test func carriageReturnOverwritesAndTabsAlign() {
+    let text = svg("50%\r100%\n\tx\n")
+    #expect(text.contains(">100%</text>"))
+    #expect(!text.contains("50%"))
+    // The tab's cells are spaces of the same style, so they are part of the run.
+    #expect(
+      text.contains(##"<text x="10" y="42" textLength="75.6" fill="#d0d0d0">        x</text>"##)
+    )
+  }
+
+  @Test func aCharacterSplitByAnEscapeSurvives() {
+    // "é" is C3 A9; an SGR sequence between its two bytes must not break it.
+    var terminal = TerminalSVG()
+    terminal.addOutput([0x41, 0xC3] + Array("\u{1B}[1m".utf8) + [0xA9, 0x0A])
+    let text = terminal.document()
+    #expect(text.contains(">é</text>") || text.contains(">A</text>"))
+    #expect(!text.contains("\u{FFFD}"))
+  }
+
+  @Test func invalidUTF8IsAReplacementCharacter() {
+    var terminal = TerminalSVG()
+    terminal.addOutput([0x41, 0xFF, 0x42, 0x0A])
+    #expect(terminal.document().contains(">A\u{FFFD}B</text>"))
+  }
+}
