@@ -38,7 +38,7 @@ let package = Package(
     .target(name: "RunRecord"),
     .testTarget(name: "RunRecordTests", dependencies: ["RunRecord"]),
     // What several test targets share; no product depends on it, so users never build it.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["SnapshotTesting"], path: "Tests/TestSupport"),
     // A load-time hook that describes each test process in the usage log (for `prune`).
     .target(name: "CProcessStart"),
     .target(name: "SnapshotTesting", dependencies: ["RunRecord", "CProcessStart"]),

@@ -2,7 +2,7 @@ import Foundation
 import SnapshotTesting
 
 /// The text a strategy produces for `value`, and the reason it reported if it could not.
-func snapshotText<Value>(_ value: Value, as strategy: Snapshotting<Value, String>)
+public func snapshotText<Value>(_ value: Value, as strategy: Snapshotting<Value, String>)
   -> (text: String, failure: String?)
 {
   var text = ""
@@ -11,16 +11,16 @@ func snapshotText<Value>(_ value: Value, as strategy: Snapshotting<Value, String
 }
 
 /// Runs `body` with a fresh temporary folder, removed afterwards.
-func withTemporaryFolder<R>(_ body: (URL) throws -> R) rethrows -> R {
+public func withTemporaryFolder<R>(_ body: (URL) throws -> R) rethrows -> R {
   let folder = FileManager.default.temporaryDirectory
-    .appendingPathComponent("http-snapshot-tests-\(UUID().uuidString)", isDirectory: true)
+    .appendingPathComponent("snapshot-tests-\(UUID().uuidString)", isDirectory: true)
   try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: folder) }
   return try body(folder)
 }
 
 /// Every file under `folder`, as paths relative to it.
-func files(under folder: URL) -> [String] {
+public func files(under folder: URL) -> [String] {
   let enumerator = FileManager.default.enumerator(atPath: folder.path)
   var found: [String] = []
   while let path = enumerator?.nextObject() as? String {
