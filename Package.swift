@@ -23,8 +23,10 @@ let package = Package(
     // swift-syntax range is one that swift-macro-testing 0.7.0 also accepts.
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
-    // Only the `snapshot-testing` command-line tool uses this.
+    // Only the `snapshot-testing` command-line tool uses these: FlyingFox serves
+    // `report --serve` (pure Swift over sockets, no SwiftNIO; see the README for the cost).
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/swhitty/FlyingFox", "0.27.1"..<"0.28.0"),
   ],
   targets: [
     // What a run reads and leaves on disk: atomic writes, the artifacts folder, failure records,
@@ -95,7 +97,22 @@ let package = Package(
     // and nothing else, so the tool links no test framework. It links libpng through PNGCodec
     // (for `optimize`), so building the tool needs libpng-dev and zlib1g-dev, as the image module
     // does.
-    .target(name: "SnapshotReview", dependencies: ["RunRecord", "PNGCodec"]),
+    // `accept` of an inline snapshot reuses InlineSnapshotRewriter: the rewriter's own files
+    // (symbolic links into InlineSnapshotTesting/Rewriting) compiled without a test framework.
+    .target(
+      name: "SnapshotReview",
+      dependencies: [
+        "RunRecord", "PNGCodec", "InlineSnapshotRewriter",
+        .product(name: "FlyingFox", package: "FlyingFox"),
+      ]
+    ),
+    .target(
+      name: "InlineSnapshotRewriter",
+      dependencies: [
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+      ]
+    ),
     .executableTarget(
       name: "SnapshotTestingCLI",
       dependencies: [
@@ -109,6 +126,8 @@ let package = Package(
       // Images come from real image assertions.
       dependencies: [
         "SnapshotReview", "RunRecord", "PNGCodec", "SnapshotTesting", "ImageSnapshotTesting",
+        // Inline failures are recorded by real inline assertions, then accepted by the tool.
+        "InlineSnapshotTesting", "InlineSnapshotRewriter",
       ]
     ),
   ]

@@ -53,10 +53,13 @@ package struct ReviewDocument: Encodable, Sendable {
     package var acceptCommand: String
     /// When the failure was recorded, in seconds since 1970.
     package var recordedAt: Double
+    /// For an inline snapshot: where it is in ``file`` and its two texts.
+    package var inline: FailureRecord.InlineSnapshot? = nil
 
     enum CodingKeys: String, CodingKey {
       case test, snapshotName, file, line, reason, kind, reference, referenceLocated
       case newSnapshot, attachments, headline, difference, message, acceptCommand, recordedAt
+      case inline
     }
 
     /// Writes every key, `null` included, so that readers see one shape.
@@ -77,6 +80,7 @@ package struct ReviewDocument: Encodable, Sendable {
       try container.encode(message, forKey: .message)
       try container.encode(acceptCommand, forKey: .acceptCommand)
       try container.encode(recordedAt, forKey: .recordedAt)
+      try container.encodeIfPresent(inline, forKey: .inline)
     }
   }
 
@@ -119,7 +123,8 @@ package struct ReviewDocument: Encodable, Sendable {
         difference: record.difference,
         message: record.message,
         acceptCommand: hints.acceptCommand(for: failure),
-        recordedAt: record.recordedAt
+        recordedAt: record.recordedAt,
+        inline: record.inline
       )
     }
   }
