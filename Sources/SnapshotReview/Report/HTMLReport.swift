@@ -16,6 +16,22 @@ package struct HTMLReport {
   /// More artifacts folders the failures were read from.
   package var additionalArtifactsRoots: [URL] = []
   package var generatedAt: Date
+  /// Set when the page is served (`report --serve`): each entry gets Accept and Reject buttons
+  /// that ask the server, with its token, and the page polls the server's change stamp.
+  package var served: Served? = nil
+
+  /// What a served page needs from its server.
+  package struct Served: Sendable {
+    /// Sent back with every request that changes a file.
+    package var token: String
+    /// The artifacts folders' ``ArtifactsStamp`` when the page was made.
+    package var stamp: String
+
+    package init(token: String, stamp: String) {
+      self.token = token
+      self.stamp = stamp
+    }
+  }
 
   package init(
     failures: [PendingFailure],
@@ -45,6 +61,10 @@ package struct HTMLReport {
       <meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <title>\(escape(title))</title>
+      \(served.map { """
+        <meta name="snapshot-testing-token" content="\(escape($0.token))">
+        <meta name="snapshot-testing-stamp" content="\(escape($0.stamp))">
+        """ } ?? "")
       <style>\(ReportAssets.css)</style>
       <script>\(ReportAssets.errorHandler)</script>
       </head>
@@ -61,6 +81,13 @@ package struct HTMLReport {
 
         """
     }
+    if served != nil {
+      let acceptAll =
+        failures.isEmpty ? "" : "<button type=\"button\" id=\"accept-all\">Accept all shown</button> "
+      html += "<p class=\"served\">\(acceptAll)<span id=\"served-status\" role=\"status\">"
+      html += "Served by snapshot-testing: Accept and Reject change files in the package.</span></p>\n"
+      html += "<p id=\"artifacts-gone\" class=\"gone\" hidden></p>\n"
+    }
     html += "<pre id=\"script-errors\" hidden></pre>\n</header>\n<main>\n"
     if failures.isEmpty {
       html += "<p class=\"empty\">Every snapshot matched its reference.</p>\n"
@@ -68,17 +95,19 @@ package struct HTMLReport {
     for (index, failure) in failures.enumerated() {
       html += entry(failure, index: index + 1)
     }
-    html += "</main>\n<script>\(ReportAssets.script)</script>\n</body>\n</html>\n"
+    html += "</main>\n<script>\(ReportAssets.script)</script>\n"
+    if served != nil { html += "<script>\(ReportAssets.servedScript)</script>\n" }
+    html += "</body>\n</html>\n"
     return html
   }
 
   private func entry(_ failure: PendingFailure, index: Int) -> String {
     let record = failure.record
-    let format = failure.isImage ? "image" : "text"
+    let format = failure.isImage ? "image" : failure.isInline ? "inline" : "text"
     let reference = failure.referenceURL?.path ?? record.referencePath
     var html = """
       <article class="entry" id="failure-\(index)" data-kind="\(record.reason.rawValue)" \
-      data-format="\(format)">
+      data-format="\(format)"\(served == nil ? "" : " data-id=\"\(escape(failure.recordURL.path))\"")>
       <h2><span class="kind \(record.reason.rawValue)">\(record.reason == .missing ? "new" : "changed")\
       </span> \(escape(record.testName))\(record.snapshotName.map { " <span class=\"name\">“\(escape($0))”</span>" } ?? "")</h2>
       <dl class="where">
@@ -90,28 +119,29 @@ package struct HTMLReport {
 
       """
     html += failure.isImage ? imageViews(failure) : textDiff(failure)
-    html += """
-      <p class="accept">Accept: \(commandBlock(hints.acceptCommand(for: failure)))</p>
-      </article>
+    html += "<p class=\"accept\">Accept: \(commandBlock(hints.acceptCommand(for: failure)))</p>\n"
+    if served != nil {
+      html += """
+        <p class="actions"><button type="button" class="decide" data-decision="accept">Accept\
+        </button> <button type="button" class="decide" data-decision="reject">Reject</button> \
+        <span class="outcome" role="status"></span></p>
 
-      """
+        """
+    }
+    html += "</article>\n\n"
     return html
   }
 
   // MARK: - Text
 
   private func textDiff(_ failure: PendingFailure) -> String {
+    if failure.isInline {
+      return "<pre class=\"diff\">\(PatchLine.parse(inlineDifference(of: failure)).map(html).joined())</pre>\n"
+    }
     if failure.record.reason == .mismatch, let patchURL = failure.file(.patch),
       let patch = try? String(contentsOf: patchURL, encoding: .utf8)
     {
-      let lines = PatchLine.parse(patch).map { line -> String in
-        switch line {
-        case .hunk(let text): return "<span class=\"hunk\">\(escape(text))</span>"
-        case .removed(let text): return "<span class=\"removed\">\(escape(text))</span>"
-        case .added(let text): return "<span class=\"added\">\(escape(text))</span>"
-        case .context(let text): return "<span>\(escape(text))</span>"
-        }
-      }
+      let lines = PatchLine.parse(patch).map(html)
       // Each line is a block of its own, so no newline goes between them.
       return "<pre class=\"diff\">\(lines.joined())</pre>\n"
     }
@@ -125,6 +155,15 @@ package struct HTMLReport {
       return "<pre class=\"diff\">\(rendered.joined())</pre>\n"
     }
     return "<pre class=\"message\">\(escape(failure.record.message))</pre>\n"
+  }
+
+  private func html(_ line: PatchLine) -> String {
+    switch line {
+    case .hunk(let text): return "<span class=\"hunk\">\(escape(text))</span>"
+    case .removed(let text): return "<span class=\"removed\">\(escape(text))</span>"
+    case .added(let text): return "<span class=\"added\">\(escape(text))</span>"
+    case .context(let text): return "<span>\(escape(text))</span>"
+    }
   }
 
   // MARK: - Images

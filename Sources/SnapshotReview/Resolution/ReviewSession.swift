@@ -122,11 +122,15 @@ package struct ReviewSession {
 
   /// Accepts or rejects every pending failure matching `filters` (all of them when `all`).
   package func resolve(_ decision: Decision, filters: [String]) -> ToolExitCode {
-    let selected: [PendingFailure]
     switch select(filters: filters) {
     case .done(let status): return status
-    case .selected(let failures): selected = failures
+    case .selected(let failures): return resolve(decision, failures: failures)
     }
+  }
+
+  /// Accepts or rejects `selected`, saying what was done: what the `accept` and `reject`
+  /// commands and the served report's buttons carry out.
+  package func resolve(_ decision: Decision, failures selected: [PendingFailure]) -> ToolExitCode {
     var tally = Tally()
     // Inline snapshots of one file are written in one rewrite.
     let inline = decision == .accept ? selected.filter(\.isInline) : []
