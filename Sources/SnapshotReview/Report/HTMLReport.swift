@@ -136,14 +136,12 @@ package struct HTMLReport {
 
   private func textDiff(_ failure: PendingFailure) -> String {
     if failure.isInline {
-      return "<pre class=\"diff\">\(PatchLine.parse(inlineDifference(of: failure)).map(html).joined())</pre>\n"
+      return changesList(failure) + diffViews(inlineDifference(of: failure))
     }
     if failure.record.reason == .mismatch, let patchURL = failure.file(.patch),
       let patch = try? String(contentsOf: patchURL, encoding: .utf8)
     {
-      let lines = PatchLine.parse(patch).map(html)
-      // Each line is a block of its own, so no newline goes between them.
-      return "<pre class=\"diff\">\(lines.joined())</pre>\n"
+      return changesList(failure) + diffViews(patch)
     }
     if failure.record.reason == .missing,
       let data = try? Data(contentsOf: failure.failedSnapshotURL),
@@ -157,13 +155,95 @@ package struct HTMLReport {
     return "<pre class=\"message\">\(escape(failure.record.message))</pre>\n"
   }
 
-  private func html(_ line: PatchLine) -> String {
+  /// The changed values of a JSON or property-list snapshot, by path, before its diff.
+  private func changesList(_ failure: PendingFailure) -> String {
+    guard let changes = failure.structuredChanges, !changes.isEmpty else { return "" }
+    let items = changes.map { "<li><code>\(escape($0))</code></li>" }.joined()
+    return "<ul class=\"changes\" aria-label=\"Changed values\">\(items)</ul>\n"
+  }
+
+  /// A unified diff, and the same side by side, with the changed words of paired lines marked.
+  private func diffViews(_ patch: String) -> String {
+    let paired = PairedPatch(PatchLine.parse(patch))
+    // Each line is a block of its own, so no newline goes between them.
+    let unified = paired.lines.enumerated().map { html($1, words: paired.words[$0]) }.joined()
+    return """
+      <div class="text-views" data-view="unified">\
+      <div class="tabs" role="tablist">\
+      <button type="button" data-view="unified" aria-selected="true">Unified</button>\
+      <button type="button" data-view="split" aria-selected="false">Side by side</button></div>
+      <pre class="diff view unified">\(unified)</pre>
+      \(sideBySide(paired))</div>
+
+      """
+  }
+
+  private func html(_ line: PatchLine, words: [WordDiff.Segment]?) -> String {
     switch line {
     case .hunk(let text): return "<span class=\"hunk\">\(escape(text))</span>"
-    case .removed(let text): return "<span class=\"removed\">\(escape(text))</span>"
-    case .added(let text): return "<span class=\"added\">\(escape(text))</span>"
+    case .removed(let text):
+      return "<span class=\"removed\">\(marked(text, words, tag: "del"))</span>"
+    case .added(let text):
+      return "<span class=\"added\">\(marked(text, words, tag: "ins"))</span>"
     case .context(let text): return "<span>\(escape(text))</span>"
     }
+  }
+
+  /// The line with its changed words in `<del>` or `<ins>`; `text` starts with its marker.
+  private func marked(_ text: String, _ words: [WordDiff.Segment]?, tag: String) -> String {
+    guard let words else { return escape(text) }
+    return escape(String(text.prefix(1)))
+      + words.map { $0.changed ? "<\(tag)>\(escape($0.text))</\(tag)>" : escape($0.text) }.joined()
+  }
+
+  /// Reference on the left, new on the right: each removed line beside the added line it pairs
+  /// with.
+  private func sideBySide(_ paired: PairedPatch) -> String {
+    var rows = ""
+    let lines = paired.lines
+    func cell(_ index: Int?, _ kind: String) -> String {
+      guard let index else { return "<td class=\"blank\"></td>" }
+      let words = paired.words[index]
+      switch lines[index] {
+      case .removed(let text):
+        return "<td class=\"removed\">\(marked(text, words, tag: "del").dropFirstMarker)</td>"
+      case .added(let text):
+        return "<td class=\"added\">\(marked(text, words, tag: "ins").dropFirstMarker)</td>"
+      case .context(let text), .hunk(let text):
+        return "<td class=\"\(kind)\">\(escape(String(text.dropFirst())))</td>"
+      }
+    }
+    var index = 0
+    while index < lines.count {
+      switch lines[index] {
+      case .hunk(let text):
+        rows += "<tr><td class=\"hunk\" colspan=\"2\">\(escape(text))</td></tr>"
+        index += 1
+      case .context:
+        rows += "<tr>\(cell(index, "context"))\(cell(index, "context"))</tr>"
+        index += 1
+      case .removed, .added:
+        var removed: [Int] = []
+        var added: [Int] = []
+        while index < lines.count, case .removed = lines[index] {
+          removed.append(index)
+          index += 1
+        }
+        while index < lines.count, case .added = lines[index] {
+          added.append(index)
+          index += 1
+        }
+        for row in 0..<max(removed.count, added.count) {
+          let left = row < removed.count ? removed[row] : nil
+          let right = row < added.count ? added[row] : nil
+          rows += "<tr>\(cell(left, "removed"))\(cell(right, "added"))</tr>"
+        }
+      }
+    }
+    return """
+      <table class="split view"><thead><tr><th>Reference</th><th>New</th></tr></thead>\
+      <tbody>\(rows)</tbody></table>
+      """
   }
 
   // MARK: - Images
@@ -258,6 +338,11 @@ package struct HTMLReport {
   private func commandBlock(_ command: String) -> String {
     "<code class=\"command\">\(escape(command))</code> <button type=\"button\" class=\"copy\">Copy</button>"
   }
+}
+
+extension String {
+  /// The text without its first character: a diff line's marker, already escaped text.
+  fileprivate var dropFirstMarker: String { String(dropFirst()) }
 }
 
 /// `text` with HTML's special characters escaped, safe in element content and quoted attributes.

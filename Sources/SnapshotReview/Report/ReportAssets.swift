@@ -53,6 +53,20 @@ enum ReportAssets {
     img { display: block; image-rendering: pixelated; border: 1px solid var(--line);
       background: repeating-conic-gradient(#e8eaee 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
     .stack { position: relative; }
+    .text-views[data-view="unified"] .unified { display: block; }
+    .text-views[data-view="split"] .split { display: table; }
+    .split { width: 100%; border-collapse: collapse; table-layout: fixed; margin: 0 0 10px;
+      font: 13px/1.45 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; }
+    .split th { text-align: left; color: var(--muted); font-weight: 500; padding: 2px 6px; }
+    .split td { padding: 0 6px; white-space: pre-wrap; overflow-wrap: anywhere; vertical-align: top;
+      border-left: 1px solid var(--line); }
+    .split td.removed { background: var(--removed); color: var(--removed-text); }
+    .split td.added { background: var(--added); color: var(--added-text); }
+    .split td.hunk { color: var(--accent); background: #eef2ff; }
+    del, ins { text-decoration: none; border-radius: 3px; padding: 0 1px; }
+    del { background: #ffb3ad; }
+    ins { background: #9be0ae; }
+    .changes { margin: 0 0 10px; padding-left: 20px; }
     .served { margin: 8px 0 0; }
     .served button, .actions button { font: inherit; padding: 4px 14px; border-radius: 6px;
       border: 1px solid var(--line); background: #fff; cursor: pointer; }
@@ -110,6 +124,16 @@ enum ReportAssets {
           opacity.addEventListener('input', fade);
           fade();
         }
+      });
+      document.querySelectorAll('.text-views').forEach(function (views) {
+        views.querySelectorAll('.tabs button').forEach(function (button) {
+          button.addEventListener('click', function () {
+            views.setAttribute('data-view', button.getAttribute('data-view'));
+            views.querySelectorAll('.tabs button').forEach(function (other) {
+              other.setAttribute('aria-selected', String(other === button));
+            });
+          });
+        });
       });
       document.querySelectorAll('.copy').forEach(function (button) {
         button.addEventListener('click', function () {

@@ -8,6 +8,8 @@ package struct ReviewSession {
   package var additionalArtifactsRoots: [URL] = []
   package var hints: CommandHints
   package var console: any ReviewConsole
+  /// Whether `review` colours its diffs and marks the changed words (see ``TerminalColors``).
+  package var colors = false
 
   package init(artifactsRoot: URL, hints: CommandHints, console: any ReviewConsole) {
     self.artifactsRoot = artifactsRoot
@@ -292,7 +294,11 @@ package struct ReviewSession {
       text += record.reason == .missing ? " (missing)\n" : "\n"
       text += "  new:       \(hints.display(failure.failedSnapshotURL.path))\n"
     }
-    text += "\n" + indented(difference(of: failure), by: 4)
+    if let changes = failure.structuredChanges, !changes.isEmpty {
+      text += "  changes:\n" + changes.map { "    \($0)\n" }.joined()
+    }
+    let shown = difference(of: failure)
+    text += "\n" + indented(colors ? TerminalColors.colour(shown) : shown, by: 4)
     text += "\n  accept: \(hints.acceptCommand(for: failure))\n"
     return text
   }
