@@ -37,6 +37,9 @@ package final class ReportServer: Sendable {
     } catch {
       throw StartError(description: "Cannot listen on 127.0.0.1: \(error)", portInUse: false)
     }
+    if port != 0, Self.isInUse(port) {
+      throw Self.portInUse(port)
+    }
     let served = report
     server = HTTPServer(
       address: address, timeout: 30, logger: .disabled,
@@ -71,6 +74,41 @@ package final class ReportServer: Sendable {
     )
   }
 
+  /// Whether another program listens on `port` of 127.0.0.1: checked before starting, so the
+  /// answer does not wait on the server's tasks, which a busy process may run late.
+  private static func isInUse(_ port: UInt16) -> Bool {
+    #if canImport(Glibc) || canImport(Musl)
+      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var reuse: Int32 = 1
+    _ = setsockopt(
+      descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(port.bigEndian)
+    address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    return bound != 0 && errno == EADDRINUSE
+  }
+
+  private static func portInUse(_ port: UInt16) -> StartError {
+    StartError(
+      description: """
+        Port \(port) of 127.0.0.1 is already in use by another program. Pass another with \
+        --port, or --port 0 for any free one.
+        """,
+      portInUse: true
+    )
+  }
+
   private static func phrase(_ status: Int) -> String {
     switch status {
     case 200: return "OK"
@@ -86,7 +124,7 @@ package final class ReportServer: Sendable {
   package func start() async throws(StartError) -> Int {
     let task = Task { try await server.run() }
     running.set(task)
-    let deadline = Date().addingTimeInterval(10)
+    let deadline = Date().addingTimeInterval(30)
     while Date() < deadline {
       if await server.isListening, case .ip4(_, let port)? = await server.listeningAddress {
         report.listeningPort = Int(port)
@@ -106,13 +144,7 @@ package final class ReportServer: Sendable {
     if case .failure(let error) = result, case SocketError.failed(_, let code, _) = error,
       code == EADDRINUSE
     {
-      return StartError(
-        description: """
-          Port \(requestedPort) of 127.0.0.1 is already in use by another program. Pass another \
-          with --port, or --port 0 for any free one.
-          """,
-        portInUse: true
-      )
+      return Self.portInUse(requestedPort)
     }
     let cause = (try? result.get()).map { "it stopped" } ?? "\(result)"
     return StartError(description: "The server could not start: \(cause).", portInUse: false)

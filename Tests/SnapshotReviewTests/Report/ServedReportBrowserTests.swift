@@ -88,6 +88,7 @@ struct ServedReportBrowserTests {
 
           try? FileManager.default.createDirectory(
             at: HeadlessBrowserTests.keptFolder, withIntermediateDirectories: true)
+          _ = try browser.evaluate("window.scrollTo(0, 0)")
           try browser.screenshot(to: screenshot)
 
           // A new test run: the page reloads its list by itself.

@@ -170,9 +170,9 @@ import Testing
       let (session, console) = fixture.session()
       let first = try ReportServer(report: ServedReport(session: session, filters: []), port: 0)
       let port = try await first.start()
-      let second = try ReportServer(
-        report: ServedReport(session: session, filters: []), port: UInt16(port))
       do {
+        let second = try ReportServer(
+          report: ServedReport(session: session, filters: []), port: UInt16(port))
         _ = try await second.start()
         Issue.record("a second server started on port \(port)")
       } catch let error as ReportServer.StartError {
