@@ -15,8 +15,11 @@ struct InlineFailureRecord {
 
   var key: String {
     FailureRecord.inlineRecordKey(
-      testFilePath: filePath, line: line, column: column,
-      trailingClosureOffset: syntaxDescriptor.trailingClosureOffset)
+      testFilePath: filePath,
+      line: line,
+      column: column,
+      trailingClosureOffset: syntaxDescriptor.trailingClosureOffset
+    )
   }
 
   /// Saves the failure; returns a note for the failure message when it could not be saved.

@@ -49,7 +49,11 @@ enum StructuredSummary {
   }
 
   private static func compare(
-    _ old: Any, _ new: Any, path: String, into changes: inout [String], omitted: inout Int
+    _ old: Any,
+    _ new: Any,
+    path: String,
+    into changes: inout [String],
+    omitted: inout Int
   ) {
     func note(_ change: String) {
       if changes.count < maximumChanges { changes.append(change) } else { omitted += 1 }
@@ -127,7 +131,9 @@ extension PendingFailure {
     guard record.reason == .mismatch else { return nil }
     if isInline {
       guard let old = record.inline?.expected, let new = record.inline?.actual,
-        [old, new].allSatisfy({ ["{", "["].contains($0.trimmingCharacters(in: .whitespaces).first) })
+        [old, new].allSatisfy({
+          ["{", "["].contains($0.trimmingCharacters(in: .whitespaces).first)
+        })
       else { return nil }
       return StructuredSummary.changes(from: Data(old.utf8), to: Data(new.utf8), format: .json)
     }

@@ -12,7 +12,9 @@ package enum TerminalColors {
   /// For the process: standard output and the environment.
   package static var enabledForStandardOutput: Bool {
     enabled(
-      isTerminal: isatty(STDOUT_FILENO) != 0, environment: ProcessInfo.processInfo.environment)
+      isTerminal: isatty(STDOUT_FILENO) != 0,
+      environment: ProcessInfo.processInfo.environment
+    )
   }
 
   static let red = "\u{1B}[31m"

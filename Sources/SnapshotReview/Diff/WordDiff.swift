@@ -66,8 +66,10 @@ struct WordDiff: Equatable {
     var currentKind = 0
     for character in line {
       let kind =
-        character.isLetter || character.isNumber || character == "_" || character == "."
-          && currentKind == 1 ? 1 : character.isWhitespace ? 2 : 3
+        character.isLetter || character.isNumber || character == "_"
+          || character == "."
+            && currentKind == 1
+        ? 1 : character.isWhitespace ? 2 : 3
       if kind == currentKind && kind != 3 {
         current.append(character)
       } else {

@@ -83,9 +83,11 @@ package struct HTMLReport {
     }
     if served != nil {
       let acceptAll =
-        failures.isEmpty ? "" : "<button type=\"button\" id=\"accept-all\">Accept all shown</button> "
+        failures.isEmpty
+        ? "" : "<button type=\"button\" id=\"accept-all\">Accept all shown</button> "
       html += "<p class=\"served\">\(acceptAll)<span id=\"served-status\" role=\"status\">"
-      html += "Served by snapshot-testing: Accept and Reject change files in the package.</span></p>\n"
+      html += "Served by snapshot-testing: Accept and Reject change files in the package."
+      html += "</span></p>\n"
       html += "<p id=\"artifacts-gone\" class=\"gone\" hidden></p>\n"
     }
     html += "<pre id=\"script-errors\" hidden></pre>\n</header>\n<main>\n"
@@ -107,7 +109,7 @@ package struct HTMLReport {
     let reference = failure.referenceURL?.path ?? record.referencePath
     var html = """
       <article class="entry" id="failure-\(index)" data-kind="\(record.reason.rawValue)" \
-      data-format="\(format)"\(served == nil ? "" : " data-id=\"\(escape(failure.recordURL.path))\"")>
+      data-format="\(format)"\(servedID(failure))>
       <h2><span class="kind \(record.reason.rawValue)">\(record.reason == .missing ? "new" : "changed")\
       </span> \(escape(record.testName))\(record.snapshotName.map { " <span class=\"name\">“\(escape($0))”</span>" } ?? "")</h2>
       <dl class="where">
@@ -153,6 +155,11 @@ package struct HTMLReport {
       return "<pre class=\"diff\">\(rendered.joined())</pre>\n"
     }
     return "<pre class=\"message\">\(escape(failure.record.message))</pre>\n"
+  }
+
+  /// ` data-id="<record path>"` on a served page: what its buttons name.
+  private func servedID(_ failure: PendingFailure) -> String {
+    served == nil ? "" : " data-id=\"\(escape(failure.recordURL.path))\""
   }
 
   /// The changed values of a JSON or property-list snapshot, by path, before its diff.

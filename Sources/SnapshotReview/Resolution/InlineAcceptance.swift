@@ -74,9 +74,10 @@ enum InlineAcceptance {
               """
           )
         )
-      } else if changes.contains(where: { $0.line == change.line && $0.column == change.column
-        && $0.trailingClosureOffset == change.trailingClosureOffset })
-      {
+      } else if changes.contains(where: {
+        $0.line == change.line && $0.column == change.column
+          && $0.trailingClosureOffset == change.trailingClosureOffset
+      }) {
         results.append(nil)
       } else {
         changes.append(change)

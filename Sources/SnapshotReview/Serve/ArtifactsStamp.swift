@@ -23,7 +23,8 @@ enum ArtifactsStamp {
       let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
       for name in names.sorted() {
         let attributes = try? FileManager.default.attributesOfItem(
-          atPath: folder.appendingPathComponent(name).path)
+          atPath: folder.appendingPathComponent(name).path
+        )
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         mix("\u{0}\(name)\u{0}\(size)\u{0}\(modified)")

@@ -42,7 +42,9 @@ package final class ReportServer: Sendable {
     }
     let served = report
     server = HTTPServer(
-      address: address, timeout: 30, logger: .disabled,
+      address: address,
+      timeout: 30,
+      logger: .disabled,
       handler: ClosureHTTPHandler { request in
         var body = Data()
         if request.method == .POST {
@@ -54,8 +56,13 @@ package final class ReportServer: Sendable {
         for item in request.query { query[item.name] = item.value }
         let response = served.respond(
           to: ServedRequest(
-            method: request.method.rawValue, path: request.path, query: query, headers: headers,
-            body: body))
+            method: request.method.rawValue,
+            path: request.path,
+            query: query,
+            headers: headers,
+            body: body
+          )
+        )
         return HTTPResponse(
           statusCode: HTTPStatusCode(response.status, phrase: Self.phrase(response.status)),
           headers: [
@@ -86,7 +93,12 @@ package final class ReportServer: Sendable {
     defer { close(descriptor) }
     var reuse: Int32 = 1
     _ = setsockopt(
-      descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+      descriptor,
+      SOL_SOCKET,
+      SO_REUSEADDR,
+      &reuse,
+      socklen_t(MemoryLayout<Int32>.size)
+    )
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(port.bigEndian)

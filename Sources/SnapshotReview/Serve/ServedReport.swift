@@ -23,7 +23,9 @@ package struct ServedRequest: Sendable {
     self.path = path
     self.query = query
     self.headers = Dictionary(
-      headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+      headers.map { ($0.key.lowercased(), $0.value) },
+      uniquingKeysWith: { $1 }
+    )
     self.body = body
   }
 }
@@ -67,8 +69,7 @@ package final class ServedReport: @unchecked Sendable {
   private var port = 0
 
   /// A report of `session`'s failures that match `filters`, with a new random token.
-  package init(session: ReviewSession, filters: [String], token: String = ServedReport.newToken())
-  {
+  package init(session: ReviewSession, filters: [String], token: String = ServedReport.newToken()) {
     self.session = session
     self.filters = filters
     self.token = token
@@ -77,8 +78,9 @@ package final class ServedReport: @unchecked Sendable {
   /// 32 random bytes, in hexadecimal.
   package static func newToken() -> String {
     var generator = SystemRandomNumberGenerator()
-    return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }
-      .joined()
+    return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator))
+    }
+    .joined()
   }
 
   /// The port the server listens on, once it is known: requests name it in `Host`.
@@ -134,7 +136,9 @@ package final class ServedReport: @unchecked Sendable {
 
   private func pending() -> (failures: [PendingFailure], all: PendingFailures) {
     let all = PendingFailures.load(
-      artifactsRoots: session.artifactsRoots, packageRoot: session.hints.packageRoot)
+      artifactsRoots: session.artifactsRoots,
+      packageRoot: session.hints.packageRoot
+    )
     let filter = FailureFilter(filters, packageRoot: session.hints.packageRoot)
     return (all.failures.filter(filter.matches), all)
   }
@@ -142,11 +146,20 @@ package final class ServedReport: @unchecked Sendable {
   private func page() -> ServedResponse {
     let (failures, _) = pending()
     var report = HTMLReport(
-      failures: failures, hints: session.hints, artifactsRoot: session.artifactsRoot)
+      failures: failures,
+      hints: session.hints,
+      artifactsRoot: session.artifactsRoot
+    )
     report.additionalArtifactsRoots = session.additionalArtifactsRoots
-    report.served = HTMLReport.Served(token: token, stamp: ArtifactsStamp.of(session.artifactsRoots))
+    report.served = HTMLReport.Served(
+      token: token,
+      stamp: ArtifactsStamp.of(session.artifactsRoots)
+    )
     return ServedResponse(
-      status: 200, contentType: "text/html; charset=utf-8", body: Data(report.render().utf8))
+      status: 200,
+      contentType: "text/html; charset=utf-8",
+      body: Data(report.render().utf8)
+    )
   }
 
   /// What the page polls: whether the artifacts changed since it was served.
@@ -171,7 +184,9 @@ package final class ServedReport: @unchecked Sendable {
     let allowed = session.artifactsRoots.map(\.path) + [session.hints.packageRoot.path]
     guard !path.isEmpty, allowed.contains(where: { isInside(path, folder: $0) }) else {
       return .text(
-        403, "Refused: \(path) is outside the artifacts folders and the package.")
+        403,
+        "Refused: \(path) is outside the artifacts folders and the package."
+      )
     }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
@@ -226,7 +241,8 @@ package final class ServedReport: @unchecked Sendable {
         }
         let resolved = !FileManager.default.fileExists(atPath: id)
         let name = session.hints.name(of: failure)
-        let message = resolved
+        let message =
+          resolved
           ? "\(decision == .accept ? "Accepted" : "Rejected") \(name)"
           : console.errors(mentioning: failure.record.testName)
         outcomes.append(Outcome(id: id, resolved: resolved, message: message))
@@ -235,8 +251,11 @@ package final class ServedReport: @unchecked Sendable {
       return .json(
         200,
         Resolution(
-          outcomes: outcomes, stamp: ArtifactsStamp.of(roots),
-          pending: pending().failures.count))
+          outcomes: outcomes,
+          stamp: ArtifactsStamp.of(roots),
+          pending: pending().failures.count
+        )
+      )
     }
   }
 }
@@ -265,6 +284,8 @@ final class CollectingConsole: ReviewConsole, @unchecked Sendable {
   /// The errors that name `test`, or all of them when none does.
   func errors(mentioning test: String) -> String {
     let named = warnings.filter { $0.contains("\"\(test)\"") }
-    return (named.isEmpty ? warnings : named).joined().trimmingCharacters(in: .whitespacesAndNewlines)
+    return (named.isEmpty ? warnings : named).joined().trimmingCharacters(
+      in: .whitespacesAndNewlines
+    )
   }
 }

@@ -18,7 +18,11 @@ import Testing
 
   @Test func onlyTheChangedWordOfAPairedLineIsMarked() throws {
     let diff = try #require(
-      WordDiff(removed: #"  "price": 12.5, "name": "Blob""#, added: #"  "price": 13.0, "name": "Blob""#))
+      WordDiff(
+        removed: #"  "price": 12.5, "name": "Blob""#,
+        added: #"  "price": 13.0, "name": "Blob""#
+      )
+    )
     #expect(diff.removed.filter(\.changed).map(\.text) == ["12.5"])
     #expect(diff.added.filter(\.changed).map(\.text) == ["13.0"])
     #expect(diff.removed.map(\.text).joined() == #"  "price": 12.5, "name": "Blob""#)
@@ -50,14 +54,19 @@ import Testing
 
   @Test func reviewColoursOnlyWhenAskedAndTheAssertionMessageNeverDoes() throws {
     try ReviewFixture.with { fixture in
-      try fixture.write(Data("Hello\nWorld of Blob\n".utf8), to: fixture.reference("testWords.1.txt"))
+      try fixture.write(
+        Data("Hello\nWorld of Blob\n".utf8),
+        to: fixture.reference("testWords.1.txt")
+      )
       let message = fixture.verify("Hello\nWorld of Blobby\n", as: .lines, testName: "testWords()")
       #expect(message?.contains("\u{1B}[") == false, "the assertion's message is unchanged")
       #expect(message?.contains("\u{2212}World of Blob\n") == true)
       var (session, console) = fixture.session()
       session.colors = true
       _ = session.review(filters: ["testWords"], interactive: false)
-      #expect(console.output.contains("\u{1B}[31m\u{2212}World of \u{1B}[7mBlob\u{1B}[27m\u{1B}[0m"))
+      #expect(
+        console.output.contains("\u{1B}[31m\u{2212}World of \u{1B}[7mBlob\u{1B}[27m\u{1B}[0m")
+      )
       #expect(console.output.contains("\u{1B}[32m+World of \u{1B}[7mBlobby\u{1B}[27m\u{1B}[0m"))
       let (plain, plainConsole) = fixture.session()
       _ = plain.review(filters: ["testWords"], interactive: false)
@@ -68,29 +77,42 @@ import Testing
 
   @Test func theReportMarksChangedWordsAndHasASideBySideView() throws {
     try ReviewFixture.with { fixture in
-      try fixture.write(Data("Hello\nWorld of Blob\n".utf8), to: fixture.reference("testWords.1.txt"))
+      try fixture.write(
+        Data("Hello\nWorld of Blob\n".utf8),
+        to: fixture.reference("testWords.1.txt")
+      )
       fixture.verify("Hello\nWorld of Blobby\n", as: .lines, testName: "testWords()")
       let html = HTMLReportTests.render(fixture)
       #expect(html.contains("<span class=\"removed\">\u{2212}World of <del>Blob</del></span>"))
       #expect(html.contains("<span class=\"added\">+World of <ins>Blobby</ins></span>"))
-      #expect(html.contains("<button type=\"button\" data-view=\"split\" aria-selected=\"false\">Side by side</button>"))
+      #expect(
+        html.contains(
+          "<button type=\"button\" data-view=\"split\" aria-selected=\"false\">Side by side</button>"
+        )
+      )
       #expect(
         html.contains(
           "<tr><td class=\"removed\">World of <del>Blob</del></td><td class=\"added\">World of <ins>Blobby</ins></td></tr>"
-        ))
-      #expect(html.contains("<tr><td class=\"context\">Hello</td><td class=\"context\">Hello</td></tr>"))
+        )
+      )
+      #expect(
+        html.contains("<tr><td class=\"context\">Hello</td><td class=\"context\">Hello</td></tr>")
+      )
     }
   }
 }
 
 /// The changed values of JSON and property-list documents, by path.
 @Suite struct StructuredSummaryTests {
-  static let old = #"{"items": [{"price": 12.5}, {"price": 1}, {"price": 12.5}], "user": {"name": "Blob", "on": true}, "gone": null}"#
-  static let new = #"{"items": [{"price": 12.5}, {"price": 1}, {"price": 13.1}], "user": {"name": "Blob", "email": "b@x", "on": false}, "odd key": [1]}"#
+  static let old =
+    #"{"items": [{"price": 12.5}, {"price": 1}, {"price": 12.5}], "user": {"name": "Blob", "on": true}, "gone": null}"#
+  static let new =
+    #"{"items": [{"price": 12.5}, {"price": 1}, {"price": 13.1}], "user": {"name": "Blob", "email": "b@x", "on": false}, "odd key": [1]}"#
 
   @Test func changesAreListedByPathFromTheDocuments() throws {
     let changes = try #require(
-      StructuredSummary.changes(from: Data(Self.old.utf8), to: Data(Self.new.utf8), format: .json))
+      StructuredSummary.changes(from: Data(Self.old.utf8), to: Data(Self.new.utf8), format: .json)
+    )
     #expect(
       changes == [
         "$.gone: removed",
@@ -98,20 +120,32 @@ import Testing
         #"$["odd key"]: added"#,
         "$.user.email: added",
         "$.user.on: true → false",
-      ])
+      ]
+    )
   }
 
   @Test func aDocumentInvalidOnOneSideHasNoSummary() {
-    #expect(StructuredSummary.changes(from: Data("{".utf8), to: Data("{}".utf8), format: .json) == nil)
-    #expect(StructuredSummary.changes(from: Data("{}".utf8), to: Data("nope".utf8), format: .json) == nil)
+    #expect(
+      StructuredSummary.changes(from: Data("{".utf8), to: Data("{}".utf8), format: .json) == nil
+    )
+    #expect(
+      StructuredSummary.changes(from: Data("{}".utf8), to: Data("nope".utf8), format: .json) == nil
+    )
   }
 
   @Test func propertyListsToo() throws {
     func plist(_ value: Int, _ flag: Bool) throws -> Data {
       try PropertyListSerialization.data(
-        fromPropertyList: ["count": value, "flag": flag], format: .xml, options: 0)
+        fromPropertyList: ["count": value, "flag": flag],
+        format: .xml,
+        options: 0
+      )
     }
-    let changes = StructuredSummary.changes(from: try plist(1, true), to: try plist(2, true), format: .propertyList)
+    let changes = StructuredSummary.changes(
+      from: try plist(1, true),
+      to: try plist(2, true),
+      format: .propertyList
+    )
     #expect(changes == ["$.count: 1 → 2"])
   }
 
@@ -131,7 +165,11 @@ import Testing
       fixture.verify(Self.new + "\n", as: Self.json, testName: "testOrder()")
       let (session, console) = fixture.session()
       _ = session.review(filters: ["testOrder"], interactive: false)
-      #expect(console.output.contains("  changes:\n    $.gone: removed\n    $.items[2].price: 12.5 → 13.1\n"))
+      #expect(
+        console.output.contains(
+          "  changes:\n    $.gone: removed\n    $.items[2].price: 12.5 → 13.1\n"
+        )
+      )
       let html = HTMLReportTests.render(fixture)
       #expect(html.contains("<li><code>$.items[2].price: 12.5 → 13.1</code></li>"))
     }

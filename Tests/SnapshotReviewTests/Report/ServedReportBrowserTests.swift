@@ -30,6 +30,11 @@ struct ServedReportBrowserTests {
     return try #require(failure).recordURL.path
   }
 
+  /// An expression that is true when the entry `id` is in `state`.
+  static func state(of id: String, is state: String) -> String {
+    "document.querySelector(\(DevToolsBrowser.quoted(entry(id)))).dataset.state === '\(state)'"
+  }
+
   static func entry(_ id: String) -> String {
     "article[data-id=\(DevToolsBrowser.quoted(id))]"
   }
@@ -49,28 +54,42 @@ struct ServedReportBrowserTests {
           let browser = try DevToolsBrowser()
           try browser.open("http://127.0.0.1:\(port)/")
           try browser.wait(for: "document.documentElement.dataset.served === 'ready'")
-          #expect(try browser.evaluate("document.documentElement.dataset.status") as? String == "ready")
+          #expect(
+            try browser.evaluate("document.documentElement.dataset.status") as? String == "ready"
+          )
           #expect(try browser.evaluate("document.querySelectorAll('.entry').length") as? Int == 4)
 
           // Accept: the reference takes the new snapshot, the entry says so in place.
           try browser.click(Self.entry(greeting) + " button[data-decision=accept]")
-          try browser.wait(for: "document.querySelector(\(DevToolsBrowser.quoted(Self.entry(greeting)))).dataset.state === 'accepted'")
+          try browser.wait(
+            for:
+              Self.state(of: greeting, is: "accepted")
+          )
           #expect(
-            contents(of: fixtureCopy.reference(ReviewFixture.greeting)) == Data("Hello\nthere\n".utf8))
+            contents(of: fixtureCopy.reference(ReviewFixture.greeting))
+              == Data("Hello\nthere\n".utf8)
+          )
           #expect(!FileManager.default.fileExists(atPath: greeting))
           let outcome = try browser.evaluate(
-            "document.querySelector(\(DevToolsBrowser.quoted(Self.entry(greeting) + " .outcome"))).textContent")
+            "document.querySelector(\(DevToolsBrowser.quoted(Self.entry(greeting) + " .outcome"))).textContent"
+          )
           #expect((outcome as? String)?.hasPrefix("Accepted Tests/AppTests/") == true)
-          #expect(try browser.evaluate("document.querySelector('h1').textContent") as? String
-            == "3 pending snapshot failures")
+          #expect(
+            try browser.evaluate("document.querySelector('h1').textContent") as? String
+              == "3 pending snapshot failures"
+          )
 
           // Reject: the record goes, the reference stays.
           try browser.click(Self.entry(farewell) + " button[data-decision=reject]")
-          try browser.wait(for: "document.querySelector(\(DevToolsBrowser.quoted(Self.entry(farewell)))).dataset.state === 'rejected'")
+          try browser.wait(
+            for:
+              Self.state(of: farewell, is: "rejected")
+          )
           #expect(!FileManager.default.fileExists(atPath: farewell))
           #expect(
             contents(of: fixtureCopy.reference(ReviewFixture.farewell))
-              == Data("Goodbye\nfor now\n".utf8))
+              == Data("Goodbye\nfor now\n".utf8)
+          )
 
           // The page's own request without the token: 403, nothing written.
           let status = try browser.evaluate(
@@ -78,22 +97,33 @@ struct ServedReportBrowserTests {
             fetch('/api/resolve', {method: 'POST', headers: {'Content-Type': 'application/json'},
               body: JSON.stringify({decision: 'accept', ids: [\(DevToolsBrowser.quoted(fresh))]})
             }).then(function (response) { return response.status; })
-            """)
+            """
+          )
           #expect(status as? Int == 403)
           #expect(FileManager.default.fileExists(atPath: fresh))
-          #expect(!FileManager.default.fileExists(atPath: fixtureCopy.reference(ReviewFixture.fresh).path))
+          #expect(
+            !FileManager.default.fileExists(atPath: fixtureCopy.reference(ReviewFixture.fresh).path)
+          )
           let outside = try browser.evaluate(
-            "fetch('/file?path=' + encodeURIComponent('/etc/passwd')).then(function (r) { return r.status; })")
+            "fetch('/file?path=' + encodeURIComponent('/etc/passwd'))"
+              + ".then(function (r) { return r.status; })"
+          )
           #expect(outside as? Int == 403)
 
           try? FileManager.default.createDirectory(
-            at: HeadlessBrowserTests.keptFolder, withIntermediateDirectories: true)
+            at: HeadlessBrowserTests.keptFolder,
+            withIntermediateDirectories: true
+          )
           _ = try browser.evaluate("window.scrollTo(0, 0)")
           try browser.screenshot(to: screenshot)
 
           // A new test run: the page reloads its list by itself.
           _ = fixtureCopy.verify("Hello\nagain\n", as: .lines, testName: "testGreeting()")
-          try browser.wait(for: "document.querySelectorAll('.entry').length === 3 && !document.querySelector('[data-state]')")
+          try browser.wait(
+            for:
+              "document.querySelectorAll('.entry').length === 3"
+                + " && !document.querySelector('[data-state]')"
+          )
 
           // The artifacts folder deleted while serving: the page says so.
           try FileManager.default.removeItem(at: fixtureCopy.artifacts)

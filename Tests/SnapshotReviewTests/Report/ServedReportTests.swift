@@ -30,8 +30,12 @@ import Testing
     body: String = ""
   ) -> ServedRequest {
     ServedRequest(
-      method: method, path: path, query: query,
-      headers: ["Host": "127.0.0.1:\(port)"].merging(headers) { $1 }, body: Data(body.utf8))
+      method: method,
+      path: path,
+      query: query,
+      headers: ["Host": "127.0.0.1:\(port)"].merging(headers) { $1 },
+      body: Data(body.utf8)
+    )
   }
 
   static func text(_ response: ServedResponse) -> String {
@@ -67,12 +71,18 @@ import Testing
       let id = try Self.greetingRecord(fixture)
       let response = report.respond(
         to: Self.request(
-          "POST", "/api/resolve", headers: ["X-Snapshot-Testing-Token": "secret-token"],
-          body: #"{"decision": "accept", "ids": [\#(DevToolsBrowser.quoted(id))]}"#))
+          "POST",
+          "/api/resolve",
+          headers: ["X-Snapshot-Testing-Token": "secret-token"],
+          body: #"{"decision": "accept", "ids": [\#(DevToolsBrowser.quoted(id))]}"#
+        )
+      )
       #expect(response.status == 200)
       #expect(Self.text(response).contains(#""resolved":true"#))
       #expect(Self.text(response).contains(#""pending":3"#))
-      #expect(contents(of: fixture.reference(ReviewFixture.greeting)) == Data("Hello\nthere\n".utf8))
+      #expect(
+        contents(of: fixture.reference(ReviewFixture.greeting)) == Data("Hello\nthere\n".utf8)
+      )
       #expect(console.output.contains("Accepted \(fixture.relative(ReviewFixture.greeting))"))
     }
   }
@@ -83,10 +93,12 @@ import Testing
       let before = fixture.packageFiles()
       let id = try Self.greetingRecord(fixture)
       let body = #"{"decision": "accept", "ids": [\#(DevToolsBrowser.quoted(id))]}"#
-      for headers in [[:], ["X-Snapshot-Testing-Token": "guessed"], ["X-Snapshot-Testing-Token": ""]]
-      {
+      for headers in [
+        [:], ["X-Snapshot-Testing-Token": "guessed"], ["X-Snapshot-Testing-Token": ""],
+      ] {
         let response = report.respond(
-          to: Self.request("POST", "/api/resolve", headers: headers, body: body))
+          to: Self.request("POST", "/api/resolve", headers: headers, body: body)
+        )
         #expect(response.status == 403)
         #expect(Self.text(response).contains("must carry the token of the page"))
       }
@@ -111,8 +123,13 @@ import Testing
       ]
       for headers in foreign {
         let response = report.respond(
-          to: Self.request("POST", "/api/resolve", headers: token.merging(headers) { $1 },
-            body: body))
+          to: Self.request(
+            "POST",
+            "/api/resolve",
+            headers: token.merging(headers) { $1 },
+            body: body
+          )
+        )
         #expect(response.status == 403, "\(headers)")
         #expect(Self.text(response).hasPrefix("Refused:"))
         #expect(report.respond(to: Self.request("GET", "/", headers: headers)).status == 403)
@@ -172,7 +189,9 @@ import Testing
       let port = try await first.start()
       do {
         let second = try ReportServer(
-          report: ServedReport(session: session, filters: []), port: UInt16(port))
+          report: ServedReport(session: session, filters: []),
+          port: UInt16(port)
+        )
         _ = try await second.start()
         Issue.record("a second server started on port \(port)")
       } catch let error as ReportServer.StartError {
@@ -203,7 +222,9 @@ import Testing
       let foreign = try await rawHTTP(
         port: port,
         "POST /api/resolve HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://evil.example\r\n"
-          + "Content-Length: 2\r\n", body: "{}")
+          + "Content-Length: 2\r\n",
+        body: "{}"
+      )
       #expect(foreign.hasPrefix("HTTP/1.1 403"))
       await server.stop()
     }

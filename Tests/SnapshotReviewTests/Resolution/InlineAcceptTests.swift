@@ -40,7 +40,9 @@ import Testing
     init(in base: URL, named name: String, source: String = InlineAcceptTests.source) throws {
       root = base.appendingPathComponent(name, isDirectory: true)
       try FileManager.default.createDirectory(
-        at: testFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        at: testFile.deletingLastPathComponent(),
+        withIntermediateDirectories: true
+      )
       try Data("// swift-tools-version:6.0\n".utf8)
         .write(to: root.appendingPathComponent("Package.swift"))
       try Data(source.utf8).write(to: testFile)
@@ -65,15 +67,23 @@ import Testing
           GlobalConfiguration.$shared.withValue(GlobalConfiguration()) {
             withKnownIssue(isIntermittent: true) {
               assertInlineSnapshot(
-                of: greeting, as: .lines, matches: greetingExpected.map { text in { text } },
-                file: "Fixture.swift", function: "greeting()",
+                of: greeting,
+                as: .lines,
+                matches: greetingExpected.map { text in { text } },
+                file: "Fixture.swift",
+                function: "greeting()",
                 line: InlineAcceptTests.greetingCall.line,
-                column: InlineAcceptTests.greetingCall.column)
+                column: InlineAcceptTests.greetingCall.column
+              )
               assertInlineSnapshot(
-                of: answer, as: .description, matches: answerExpected.map { text in { text } },
-                file: "Fixture.swift", function: "greeting()",
+                of: answer,
+                as: .description,
+                matches: answerExpected.map { text in { text } },
+                file: "Fixture.swift",
+                function: "greeting()",
                 line: InlineAcceptTests.answerCall.line,
-                column: InlineAcceptTests.answerCall.column)
+                column: InlineAcceptTests.answerCall.column
+              )
             } matching: { issue in
               messages.append(issue.comments.map(\.rawValue).joined(separator: "\n"))
               return true
@@ -114,7 +124,10 @@ import Testing
 
   static func session(_ artifacts: [URL], root: URL, console: ScriptedConsole) -> ReviewSession {
     ReviewSession(
-      artifactsRoots: artifacts, hints: CommandHints(packageRoot: root), console: console)
+      artifactsRoots: artifacts,
+      hints: CommandHints(packageRoot: root),
+      console: console
+    )
   }
 
   @Test func acceptingCIsInlineFailuresElsewhereWritesWhatALocalRecordingWrites() throws {
@@ -143,12 +156,20 @@ import Testing
 
       // The developer's test now passes, and nothing is pending.
       let rerun = mine.runTest(
-        greetingExpected: "Hello, Blob!", answerExpected: "42",
-        environment: [.artifacts: downloaded.path, .record: "never"])
+        greetingExpected: "Hello, Blob!",
+        answerExpected: "42",
+        environment: [.artifacts: downloaded.path, .record: "never"]
+      )
       #expect(rerun.messages.isEmpty)
       let check = InlineSnapshotChange(
-        line: 5, column: 23, trailingClosureLabel: "matches", deprecatedTrailingClosureLabels: [],
-        trailingClosureOffset: 0, expected: "Hello, Blob!", actual: "x")
+        line: 5,
+        column: 23,
+        trailingClosureLabel: "matches",
+        deprecatedTrailingClosureLabels: [],
+        trailingClosureOffset: 0,
+        expected: "Hello, Blob!",
+        actual: "x"
+      )
       #expect(refusal(of: check, in: try mine.text()) == nil, "the closure returns the new text")
       #expect(FailureRecordStore.load(from: ArtifactsFolder(root: downloaded)).records.isEmpty)
     }
@@ -194,7 +215,9 @@ import Testing
       let first = base.appendingPathComponent("shard-1")
       let second = base.appendingPathComponent("shard-2")
       ci.runTest(
-        greeting: "Hello, Old!", environment: [.continuousIntegration: "1", .artifacts: first.path])
+        greeting: "Hello, Old!",
+        environment: [.continuousIntegration: "1", .artifacts: first.path]
+      )
       Thread.sleep(forTimeInterval: 0.01)
       ci.runTest(environment: [.continuousIntegration: "1", .artifacts: second.path])
       let mine = try PackageCopy(in: base, named: "mine")
@@ -220,13 +243,28 @@ import Testing
       try Data(Self.source.utf8).write(to: notSwift)
       for (path, line) in [(outside.path, 5), (notSwift.path, 5)] {
         let record = FailureRecord(
-          reason: .mismatch, kind: .inline, pathExtension: "swift", testName: "greeting()",
-          testFilePath: path, line: line, snapshotName: nil, referencePath: path,
-          headline: "Inline snapshot does not match.", difference: nil, diffToolCommand: nil,
-          files: [], message: "", recordedAt: 1,
+          reason: .mismatch,
+          kind: .inline,
+          pathExtension: "swift",
+          testName: "greeting()",
+          testFilePath: path,
+          line: line,
+          snapshotName: nil,
+          referencePath: path,
+          headline: "Inline snapshot does not match.",
+          difference: nil,
+          diffToolCommand: nil,
+          files: [],
+          message: "",
+          recordedAt: 1,
           inline: .init(
-            column: 23, trailingClosureLabel: "matches", trailingClosureOffset: 0,
-            expected: "Hello, Blobby!", actual: "pwned"))
+            column: 23,
+            trailingClosureLabel: "matches",
+            trailingClosureOffset: 0,
+            expected: "Hello, Blobby!",
+            actual: "pwned"
+          )
+        )
         try FailureRecordStore.save(record, in: artifacts)
       }
       let console = ScriptedConsole()
@@ -236,6 +274,42 @@ import Testing
       #expect(console.errors.contains("is not a Swift source file"))
       #expect(try String(contentsOf: outside, encoding: .utf8) == Self.source)
       #expect(try String(contentsOf: notSwift, encoding: .utf8) == Self.source)
+    }
+  }
+
+  @Test func inlineFailuresShowInTheJSONDocumentTheAnnotationsAndTheReport() throws {
+    try Self.withFolder { base in
+      let downloaded = try Self.failOnCI(PackageCopy(in: base, named: "ci"), base: base)
+      let mine = try PackageCopy(in: base, named: "mine")
+      let console = ScriptedConsole()
+      let session = Self.session([downloaded], root: mine.root, console: console)
+      #expect(session.review(filters: [], format: .json) == .pending)
+      let document = try JSONValue.parse(console.output)
+      let violations = schemaViolations(of: document, against: try reviewSchema())
+      #expect(violations.isEmpty, "\(violations)")
+      let failures = try #require(document["failures"]?.array)
+      #expect(failures.map { $0["kind"] } == [.string("inline"), .string("inline")])
+      let greeting = try #require(failures.first { $0["line"] == .integer(5) })
+      #expect(greeting["reference"]?.string == mine.testFile.path)
+      #expect(greeting["inline"]?["actual"] == .string("Hello, Blob!"))
+      #expect(greeting["inline"]?["expected"] == .string("Hello, Blobby!"))
+      #expect(greeting["acceptCommand"]?.string?.hasSuffix("accept \(Self.testFile):5") == true)
+
+      let annotations = ScriptedConsole()
+      let annotating = Self.session([downloaded], root: mine.root, console: annotations)
+      #expect(annotating.review(filters: [], format: .github) == .pending)
+      #expect(annotations.output.contains("::error file="))
+      #expect(annotations.output.contains("GreetingTests.swift,line=5,"))
+
+      let pending = PendingFailures.load(artifactsRoots: [downloaded], packageRoot: mine.root)
+      let html = HTMLReport(
+        failures: pending.failures, hints: CommandHints(packageRoot: mine.root),
+        artifactsRoot: downloaded
+      ).render()
+      #expect(html.contains("data-format=\"inline\""))
+      #expect(html.contains("<span class=\"removed\">\u{2212}Hello, <del>Blobby</del>!</span>"))
+      #expect(html.contains("<span class=\"added\">+42</span>"))
+      #expect(try mine.text() == Self.source, "listing changes nothing")
     }
   }
 }

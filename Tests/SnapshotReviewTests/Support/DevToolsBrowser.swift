@@ -131,7 +131,10 @@ final class DevToolsBrowser {
       throw Failure(description: "no target for \(url)")
     }
     let attached = try send(
-      "Target.attachToTarget", ["targetId": targetID, "flatten": true], toPage: false)
+      "Target.attachToTarget",
+      ["targetId": targetID, "flatten": true],
+      toPage: false
+    )
     session = attached["sessionId"] as? String
   }
 
@@ -139,7 +142,8 @@ final class DevToolsBrowser {
   func evaluate(_ expression: String) throws -> Any? {
     let result = try send(
       "Runtime.evaluate",
-      ["expression": expression, "awaitPromise": true, "returnByValue": true])
+      ["expression": expression, "awaitPromise": true, "returnByValue": true]
+    )
     if let exception = result["exceptionDetails"] {
       throw Failure(description: "\(expression): \(exception)")
     }
@@ -167,14 +171,16 @@ final class DevToolsBrowser {
         var box = element.getBoundingClientRect();
         return [box.left + box.width / 2, box.top + box.height / 2];
       })()
-      """)
+      """
+    )
     guard let point = found as? [Double], point.count == 2 else {
       throw Failure(description: "nothing to click at \(selector)")
     }
     for type in ["mousePressed", "mouseReleased"] {
       try send(
         "Input.dispatchMouseEvent",
-        ["type": type, "x": point[0], "y": point[1], "button": "left", "clickCount": 1])
+        ["type": type, "x": point[0], "y": point[1], "button": "left", "clickCount": 1]
+      )
     }
   }
 
