@@ -53,7 +53,7 @@ package struct ReviewDocument: Encodable, Sendable {
     package var acceptCommand: String
     /// When the failure was recorded, in seconds since 1970.
     package var recordedAt: Double
-    /// For an inline snapshot: where it is in ``file`` and its two texts.
+    /// For an inline snapshot: where it is in ``file`` and its two texts; `null` otherwise.
     package var inline: FailureRecord.InlineSnapshot? = nil
 
     enum CodingKeys: String, CodingKey {
@@ -80,7 +80,7 @@ package struct ReviewDocument: Encodable, Sendable {
       try container.encode(message, forKey: .message)
       try container.encode(acceptCommand, forKey: .acceptCommand)
       try container.encode(recordedAt, forKey: .recordedAt)
-      try container.encodeIfPresent(inline, forKey: .inline)
+      try container.encode(inline, forKey: .inline)
     }
   }
 

@@ -87,6 +87,30 @@ import Testing
     }
   }
 
+  @Test func acceptAllShownSendsEveryIdAndAnUnknownOneIsNoLongerPending() throws {
+    try ReviewFixture.with { fixture in
+      let (report, _) = Self.served(fixture)
+      let pending = PendingFailures.load(
+        artifactsRoot: fixture.artifacts, packageRoot: fixture.root)
+      let ids = pending.failures.map(\.recordURL.path) + ["/etc/passwd"]
+      let list = ids.map(DevToolsBrowser.quoted).joined(separator: ", ")
+      let response = report.respond(
+        to: Self.request(
+          "POST", "/api/resolve", headers: ["X-Snapshot-Testing-Token": "secret-token"],
+          body: #"{"decision": "accept", "ids": [\#(list)]}"#))
+      let text = Self.text(response)
+      #expect(text.components(separatedBy: #""resolved":true"#).count == 5)
+      #expect(text.contains(#"{"id":"/etc/passwd","message":"No longer pending.","resolved":false}"#))
+      #expect(text.contains(#""pending":0"#))
+      #expect(contents(of: fixture.reference(ReviewFixture.fresh)) == Data("brand new\nsnapshot\n".utf8))
+      let garbage = report.respond(
+        to: Self.request(
+          "POST", "/api/resolve", headers: ["X-Snapshot-Testing-Token": "secret-token"],
+          body: "not json"))
+      #expect(garbage.status == 400)
+    }
+  }
+
   @Test func requestsThatWouldChangeFilesWithoutTheTokenAreRefusedAndChangeNothing() throws {
     try ReviewFixture.with { fixture in
       let (report, _) = Self.served(fixture)
