@@ -20,55 +20,31 @@ import Testing
     return files
   }
 
-  @Test func ctrlCStopsTheServerAndLeavesNothingBehind() async throws {
-    try await ReviewFixture.withServed { fixture in
-      let executable = try #require(ExecutableTests.executable, "run `swift build` first")
+  @Test func ctrlCStopsTheServerAndLeavesNothingBehind() throws {
+    try ReviewFixture.with { fixture in
       let before = Self.files(under: fixture.root.deletingLastPathComponent())
-      let process = Process()
-      process.executableURL = executable
-      process.arguments = ["report", "--serve", "--artifacts", fixture.artifacts.path]
-      process.currentDirectoryURL = fixture.root
-      let output = Pipe()
-      let errors = Pipe()
-      process.standardOutput = output
-      process.standardError = errors
-      process.standardInput = FileHandle.nullDevice
-      try process.run()
-      let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-      DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-      defer { watchdog.cancel() }
-
-      // The first line names the address.
-      var printed = ""
-      let reader = output.fileHandleForReading
-      while !printed.contains("/\n"), process.isRunning {
-        let chunk = reader.availableData
-        if chunk.isEmpty { break }
-        printed += String(decoding: chunk, as: UTF8.self)
-      }
-      let prefix = "at http://127.0.0.1:"
-      let range = try #require(printed.range(of: prefix), "printed: \(printed)")
-      let port = try #require(Int(printed[range.upperBound...].prefix { $0.isNumber }))
-      let page = try await rawHTTP(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
+      let served = try ServedProcess(
+        in: fixture.root,
+        arguments: ["--artifacts", fixture.artifacts.path]
+      )
+      let port = served.port
+      let page = try rawHTTP(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
       #expect(page.hasPrefix("HTTP/1.1 200"))
       #expect(page.contains("snapshot-testing-token"))
 
       // A second server on the same port: a clear error and exit code 6.
       let busy = try ExecutableTests().run(
         ["report", "--serve", "--port", "\(port)", "--artifacts", fixture.artifacts.path],
-        in: fixture.root)
+        in: fixture.root
+      )
       #expect(busy.status == ToolExitCode.unavailable.rawValue)
       #expect(busy.errors.contains("Port \(port) of 127.0.0.1 is already in use"))
 
-      process.interrupt()
-      process.waitUntilExit()
-      printed += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-      #expect(process.terminationReason == .exit)
-      #expect(process.terminationStatus == 0)
-      #expect(printed.hasSuffix("Stopped serving.\n"))
+      #expect(served.interrupt() == 0)
+      #expect(served.process.terminationReason == .exit)
+      #expect(served.output.hasSuffix("Stopped serving.\n"))
       #expect(Self.files(under: fixture.root.deletingLastPathComponent()) == before)
-      let refused = try? await rawHTTP(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
-      #expect(refused == nil || refused == "", "nothing listens any more")
+      #expect(try rawHTTP(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n") == "")
     }
   }
 

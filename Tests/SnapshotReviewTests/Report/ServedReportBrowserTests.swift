@@ -17,13 +17,6 @@ import Testing
   )
 )
 struct ServedReportBrowserTests {
-  /// Runs blocking browser work off the concurrency pool, which the server needs.
-  func offPool<R: Sendable>(_ body: @escaping @Sendable () throws -> R) async throws -> R {
-    try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-    }
-  }
-
   static func recordID(_ fixture: ReviewFixture, reference name: String) throws -> String {
     let pending = PendingFailures.load(artifactsRoot: fixture.artifacts, packageRoot: fixture.root)
     let failure = pending.failures.first { $0.referenceURL?.lastPathComponent == name }
@@ -39,108 +32,98 @@ struct ServedReportBrowserTests {
     "article[data-id=\(DevToolsBrowser.quoted(id))]"
   }
 
-  @Test func acceptAndRejectFromThePageInAHeadlessBrowser() async throws {
-    try await ReviewFixture.withServed { fixture in
-      let (session, _) = fixture.session()
-      let server = try ReportServer(report: ServedReport(session: session, filters: []), port: 0)
-      let port = try await server.start()
+  @Test func acceptAndRejectFromThePageInAHeadlessBrowser() throws {
+    try ReviewFixture.with { fixture in
+      let served = try ServedProcess(
+        in: fixture.root,
+        arguments: ["--artifacts", fixture.artifacts.path]
+      )
+      let port = served.port
       let greeting = try Self.recordID(fixture, reference: ReviewFixture.greeting)
       let farewell = try Self.recordID(fixture, reference: ReviewFixture.farewell)
       let fresh = try Self.recordID(fixture, reference: ReviewFixture.fresh)
       let screenshot = HeadlessBrowserTests.keptFolder.appendingPathComponent("served-report.png")
-      let fixtureCopy = fixture
-      let result: Result<Void, any Error> = await Result(catching: {
-        try await offPool {
-          let browser = try DevToolsBrowser()
-          try browser.open("http://127.0.0.1:\(port)/")
-          try browser.wait(for: "document.documentElement.dataset.served === 'ready'")
-          #expect(
-            try browser.evaluate("document.documentElement.dataset.status") as? String == "ready"
-          )
-          #expect(try browser.evaluate("document.querySelectorAll('.entry').length") as? Int == 4)
+      let browser = try DevToolsBrowser()
+      try browser.open("http://127.0.0.1:\(port)/")
+      try browser.wait(for: "document.documentElement.dataset.served === 'ready'")
+      #expect(
+        try browser.evaluate("document.documentElement.dataset.status") as? String == "ready"
+      )
+      #expect(try browser.evaluate("document.querySelectorAll('.entry').length") as? Int == 4)
 
-          // Accept: the reference takes the new snapshot, the entry says so in place.
-          try browser.click(Self.entry(greeting) + " button[data-decision=accept]")
-          try browser.wait(
-            for:
-              Self.state(of: greeting, is: "accepted")
-          )
-          #expect(
-            contents(of: fixtureCopy.reference(ReviewFixture.greeting))
-              == Data("Hello\nthere\n".utf8)
-          )
-          #expect(!FileManager.default.fileExists(atPath: greeting))
-          let outcome = try browser.evaluate(
-            "document.querySelector(\(DevToolsBrowser.quoted(Self.entry(greeting) + " .outcome"))).textContent"
-          )
-          #expect((outcome as? String)?.hasPrefix("Accepted Tests/AppTests/") == true)
-          #expect(
-            try browser.evaluate("document.querySelector('h1').textContent") as? String
-              == "3 pending snapshot failures"
-          )
+      // Accept: the reference takes the new snapshot, the entry says so in place.
+      try browser.click(Self.entry(greeting) + " button[data-decision=accept]")
+      try browser.wait(
+        for:
+          Self.state(of: greeting, is: "accepted")
+      )
+      #expect(
+        contents(of: fixture.reference(ReviewFixture.greeting))
+          == Data("Hello\nthere\n".utf8)
+      )
+      #expect(!FileManager.default.fileExists(atPath: greeting))
+      let outcome = try browser.evaluate(
+        "document.querySelector(\(DevToolsBrowser.quoted(Self.entry(greeting) + " .outcome"))).textContent"
+      )
+      #expect((outcome as? String)?.hasPrefix("Accepted Tests/AppTests/") == true)
+      #expect(
+        try browser.evaluate("document.querySelector('h1').textContent") as? String
+          == "3 pending snapshot failures"
+      )
 
-          // Reject: the record goes, the reference stays.
-          try browser.click(Self.entry(farewell) + " button[data-decision=reject]")
-          try browser.wait(
-            for:
-              Self.state(of: farewell, is: "rejected")
-          )
-          #expect(!FileManager.default.fileExists(atPath: farewell))
-          #expect(
-            contents(of: fixtureCopy.reference(ReviewFixture.farewell))
-              == Data("Goodbye\nfor now\n".utf8)
-          )
+      // Reject: the record goes, the reference stays.
+      try browser.click(Self.entry(farewell) + " button[data-decision=reject]")
+      try browser.wait(
+        for:
+          Self.state(of: farewell, is: "rejected")
+      )
+      #expect(!FileManager.default.fileExists(atPath: farewell))
+      #expect(
+        contents(of: fixture.reference(ReviewFixture.farewell))
+          == Data("Goodbye\nfor now\n".utf8)
+      )
 
-          // The page's own request without the token: 403, nothing written.
-          let status = try browser.evaluate(
-            """
-            fetch('/api/resolve', {method: 'POST', headers: {'Content-Type': 'application/json'},
-              body: JSON.stringify({decision: 'accept', ids: [\(DevToolsBrowser.quoted(fresh))]})
-            }).then(function (response) { return response.status; })
-            """
-          )
-          #expect(status as? Int == 403)
-          #expect(FileManager.default.fileExists(atPath: fresh))
-          #expect(
-            !FileManager.default.fileExists(atPath: fixtureCopy.reference(ReviewFixture.fresh).path)
-          )
-          let outside = try browser.evaluate(
-            "fetch('/file?path=' + encodeURIComponent('/etc/passwd'))"
-              + ".then(function (r) { return r.status; })"
-          )
-          #expect(outside as? Int == 403)
+      // The page's own request without the token: 403, nothing written.
+      let status = try browser.evaluate(
+        """
+        fetch('/api/resolve', {method: 'POST', headers: {'Content-Type': 'application/json'},
+          body: JSON.stringify({decision: 'accept', ids: [\(DevToolsBrowser.quoted(fresh))]})
+        }).then(function (response) { return response.status; })
+        """
+      )
+      #expect(status as? Int == 403)
+      #expect(FileManager.default.fileExists(atPath: fresh))
+      #expect(
+        !FileManager.default.fileExists(atPath: fixture.reference(ReviewFixture.fresh).path)
+      )
+      let outside = try browser.evaluate(
+        "fetch('/file?path=' + encodeURIComponent('/etc/passwd'))"
+          + ".then(function (r) { return r.status; })"
+      )
+      #expect(outside as? Int == 403)
 
-          try? FileManager.default.createDirectory(
-            at: HeadlessBrowserTests.keptFolder,
-            withIntermediateDirectories: true
-          )
-          _ = try browser.evaluate("window.scrollTo(0, 0)")
-          try browser.screenshot(to: screenshot)
+      try? FileManager.default.createDirectory(
+        at: HeadlessBrowserTests.keptFolder,
+        withIntermediateDirectories: true
+      )
+      _ = try browser.evaluate("window.scrollTo(0, 0)")
+      try browser.screenshot(to: screenshot)
 
-          // A new test run: the page reloads its list by itself.
-          _ = fixtureCopy.verify("Hello\nagain\n", as: .lines, testName: "testGreeting()")
-          try browser.wait(
-            for:
-              "document.querySelectorAll('.entry').length === 3"
-                + " && !document.querySelector('[data-state]')"
-          )
+      // A new test run: the page reloads its list by itself.
+      _ = fixture.verify("Hello\nagain\n", as: .lines, testName: "testGreeting()")
+      try browser.wait(
+        for:
+          "document.querySelectorAll('.entry').length === 3"
+          + " && !document.querySelector('[data-state]')"
+      )
 
-          // The artifacts folder deleted while serving: the page says so.
-          try FileManager.default.removeItem(at: fixtureCopy.artifacts)
-          try browser.wait(for: "document.documentElement.dataset.artifacts === 'missing'")
-          let gone = try browser.evaluate("document.getElementById('artifacts-gone').textContent")
-          #expect((gone as? String)?.contains("no longer exists") == true)
-        }
-      })
-      await server.stop()
-      try result.get()
+      // The artifacts folder deleted while serving: the page says so.
+      try FileManager.default.removeItem(at: fixture.artifacts)
+      try browser.wait(for: "document.documentElement.dataset.artifacts === 'missing'")
+      let gone = try browser.evaluate("document.getElementById('artifacts-gone').textContent")
+      #expect((gone as? String)?.contains("no longer exists") == true)
+      #expect(served.interrupt() == 0)
       print("Served report screenshot: \(screenshot.path)")
     }
-  }
-}
-
-extension Result where Failure == any Error {
-  init(catching body: () async throws -> Success) async {
-    do { self = .success(try await body()) } catch { self = .failure(error) }
   }
 }

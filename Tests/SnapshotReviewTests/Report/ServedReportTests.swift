@@ -91,22 +91,36 @@ import Testing
     try ReviewFixture.with { fixture in
       let (report, _) = Self.served(fixture)
       let pending = PendingFailures.load(
-        artifactsRoot: fixture.artifacts, packageRoot: fixture.root)
+        artifactsRoot: fixture.artifacts,
+        packageRoot: fixture.root
+      )
       let ids = pending.failures.map(\.recordURL.path) + ["/etc/passwd"]
       let list = ids.map(DevToolsBrowser.quoted).joined(separator: ", ")
       let response = report.respond(
         to: Self.request(
-          "POST", "/api/resolve", headers: ["X-Snapshot-Testing-Token": "secret-token"],
-          body: #"{"decision": "accept", "ids": [\#(list)]}"#))
+          "POST",
+          "/api/resolve",
+          headers: ["X-Snapshot-Testing-Token": "secret-token"],
+          body: #"{"decision": "accept", "ids": [\#(list)]}"#
+        )
+      )
       let text = Self.text(response)
       #expect(text.components(separatedBy: #""resolved":true"#).count == 5)
-      #expect(text.contains(#"{"id":"/etc/passwd","message":"No longer pending.","resolved":false}"#))
+      #expect(
+        text.contains(#"{"id":"/etc/passwd","message":"No longer pending.","resolved":false}"#)
+      )
       #expect(text.contains(#""pending":0"#))
-      #expect(contents(of: fixture.reference(ReviewFixture.fresh)) == Data("brand new\nsnapshot\n".utf8))
+      #expect(
+        contents(of: fixture.reference(ReviewFixture.fresh)) == Data("brand new\nsnapshot\n".utf8)
+      )
       let garbage = report.respond(
         to: Self.request(
-          "POST", "/api/resolve", headers: ["X-Snapshot-Testing-Token": "secret-token"],
-          body: "not json"))
+          "POST",
+          "/api/resolve",
+          headers: ["X-Snapshot-Testing-Token": "secret-token"],
+          body: "not json"
+        )
+      )
       #expect(garbage.status == 400)
     }
   }
@@ -206,84 +220,49 @@ import Testing
     #expect(ServedReport.newToken().count == 64)
   }
 
-  @Test func aPortInUseIsAClearErrorWithItsExitCode() async throws {
-    try await ReviewFixture.withServed { fixture in
+  @Test func aPortInUseIsAClearErrorWithItsExitCode() throws {
+    try ReviewFixture.with { fixture in
       let (session, console) = fixture.session()
-      let first = try ReportServer(report: ServedReport(session: session, filters: []), port: 0)
-      let port = try await first.start()
-      do {
-        let second = try ReportServer(
+      let busy = try BusyPort()
+      #expect(throws: ReportServer.StartError.self) {
+        _ = try ReportServer(
           report: ServedReport(session: session, filters: []),
-          port: UInt16(port)
+          port: UInt16(busy.port)
         )
-        _ = try await second.start()
-        Issue.record("a second server started on port \(port)")
+      }
+      do {
+        _ = try ReportServer(
+          report: ServedReport(session: session, filters: []),
+          port: UInt16(busy.port)
+        )
       } catch let error as ReportServer.StartError {
         #expect(error.portInUse)
-        #expect(error.description.contains("Port \(port) of 127.0.0.1 is already in use"))
+        #expect(error.description.contains("Port \(busy.port) of 127.0.0.1 is already in use"))
       }
-      // `serve` blocks until it fails or is interrupted: off the concurrency pool.
-      let unchecked = UncheckedSession(session: session)
-      let status = await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-          continuation.resume(returning: unchecked.session.serve(port: UInt16(port), filters: []))
-        }
-      }
+      let status = session.serve(port: UInt16(busy.port), filters: [])
       #expect(status == .unavailable && status.rawValue == 6)
-      #expect(console.errors.contains("error: Port \(port) of 127.0.0.1 is already in use"))
-      await first.stop()
+      #expect(console.errors.contains("error: Port \(busy.port) of 127.0.0.1 is already in use"))
     }
   }
 
-  @Test func theServerListensOnLoopbackOnlyAndRefusesOverTheWire() async throws {
-    try await ReviewFixture.withServed { fixture in
-      let (session, _) = fixture.session()
-      let server = try ReportServer(report: ServedReport(session: session, filters: []), port: 0)
-      let port = try await server.start()
-      let own = try await rawHTTP(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
+  @Test func theServerListensOnLoopbackOnlyAndRefusesOverTheWire() throws {
+    try ReviewFixture.with { fixture in
+      let served = try ServedProcess(
+        in: fixture.root,
+        arguments: ["--artifacts", fixture.artifacts.path]
+      )
+      let port = served.port
+      let own = try rawHTTP(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
       #expect(own.hasPrefix("HTTP/1.1 200"))
-      #expect(own.contains("X-Frame-Options: DENY") || own.contains("x-frame-options: DENY"))
-      let foreign = try await rawHTTP(
+      #expect(own.lowercased().contains("x-frame-options: deny"))
+      let foreign = try rawHTTP(
         port: port,
         "POST /api/resolve HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://evil.example\r\n"
           + "Content-Length: 2\r\n",
         body: "{}"
       )
       #expect(foreign.hasPrefix("HTTP/1.1 403"))
-      await server.stop()
+      #expect(served.interrupt() == 0)
     }
   }
-}
-
-struct UncheckedSession: @unchecked Sendable {
-  var session: ReviewSession
-}
-
-/// Sends one HTTP request to `127.0.0.1:port` and returns the raw response.
-func rawHTTP(port: Int, _ head: String, body: String = "") async throws -> String {
-  try await Task.detached {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw DevToolsBrowser.Failure(description: "socket") }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw DevToolsBrowser.Failure(description: "connect: \(errno)") }
-    let request = Array((head + "Connection: close\r\n\r\n" + body).utf8)
-    _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-    var response: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let count = recv(descriptor, &chunk, chunk.count, 0)
-      if count <= 0 { break }
-      response += chunk[..<count]
-    }
-    return String(decoding: response, as: UTF8.self)
-  }.value
 }

@@ -52,21 +52,6 @@ struct ReviewFixture {
     return try body(fixture)
   }
 
-  /// ``with(_:)`` for a body that awaits (a served report).
-  static func withServed<R>(_ body: (ReviewFixture) async throws -> R) async throws -> R {
-    let base = FileManager.default.temporaryDirectory
-      .appendingPathComponent("SnapshotReviewTests-\(UUID().uuidString)", isDirectory: true)
-    defer { try? FileManager.default.removeItem(at: base) }
-    let fixture = ReviewFixture(
-      root: base.appendingPathComponent("App"),
-      artifacts: base.appendingPathComponent("artifacts"),
-      usage: base.appendingPathComponent("usage"),
-      snapshots: base.appendingPathComponent("App/Tests/AppTests/__Snapshots__/GreetingTests")
-    )
-    try fixture.populate()
-    return try await body(fixture)
-  }
-
   func reference(_ name: String) -> URL {
     snapshots.appendingPathComponent(name)
   }
