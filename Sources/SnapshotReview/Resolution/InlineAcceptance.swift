@@ -70,15 +70,26 @@ enum InlineAcceptance {
           ResolutionError(
             description: """
               Refusing to accept "\(failure.record.testName)" at \(path):\(change.line): \
-              \(refusal) Nothing was written for it; re-run the test to record it again.
+              \(refusal)
               """
           )
         )
-      } else if changes.contains(where: {
+      } else if let same = changes.first(where: {
         $0.line == change.line && $0.column == change.column
           && $0.trailingClosureOffset == change.trailingClosureOffset
       }) {
-        results.append(nil)
+        // Two records of one snapshot in one batch: the same text is written once.
+        results.append(
+          same.actual == change.actual
+            ? nil
+            : ResolutionError(
+              description: """
+                Refusing to accept "\(failure.record.testName)" at \(path):\(change.line): \
+                another failure record of the same snapshot, accepted with it, has a different \
+                text. Accept one of them by itself.
+                """
+            )
+        )
       } else {
         changes.append(change)
         results.append(nil)
