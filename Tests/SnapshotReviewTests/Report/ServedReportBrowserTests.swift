@@ -117,6 +117,21 @@ struct ServedReportBrowserTests {
           + " && !document.querySelector('[data-state]')"
       )
 
+      // Accept all shown: every entry is accepted in one request.
+      try browser.click("#accept-all")
+      try browser.wait(
+        for: "Array.prototype.every.call(document.querySelectorAll('.entry'),"
+          + " function (entry) { return entry.dataset.state === 'accepted'; })"
+      )
+      #expect(
+        try browser.evaluate("document.querySelector('h1').textContent") as? String
+          == "No pending snapshot failures"
+      )
+      #expect(
+        contents(of: fixture.reference(ReviewFixture.fresh))
+          == Data("brand new\nsnapshot\n".utf8)
+      )
+
       // The artifacts folder deleted while serving: the page says so.
       try FileManager.default.removeItem(at: fixture.artifacts)
       try browser.wait(for: "document.documentElement.dataset.artifacts === 'missing'")

@@ -312,4 +312,27 @@ import Testing
       #expect(try mine.text() == Self.source, "listing changes nothing")
     }
   }
+
+  @Test func theServedReportAcceptsInlineSnapshotsWithTheSameCode() throws {
+    try Self.withFolder { base in
+      let downloaded = try Self.failOnCI(PackageCopy(in: base, named: "ci"), base: base)
+      let mine = try PackageCopy(in: base, named: "mine")
+      let session = Self.session([downloaded], root: mine.root, console: ScriptedConsole())
+      let report = ServedReport(session: session, filters: [], token: "t")
+      report.listeningPort = 9
+      let ids = PendingFailures.load(artifactsRoots: [downloaded], packageRoot: mine.root)
+        .failures.map { DevToolsBrowser.quoted($0.recordURL.path) }
+      let response = report.respond(
+        to: ServedRequest(
+          method: "POST", path: "/api/resolve",
+          headers: ["Host": "127.0.0.1:9", "X-Snapshot-Testing-Token": "t"],
+          body: Data(#"{"decision": "accept", "ids": [\#(ids.joined(separator: ","))]}"#.utf8)))
+      #expect(response.status == 200)
+      #expect(String(decoding: response.body, as: UTF8.self).contains(#""pending":0"#))
+
+      let local = try PackageCopy(in: base, named: "local")
+      #expect(local.runTest(environment: [.record: "all"]).store.writePending().isEmpty)
+      #expect(try mine.text() == local.text())
+    }
+  }
 }
