@@ -303,7 +303,8 @@ import Testing
 
       let pending = PendingFailures.load(artifactsRoots: [downloaded], packageRoot: mine.root)
       let html = HTMLReport(
-        failures: pending.failures, hints: CommandHints(packageRoot: mine.root),
+        failures: pending.failures,
+        hints: CommandHints(packageRoot: mine.root),
         artifactsRoot: downloaded
       ).render()
       #expect(html.contains("data-format=\"inline\""))
@@ -324,9 +325,12 @@ import Testing
         .failures.map { DevToolsBrowser.quoted($0.recordURL.path) }
       let response = report.respond(
         to: ServedRequest(
-          method: "POST", path: "/api/resolve",
+          method: "POST",
+          path: "/api/resolve",
           headers: ["Host": "127.0.0.1:9", "X-Snapshot-Testing-Token": "t"],
-          body: Data(#"{"decision": "accept", "ids": [\#(ids.joined(separator: ","))]}"#.utf8)))
+          body: Data(#"{"decision": "accept", "ids": [\#(ids.joined(separator: ","))]}"#.utf8)
+        )
+      )
       #expect(response.status == 200)
       #expect(String(decoding: response.body, as: UTF8.self).contains(#""pending":0"#))
 
