@@ -172,6 +172,12 @@ import Testing
       )
       let html = HTMLReportTests.render(fixture)
       #expect(html.contains("<li><code>$.items[2].price: 12.5 → 13.1</code></li>"))
+      let (json, jsonConsole) = fixture.session()
+      _ = json.review(filters: ["testOrder"], format: .json)
+      let document = try JSONValue.parse(jsonConsole.output)
+      #expect(schemaViolations(of: document, against: try reviewSchema()).isEmpty)
+      let failure = try #require(document["failures"]?.array?.first)
+      #expect(failure["changes"]?.array?.first == .string("$.gone: removed"))
     }
   }
 
