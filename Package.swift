@@ -27,8 +27,10 @@ let package = Package(
     // against every version from 600 on that this machine can fetch.
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
-    // Only the `snapshot-testing` command-line tool uses this.
+    // Only the `snapshot-testing` command-line tool uses these: FlyingFox serves
+    // `report --serve` (pure Swift over sockets, no SwiftNIO; see the README for the cost).
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/swhitty/FlyingFox", "0.27.1"..<"0.28.0"),
     // Only the HTTP module uses this: the request and response types servers already speak.
     .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
   ],
@@ -101,7 +103,23 @@ let package = Package(
     // and nothing else, so the tool links no test framework. It links libpng through PNGCodec
     // (for `optimize`), so building the tool needs libpng-dev and zlib1g-dev, as the image module
     // does.
-    .target(name: "SnapshotReview", dependencies: ["RunRecord", "PNGCodec"]),
+    // `accept` of an inline snapshot reuses InlineSnapshotRewriter: the rewriter's own files
+    // (symbolic links into InlineSnapshotTesting/Rewriting) compiled without a test framework.
+    .target(
+      name: "SnapshotReview",
+      dependencies: [
+        "RunRecord", "PNGCodec", "InlineSnapshotRewriter",
+        .product(name: "FlyingFox", package: "FlyingFox"),
+      ]
+    ),
+    .target(
+      name: "InlineSnapshotRewriter",
+      dependencies: [
+        "RunRecord",
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+      ]
+    ),
     .executableTarget(
       name: "SnapshotTestingCLI",
       dependencies: [
@@ -147,6 +165,8 @@ let package = Package(
       dependencies: [
         "SnapshotReview", "RunRecord", "PNGCodec", "SnapshotTesting", "ImageSnapshotTesting",
         "TestSupport",
+        // Inline failures are recorded by real inline assertions, then accepted by the tool.
+        "InlineSnapshotTesting", "InlineSnapshotRewriter",
       ]
     ),
   ]

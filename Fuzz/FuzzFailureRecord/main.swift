@@ -1,7 +1,7 @@
 // libFuzzer harness: `FailureRecordStore.decode(_:)` on arbitrary bytes. Run with
 // `scripts/fuzz.sh FuzzFailureRecord SECONDS`.
 //
-// The review tool reads whatever it finds in the failures folder: records of version 1 and 2,
+// The review tool reads whatever it finds in the failures folder: records of versions 1 to 3,
 // another version's, a half-written or hand-edited file. Invariants, for any bytes:
 // - decoding never crashes; it returns a record or throws;
 // - a decoded record is of the current version, whatever version the file said;

@@ -8,6 +8,7 @@
 /// | 3 | refused: `prune` on a missing usage log, a run that did not run every test (or crashed), logs of different commits or of another checkout |
 /// | 4 | no match: a filter selected no pending failure |
 /// | 5 | failed: a file could not be read or written (or, for `optimize`, decoded); what succeeded is listed |
+/// | 6 | unavailable: `report --serve` could not listen (its port is in use by another program) |
 package enum ToolExitCode: Int32, Sendable, CaseIterable {
   case success = 0
   case pending = 1
@@ -15,6 +16,7 @@ package enum ToolExitCode: Int32, Sendable, CaseIterable {
   case refused = 3
   case noMatch = 4
   case failure = 5
+  case unavailable = 6
 
   /// The table printed at the end of `--help`.
   package static let helpText = """
@@ -31,5 +33,6 @@ package enum ToolExitCode: Int32, Sendable, CaseIterable {
       4  no pending failure matches the given filters
       5  a file could not be read or written, or optimize could not
          decode one (what succeeded is listed)
+      6  report --serve could not listen: the port is in use
     """
 }

@@ -54,6 +54,8 @@ struct ReviewCommand: ParsableCommand {
     let status: ToolExitCode
     switch json ? .json : (format ?? .text) {
     case .text:
+      var session = session
+      session.colors = TerminalColors.enabledForStandardOutput
       let interactive = !list && StandardConsole.isInteractive
       status = session.review(filters: selection.filters, interactive: interactive)
     case .json:

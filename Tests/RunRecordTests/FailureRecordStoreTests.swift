@@ -39,14 +39,14 @@ import Testing
       let (records, problems) = FailureRecordStore.load(from: artifacts)
       #expect(problems.isEmpty)
       #expect(records == [earlier, later])
-      #expect(records.first?.version == 2)
+      #expect(records.first?.version == 3)
     }
   }
 
   @Test func theFormatIsVersionedData() throws {
     let data = try JSONEncoder().encode(Self.record())
     let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    #expect(object["version"] as? Int == 2)
+    #expect(object["version"] as? Int == 3)
     #expect(object["reason"] as? String == "mismatch")
     #expect(object["kind"] as? String == "image")
     let files = try #require(object["files"] as? [[String: String]])
@@ -74,7 +74,7 @@ import Testing
        "recordedAt": 5}
       """
     let record = try FailureRecordStore.decode(Data(json.utf8))
-    #expect(record.version == 2)
+    #expect(record.version == 3)
     #expect(record.reason == .mismatch)
     #expect(record.kind == .text)
     #expect(record.pathExtension == "txt")
@@ -95,12 +95,12 @@ import Testing
       let artifacts = ArtifactsFolder(root: root)
       try FailureRecordStore.save(Self.record(reference: "/kept"), in: artifacts)
       let future = artifacts.failureRecordsFolder.appendingPathComponent("0000000000000000.json")
-      try Data(#"{"version": 3, "somethingNew": true}"#.utf8).write(to: future)
+      try Data(#"{"version": 4, "somethingNew": true}"#.utf8).write(to: future)
       let (records, problems) = FailureRecordStore.load(from: artifacts)
       #expect(records.map(\.referencePath) == ["/kept"])
       #expect(problems.count == 1)
       #expect(problems.first?.hasPrefix(future.path) == true)
-      #expect(problems.first?.contains("another version of the record format (3)") == true)
+      #expect(problems.first?.contains("another version of the record format (4)") == true)
     }
   }
 
@@ -114,6 +114,53 @@ import Testing
       #expect(records.isEmpty)
       #expect(problems.count == 1)
       #expect(problems.first?.hasPrefix(folder.appendingPathComponent("broken.json").path) == true)
+    }
+  }
+
+  @Test func aVersion2RecordStillLoadsAsVersion3() throws {
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: JSONEncoder().encode(Self.record())) as? [String: Any]
+    )
+    object["version"] = 2
+    let record = try FailureRecordStore.decode(JSONSerialization.data(withJSONObject: object))
+    #expect(record.version == 3)
+    #expect(record.inline == nil)
+    #expect(record.referencePath == Self.record().referencePath)
+  }
+
+  @Test func aVersion2RecordCannotClaimTheInlineKind() throws {
+    var object = try #require(
+      try JSONSerialization.jsonObject(with: JSONEncoder().encode(Self.record())) as? [String: Any]
+    )
+    object["version"] = 2
+    object["kind"] = "inline"
+    #expect(throws: FailureRecordStore.UnsupportedVersion.self) {
+      try FailureRecordStore.decode(JSONSerialization.data(withJSONObject: object))
+    }
+  }
+
+  @Test func inlineRecordsAreKeyedByTheirCallNotTheirTestFile() throws {
+    try withTemporaryFolder { root in
+      let artifacts = ArtifactsFolder(root: root)
+      func inline(line: Int, actual: String, at time: Double) -> FailureRecord {
+        var record = Self.record(reference: "/pkg/Tests/T.swift", at: time)
+        record.kind = .inline
+        record.line = line
+        record.inline = .init(
+          column: 24, trailingClosureLabel: "matches", trailingClosureOffset: 0,
+          expected: "old", actual: actual)
+        return record
+      }
+      try FailureRecordStore.save(inline(line: 3, actual: "a", at: 1), in: artifacts)
+      try FailureRecordStore.save(inline(line: 9, actual: "b", at: 2), in: artifacts)
+      try FailureRecordStore.save(inline(line: 3, actual: "c", at: 3), in: artifacts)
+      let records = FailureRecordStore.load(from: artifacts).records
+      #expect(records.map(\.inline?.actual) == ["b", "c"])
+      #expect(records.first?.recordKey == "/pkg/Tests/T.swift:9:24+0")
+      let data = try JSONEncoder().encode(records[0])
+      let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+      let fields = try #require(object["inline"] as? [String: Any])
+      #expect(fields["column"] as? Int == 24 && fields["expected"] as? String == "old")
     }
   }
 }

@@ -99,7 +99,26 @@ public func assertInlineSnapshot<Value>(
     function: "\(function)",
     recordingError: recordingError
   )
-  guard let failure else { return }
+  let failureRecord = InlineFailureRecord(
+    filePath: InlineSnapshotStore.current.filePath(for: "\(filePath)"),
+    function: "\(function)",
+    line: Int(line),
+    column: Int(column),
+    syntaxDescriptor: syntaxDescriptor,
+    expected: expected,
+    actual: actual
+  )
+  guard var failure else {
+    failureRecord.clear(environment: RunEnvironment.current)
+    return
+  }
+  if decision.records && recordingError == nil {
+    failureRecord.clear(environment: RunEnvironment.current)
+  } else if let note = failureRecord.save(
+    decision, message: failure, environment: RunEnvironment.current)
+  {
+    failure += note
+  }
   if case .mismatch = decision {
     syntaxDescriptor.fail(failure, fileID: fileID, file: filePath, line: line, column: column)
   } else {

@@ -44,6 +44,12 @@ final class InlineSnapshotStore: @unchecked Sendable {
     self.redirectedPaths = redirectedPaths
   }
 
+  /// The file read and written for the source path `path` (`#filePath`): itself, unless a test
+  /// of this library redirected it to a copy.
+  func filePath(for path: String) -> String {
+    redirectedPaths[path] ?? path
+  }
+
   /// The text of the source file at `path` as this run first read it.
   func sourceText(atPath path: String) throws(InlineSnapshotWriteError) -> String {
     lock.lock()

@@ -24,6 +24,9 @@ package struct FailureRecord: Codable, Equatable, Sendable {
     case image
     /// Anything else: shown as files.
     case data
+    /// An inline snapshot (`assertInlineSnapshot`): the text lives in the test's source, so
+    /// ``FailureRecord/inline`` says where, and accepting rewrites that source.
+    case inline
   }
 
   /// What a file of the failure is.
@@ -51,8 +54,41 @@ package struct FailureRecord: Codable, Equatable, Sendable {
     }
   }
 
-  /// The version this build writes; ``FailureRecordStore`` also reads version 1.
-  package static let currentVersion = 2
+  /// Where an inline snapshot sits in its test's source, and its old and new text.
+  package struct InlineSnapshot: Codable, Equatable, Sendable {
+    /// The call's `#column`, in UTF-8 bytes from 1 (its line is ``FailureRecord/line``).
+    package var column: Int
+    /// The label of the snapshot's trailing closure (`matches`).
+    package var trailingClosureLabel: String
+    /// Older labels that also name the closure.
+    package var deprecatedTrailingClosureLabels: [String]
+    /// Which trailing closure holds the snapshot, counted from the first one.
+    package var trailingClosureOffset: Int
+    /// The text the source held when the test ran, `nil` when it had no closure.
+    package var expected: String?
+    /// The text the run produced, `nil` for a `nil` value (accepting removes the closure).
+    package var actual: String?
+
+    package init(
+      column: Int,
+      trailingClosureLabel: String,
+      deprecatedTrailingClosureLabels: [String] = [],
+      trailingClosureOffset: Int,
+      expected: String?,
+      actual: String?
+    ) {
+      self.column = column
+      self.trailingClosureLabel = trailingClosureLabel
+      self.deprecatedTrailingClosureLabels = deprecatedTrailingClosureLabels
+      self.trailingClosureOffset = trailingClosureOffset
+      self.expected = expected
+      self.actual = actual
+    }
+  }
+
+  /// The version this build writes; ``FailureRecordStore`` also reads versions 1 and 2.
+  /// Version 3 added ``Kind/inline`` and ``inline``.
+  package static let currentVersion = 3
 
   package var version: Int
   package var reason: Reason
@@ -82,6 +118,8 @@ package struct FailureRecord: Codable, Equatable, Sendable {
   package var message: String
   /// When the failure was recorded, in seconds since 1970.
   package var recordedAt: Double
+  /// For ``Kind/inline``: where the snapshot is in ``testFilePath`` and its two texts.
+  package var inline: InlineSnapshot?
 
   package init(
     reason: Reason,
@@ -97,7 +135,8 @@ package struct FailureRecord: Codable, Equatable, Sendable {
     diffToolCommand: String?,
     files: [File],
     message: String,
-    recordedAt: Double
+    recordedAt: Double,
+    inline: InlineSnapshot? = nil
   ) {
     self.version = Self.currentVersion
     self.reason = reason
@@ -114,6 +153,24 @@ package struct FailureRecord: Codable, Equatable, Sendable {
     self.files = files
     self.message = message
     self.recordedAt = recordedAt
+    self.inline = inline
+  }
+
+  /// What names the record's file: the reference's path, or for an inline snapshot its test
+  /// file, line, column and closure (`Tests/AppTests/UserTests.swift:12:5+0`). Two failures with
+  /// the same key are the same snapshot, so the later replaces the earlier.
+  package var recordKey: String {
+    guard let inline else { return referencePath }
+    return Self.inlineRecordKey(
+      testFilePath: testFilePath, line: line, column: inline.column,
+      trailingClosureOffset: inline.trailingClosureOffset)
+  }
+
+  /// The ``recordKey`` of an inline snapshot.
+  package static func inlineRecordKey(
+    testFilePath: String, line: Int, column: Int, trailingClosureOffset: Int
+  ) -> String {
+    "\(testFilePath):\(line):\(column)+\(trailingClosureOffset)"
   }
 
   /// The path of the new snapshot this run took.

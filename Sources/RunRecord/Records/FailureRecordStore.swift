@@ -10,7 +10,8 @@ import Foundation
 
 /// Saves, clears and loads the pending failure records of an artifacts folder.
 package enum FailureRecordStore {
-  /// Writes `record`, replacing an earlier failure of the same reference.
+  /// Writes `record`, replacing an earlier failure of the same reference (of the same inline
+  /// snapshot: see ``FailureRecord/recordKey``).
   package static func save(
     _ record: FailureRecord,
     in artifacts: ArtifactsFolder
@@ -23,11 +24,11 @@ package enum FailureRecordStore {
     } catch {
       // Only strings and finite numbers: encoding cannot fail, but must not be a crash if it did.
       throw .unwritable(
-        artifacts.failureRecordURL(forReference: record.referencePath),
+        artifacts.failureRecordURL(forReference: record.recordKey),
         "\(error)"
       )
     }
-    try AtomicFile.write(data, to: artifacts.failureRecordURL(forReference: record.referencePath))
+    try AtomicFile.write(data, to: artifacts.failureRecordURL(forReference: record.recordKey))
   }
 
   /// Removes the pending failure of a reference, if any: it matched or was recorded since. Runs
@@ -112,6 +113,14 @@ package enum FailureRecordStore {
     switch try decoder.decode(VersionOnly.self, from: data).version {
     case FailureRecord.currentVersion:
       return try decoder.decode(FailureRecord.self, from: data)
+    case 2:
+      // Version 3 only added the inline kind and the optional `inline` field.
+      var record = try decoder.decode(FailureRecord.self, from: data)
+      guard record.kind != .inline, record.inline == nil else {
+        throw UnsupportedVersion(version: 2)
+      }
+      record.version = FailureRecord.currentVersion
+      return record
     case 1:
       return try decoder.decode(FailureRecordVersion1.self, from: data).upgraded
     case let other:

@@ -25,9 +25,16 @@ package struct CommandHints: Sendable {
     ([invocation, subcommand] + (sharedOptions + arguments).map(shellQuoted)).joined(separator: " ")
   }
 
-  /// The command that accepts exactly this failure: by its reference's path.
+  /// The command that accepts exactly this failure: by its reference's path, or for an inline
+  /// snapshot by its test file and line (`Tests/AppTests/UserTests.swift:12`).
   package func acceptCommand(for failure: PendingFailure) -> String {
-    command("accept", [display(failure.referenceURL?.path ?? failure.record.referencePath)])
+    command("accept", [name(of: failure)])
+  }
+
+  /// How the tool names a failure: its reference's path, or an inline snapshot's `file:line`.
+  package func name(of failure: PendingFailure) -> String {
+    let path = display(failure.referenceURL?.path ?? failure.record.referencePath)
+    return failure.isInline ? "\(path):\(failure.record.line)" : path
   }
 
   /// `path` relative to the package root when it lies beneath it.

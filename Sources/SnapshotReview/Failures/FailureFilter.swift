@@ -31,6 +31,17 @@ package struct FailureFilter: Sendable {
     if let name = record.snapshotName { candidates.append(name) }
     if let reference = failure.referenceURL { candidates.append(reference.path) }
     if candidates.contains(where: { $0.contains(pattern) }) { return true }
+    if failure.isInline, let colon = pattern.lastIndex(of: ":"),
+      Int(pattern[pattern.index(after: colon)...]) == record.line
+    {
+      // `Tests/AppTests/UserTests.swift:12`: the inline snapshot on that line of that file.
+      let file = String(pattern[..<colon])
+      let absolute =
+        file.hasPrefix("/") ? file : packageRoot.appendingPathComponent(file).path
+      let testFile = failure.referenceURL?.path ?? record.testFilePath
+      return URL(fileURLWithPath: absolute).standardizedFileURL.path
+        == URL(fileURLWithPath: testFile).standardizedFileURL.path
+    }
     guard !pattern.hasPrefix("/") else { return false }
     let absolute = packageRoot.appendingPathComponent(pattern).standardizedFileURL.path
     return failure.referenceURL?.standardizedFileURL.path == absolute

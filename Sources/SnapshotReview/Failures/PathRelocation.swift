@@ -51,6 +51,21 @@ struct PathRelocation {
     return nil
   }
 
+  /// The test file of an inline snapshot on this machine: the recorded path when it lies in the
+  /// package, else the longest tail of it found under the package root (a CI runner's
+  /// `/home/runner/work/app/app/Tests/AppTests/UserTests.swift` →
+  /// `<root>/Tests/AppTests/UserTests.swift`), else the recorded path (outside the package, so
+  /// `nil` when neither is in the package: moved, renamed, or a record naming a file elsewhere).
+  func testFile(of record: FailureRecord) -> URL? {
+    let recorded = URL(fileURLWithPath: record.testFilePath)
+    if fileManager.fileExists(atPath: recorded.path),
+      isInside(recorded.path, folder: packageRoot.path)
+    {
+      return recorded
+    }
+    return longestExistingTail(of: record.testFilePath, minimumComponents: 1)
+  }
+
   /// `packageRoot` joined with the longest tail of `path` that exists there.
   private func longestExistingTail(of path: String, minimumComponents: Int) -> URL? {
     let components = URL(fileURLWithPath: path).pathComponents.filter { $0 != "/" }

@@ -28,6 +28,12 @@ package struct PendingFailure: Sendable {
   package var artifactsRefusal: String? = nil
   /// The new snapshot, then every file the comparison attached.
   package var files: [File]
+  /// Older records of the same inline snapshot (from another artifacts folder), removed with
+  /// this one.
+  package var supersededRecordURLs: [URL] = []
+
+  /// Whether this is an inline snapshot's failure, accepted by rewriting its test file.
+  package var isInline: Bool { record.kind == .inline }
 
   /// The snapshot this run took.
   package var failedSnapshotURL: URL {
@@ -53,7 +59,7 @@ package struct PendingFailure: Sendable {
 
   /// Every file of the failure in the artifacts folder, the record last.
   var artifactURLs: [URL] {
-    files.map(\.url) + [recordURL]
+    files.map(\.url) + supersededRecordURLs + [recordURL]
   }
 }
 
@@ -62,6 +68,9 @@ package struct PendingFailures: Sendable {
   package var failures: [PendingFailure]
   /// Record files that could not be read, each naming the file and the cause.
   package var problems: [String]
+  /// What the tool decided for the user, to be said: which of two records of one inline
+  /// snapshot it kept.
+  package var notes: [String] = []
 
   /// Loads the failures recorded under each of `artifactsRoots` (the artifacts of several runs,
   /// such as the shards of a CI job), in that order.
@@ -72,7 +81,49 @@ package struct PendingFailures: Sendable {
       merged.failures += pending.failures
       merged.problems += pending.problems
     }
+    merged.keepNewestInlineRecords()
     return merged
+  }
+
+  /// Keeps one failure per inline snapshot (file, line, column, closure): the newest. Two CI
+  /// shards, or two downloads, can each hold one; the older is removed when the newer is
+  /// resolved, and a note says which was kept.
+  mutating func keepNewestInlineRecords() {
+    var newest: [String: Int] = [:]
+    var kept: [PendingFailure] = []
+    for failure in failures {
+      guard failure.isInline, let inline = failure.record.inline,
+        let file = failure.referenceURL
+      else {
+        kept.append(failure)
+        continue
+      }
+      let key = FailureRecord.inlineRecordKey(
+        testFilePath: resolvedPath(file.path), line: failure.record.line, column: inline.column,
+        trailingClosureOffset: inline.trailingClosureOffset)
+      guard let index = newest[key] else {
+        newest[key] = kept.count
+        kept.append(failure)
+        continue
+      }
+      var (winner, loser) = (kept[index], failure)
+      if loser.record.recordedAt > winner.record.recordedAt { swap(&winner, &loser) }
+      winner.supersededRecordURLs += [loser.recordURL] + loser.supersededRecordURLs
+      kept[index] = winner
+      notes.append(
+        """
+        Two failure records are for the inline snapshot at \(file.path):\(failure.record.line); \
+        using the newer one, "\(winner.recordURL.path)" (recorded \
+        \(Self.timestamp(winner.record.recordedAt))), over "\(loser.recordURL.path)" (recorded \
+        \(Self.timestamp(loser.record.recordedAt))).
+        """
+      )
+    }
+    failures = kept
+  }
+
+  private static func timestamp(_ seconds: Double) -> String {
+    ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
   }
 
   /// Loads the failures recorded under `artifactsRoot`, locating their references under
@@ -83,6 +134,10 @@ package struct PendingFailures: Sendable {
     let relocation = PathRelocation(artifactsRoot: artifactsRoot, packageRoot: packageRoot)
     let writable = WritableFolders(packageRoot: packageRoot, environment: .current)
     let failures = stored.map { recordURL, record in
+      if record.kind == .inline {
+        return inlineFailure(
+          record, recordURL: recordURL, relocation: relocation, writable: writable)
+      }
       let referenceURL = relocation.reference(of: record)
       var files: [PendingFailure.File] = []
       var outside: [String] = []
@@ -112,6 +167,30 @@ package struct PendingFailures: Sendable {
       )
     }
     return PendingFailures(failures: failures, problems: problems)
+  }
+
+  /// An inline snapshot's failure: its "reference" is the test file, found in the package.
+  private static func inlineFailure(
+    _ record: FailureRecord,
+    recordURL: URL,
+    relocation: PathRelocation,
+    writable: WritableFolders
+  ) -> PendingFailure {
+    let testFile = relocation.testFile(of: record)
+    var refusal = writable.inlineRefusal(for: testFile, record: record)
+    if record.inline == nil {
+      refusal = """
+        Refusing to accept "\(record.testName)": its failure record "\(recordURL.path)" is of \
+        an inline snapshot but does not say where the snapshot is. Re-run the test.
+        """
+    }
+    return PendingFailure(
+      record: record,
+      recordURL: recordURL,
+      referenceURL: testFile,
+      acceptRefusal: refusal,
+      files: []
+    )
   }
 }
 
@@ -178,6 +257,29 @@ struct WritableFolders {
         package gives a reference of that test (<test>.<number or name>[.<variant>]\
         \(record.pathExtension.map { ".\($0)" } ?? "")). The failure record may have been \
         altered; nothing was written.
+        """
+    }
+    return nil
+  }
+
+  /// Why rewriting `testFile` for the inline snapshot of `record` must be refused, or `nil`: a
+  /// record may be crafted, so only a `.swift` file that exists inside the package is rewritten.
+  func inlineRefusal(for testFile: URL?, record: FailureRecord) -> String? {
+    let test = record.testName
+    guard let testFile, FileManager.default.fileExists(atPath: testFile.path),
+      isInside(testFile.path, folder: packageRoot.path)
+    else {
+      return """
+        Refusing to accept "\(test)": its test file "\(record.testFilePath)" is not in the \
+        package "\(packageRoot.path)": it was moved or renamed since the run, or the record names \
+        a file outside the package. Accept rewrites only Swift files inside the package; nothing \
+        was changed. Re-run the test to record the failure again.
+        """
+    }
+    guard resolvedPath(testFile.path).hasSuffix(".swift"), !isDirectory(testFile) else {
+      return """
+        Refusing to accept "\(test)": "\(testFile.path)" is not a Swift source file. A failure \
+        record may be crafted, so accept rewrites only .swift files; nothing was written.
         """
     }
     return nil

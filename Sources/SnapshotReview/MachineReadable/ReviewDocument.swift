@@ -53,10 +53,16 @@ package struct ReviewDocument: Encodable, Sendable {
     package var acceptCommand: String
     /// When the failure was recorded, in seconds since 1970.
     package var recordedAt: Double
+    /// For an inline snapshot: where it is in ``file`` and its two texts; `null` otherwise.
+    package var inline: FailureRecord.InlineSnapshot? = nil
+    /// For a JSON or property-list mismatch: the changed values by path
+    /// (`$.items[2].price: 12.5 → 13`); `null` otherwise, or when either side does not parse.
+    package var changes: [String]? = nil
 
     enum CodingKeys: String, CodingKey {
       case test, snapshotName, file, line, reason, kind, reference, referenceLocated
       case newSnapshot, attachments, headline, difference, message, acceptCommand, recordedAt
+      case inline, changes
     }
 
     /// Writes every key, `null` included, so that readers see one shape.
@@ -77,6 +83,8 @@ package struct ReviewDocument: Encodable, Sendable {
       try container.encode(message, forKey: .message)
       try container.encode(acceptCommand, forKey: .acceptCommand)
       try container.encode(recordedAt, forKey: .recordedAt)
+      try container.encode(inline, forKey: .inline)
+      try container.encode(changes, forKey: .changes)
     }
   }
 
@@ -119,7 +127,9 @@ package struct ReviewDocument: Encodable, Sendable {
         difference: record.difference,
         message: record.message,
         acceptCommand: hints.acceptCommand(for: failure),
-        recordedAt: record.recordedAt
+        recordedAt: record.recordedAt,
+        inline: record.inline,
+        changes: failure.structuredChanges
       )
     }
   }

@@ -16,6 +16,22 @@ package struct HTMLReport {
   /// More artifacts folders the failures were read from.
   package var additionalArtifactsRoots: [URL] = []
   package var generatedAt: Date
+  /// Set when the page is served (`report --serve`): each entry gets Accept and Reject buttons
+  /// that ask the server, with its token, and the page polls the server's change stamp.
+  package var served: Served? = nil
+
+  /// What a served page needs from its server.
+  package struct Served: Sendable {
+    /// Sent back with every request that changes a file.
+    package var token: String
+    /// The artifacts folders' ``ArtifactsStamp`` when the page was made.
+    package var stamp: String
+
+    package init(token: String, stamp: String) {
+      self.token = token
+      self.stamp = stamp
+    }
+  }
 
   package init(
     failures: [PendingFailure],
@@ -45,6 +61,10 @@ package struct HTMLReport {
       <meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <title>\(escape(title))</title>
+      \(served.map { """
+        <meta name="snapshot-testing-token" content="\(escape($0.token))">
+        <meta name="snapshot-testing-stamp" content="\(escape($0.stamp))">
+        """ } ?? "")
       <style>\(ReportAssets.css)</style>
       <script>\(ReportAssets.errorHandler)</script>
       </head>
@@ -61,6 +81,15 @@ package struct HTMLReport {
 
         """
     }
+    if served != nil {
+      let acceptAll =
+        failures.isEmpty
+        ? "" : "<button type=\"button\" id=\"accept-all\">Accept all shown</button> "
+      html += "<p class=\"served\">\(acceptAll)<span id=\"served-status\" role=\"status\">"
+      html += "Served by snapshot-testing: Accept and Reject change files in the package."
+      html += "</span></p>\n"
+      html += "<p id=\"artifacts-gone\" class=\"gone\" hidden></p>\n"
+    }
     html += "<pre id=\"script-errors\" hidden></pre>\n</header>\n<main>\n"
     if failures.isEmpty {
       html += "<p class=\"empty\">Every snapshot matched its reference.</p>\n"
@@ -68,17 +97,19 @@ package struct HTMLReport {
     for (index, failure) in failures.enumerated() {
       html += entry(failure, index: index + 1)
     }
-    html += "</main>\n<script>\(ReportAssets.script)</script>\n</body>\n</html>\n"
+    html += "</main>\n<script>\(ReportAssets.script)</script>\n"
+    if served != nil { html += "<script>\(ReportAssets.servedScript)</script>\n" }
+    html += "</body>\n</html>\n"
     return html
   }
 
   private func entry(_ failure: PendingFailure, index: Int) -> String {
     let record = failure.record
-    let format = failure.isImage ? "image" : "text"
+    let format = failure.isImage ? "image" : failure.isInline ? "inline" : "text"
     let reference = failure.referenceURL?.path ?? record.referencePath
     var html = """
       <article class="entry" id="failure-\(index)" data-kind="\(record.reason.rawValue)" \
-      data-format="\(format)">
+      data-format="\(format)"\(servedID(failure))>
       <h2><span class="kind \(record.reason.rawValue)">\(record.reason == .missing ? "new" : "changed")\
       </span> \(escape(record.testName))\(record.snapshotName.map { " <span class=\"name\">“\(escape($0))”</span>" } ?? "")</h2>
       <dl class="where">
@@ -91,30 +122,29 @@ package struct HTMLReport {
       """
     html += failure.isImage ? imageViews(failure) : textDiff(failure)
     if !failure.isImage, record.pathExtension?.lowercased() == "svg" { html += svgViews(failure) }
-    html += """
-      <p class="accept">Accept: \(commandBlock(hints.acceptCommand(for: failure)))</p>
-      </article>
+    html += "<p class=\"accept\">Accept: \(commandBlock(hints.acceptCommand(for: failure)))</p>\n"
+    if served != nil {
+      html += """
+        <p class="actions"><button type="button" class="decide" data-decision="accept">Accept\
+        </button> <button type="button" class="decide" data-decision="reject">Reject</button> \
+        <span class="outcome" role="status"></span></p>
 
-      """
+        """
+    }
+    html += "</article>\n\n"
     return html
   }
 
   // MARK: - Text
 
   private func textDiff(_ failure: PendingFailure) -> String {
+    if failure.isInline {
+      return changesList(failure) + diffViews(inlineDifference(of: failure))
+    }
     if failure.record.reason == .mismatch, let patchURL = failure.file(.patch),
       let patch = try? String(contentsOf: patchURL, encoding: .utf8)
     {
-      let lines = PatchLine.parse(patch).map { line -> String in
-        switch line {
-        case .hunk(let text): return "<span class=\"hunk\">\(escape(text))</span>"
-        case .removed(let text): return "<span class=\"removed\">\(escape(text))</span>"
-        case .added(let text): return "<span class=\"added\">\(escape(text))</span>"
-        case .context(let text): return "<span>\(escape(text))</span>"
-        }
-      }
-      // Each line is a block of its own, so no newline goes between them.
-      return "<pre class=\"diff\">\(lines.joined())</pre>\n"
+      return changesList(failure) + diffViews(patch)
     }
     if failure.record.reason == .missing,
       let data = try? Data(contentsOf: failure.failedSnapshotURL),
@@ -155,6 +185,102 @@ package struct HTMLReport {
       caption: failure.record.reason == .missing ? "New snapshot" : "New"
     )
     return html + "</div></div>\n"
+  }
+
+  /// ` data-id="<record path>"` on a served page: what its buttons name.
+  private func servedID(_ failure: PendingFailure) -> String {
+    served == nil ? "" : " data-id=\"\(escape(failure.recordURL.path))\""
+  }
+
+  /// The changed values of a JSON or property-list snapshot, by path, before its diff.
+  private func changesList(_ failure: PendingFailure) -> String {
+    guard let changes = failure.structuredChanges, !changes.isEmpty else { return "" }
+    let items = changes.map { "<li><code>\(escape($0))</code></li>" }.joined()
+    return "<ul class=\"changes\" aria-label=\"Changed values\">\(items)</ul>\n"
+  }
+
+  /// A unified diff, and the same side by side, with the changed words of paired lines marked.
+  private func diffViews(_ patch: String) -> String {
+    let paired = PairedPatch(PatchLine.parse(patch))
+    // Each line is a block of its own, so no newline goes between them.
+    let unified = paired.lines.enumerated().map { html($1, words: paired.words[$0]) }.joined()
+    return """
+      <div class="text-views" data-view="unified">\
+      <div class="tabs" role="tablist">\
+      <button type="button" data-view="unified" aria-selected="true">Unified</button>\
+      <button type="button" data-view="split" aria-selected="false">Side by side</button></div>
+      <pre class="diff view unified">\(unified)</pre>
+      \(sideBySide(paired))</div>
+
+      """
+  }
+
+  private func html(_ line: PatchLine, words: [WordDiff.Segment]?) -> String {
+    switch line {
+    case .hunk(let text): return "<span class=\"hunk\">\(escape(text))</span>"
+    case .removed(let text):
+      return "<span class=\"removed\">\(marked(text, words, tag: "del"))</span>"
+    case .added(let text):
+      return "<span class=\"added\">\(marked(text, words, tag: "ins"))</span>"
+    case .context(let text): return "<span>\(escape(text))</span>"
+    }
+  }
+
+  /// The line with its changed words in `<del>` or `<ins>`; `text` starts with its marker.
+  private func marked(_ text: String, _ words: [WordDiff.Segment]?, tag: String) -> String {
+    guard let words else { return escape(text) }
+    return escape(String(text.prefix(1)))
+      + words.map { $0.changed ? "<\(tag)>\(escape($0.text))</\(tag)>" : escape($0.text) }.joined()
+  }
+
+  /// Reference on the left, new on the right: each removed line beside the added line it pairs
+  /// with.
+  private func sideBySide(_ paired: PairedPatch) -> String {
+    var rows = ""
+    let lines = paired.lines
+    func cell(_ index: Int?, _ kind: String) -> String {
+      guard let index else { return "<td class=\"blank\"></td>" }
+      let words = paired.words[index]
+      switch lines[index] {
+      case .removed(let text):
+        return "<td class=\"removed\">\(marked(text, words, tag: "del").dropFirstMarker)</td>"
+      case .added(let text):
+        return "<td class=\"added\">\(marked(text, words, tag: "ins").dropFirstMarker)</td>"
+      case .context(let text), .hunk(let text):
+        return "<td class=\"\(kind)\">\(escape(String(text.dropFirst())))</td>"
+      }
+    }
+    var index = 0
+    while index < lines.count {
+      switch lines[index] {
+      case .hunk(let text):
+        rows += "<tr><td class=\"hunk\" colspan=\"2\">\(escape(text))</td></tr>"
+        index += 1
+      case .context:
+        rows += "<tr>\(cell(index, "context"))\(cell(index, "context"))</tr>"
+        index += 1
+      case .removed, .added:
+        var removed: [Int] = []
+        var added: [Int] = []
+        while index < lines.count, case .removed = lines[index] {
+          removed.append(index)
+          index += 1
+        }
+        while index < lines.count, case .added = lines[index] {
+          added.append(index)
+          index += 1
+        }
+        for row in 0..<max(removed.count, added.count) {
+          let left = row < removed.count ? removed[row] : nil
+          let right = row < added.count ? added[row] : nil
+          rows += "<tr>\(cell(left, "removed"))\(cell(right, "added"))</tr>"
+        }
+      }
+    }
+    return """
+      <table class="split view"><thead><tr><th>Reference</th><th>New</th></tr></thead>\
+      <tbody>\(rows)</tbody></table>
+      """
   }
 
   // MARK: - Images
@@ -249,6 +375,11 @@ package struct HTMLReport {
   private func commandBlock(_ command: String) -> String {
     "<code class=\"command\">\(escape(command))</code> <button type=\"button\" class=\"copy\">Copy</button>"
   }
+}
+
+extension String {
+  /// The text without its first character: a diff line's marker, already escaped text.
+  fileprivate var dropFirstMarker: String { String(dropFirst()) }
 }
 
 /// `text` with HTML's special characters escaped, safe in element content and quoted attributes.

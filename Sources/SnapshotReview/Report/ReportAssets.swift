@@ -53,6 +53,31 @@ enum ReportAssets {
     img { display: block; image-rendering: pixelated; border: 1px solid var(--line);
       background: repeating-conic-gradient(#e8eaee 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
     .stack { position: relative; }
+    .text-views[data-view="unified"] .unified { display: block; }
+    .text-views[data-view="split"] .split { display: table; }
+    .split { width: 100%; border-collapse: collapse; table-layout: fixed; margin: 0 0 10px;
+      font: 13px/1.45 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; }
+    .split th { text-align: left; color: var(--muted); font-weight: 500; padding: 2px 6px; }
+    .split td { padding: 0 6px; white-space: pre-wrap; overflow-wrap: anywhere; vertical-align: top;
+      border-left: 1px solid var(--line); }
+    .split td.removed { background: var(--removed); color: var(--removed-text); }
+    .split td.added { background: var(--added); color: var(--added-text); }
+    .split td.hunk { color: var(--accent); background: #eef2ff; }
+    del, ins { text-decoration: none; border-radius: 3px; padding: 0 1px; }
+    del { background: #ffb3ad; }
+    ins { background: #9be0ae; }
+    .changes { margin: 0 0 10px; padding-left: 20px; }
+    .served { margin: 8px 0 0; }
+    .served button, .actions button { font: inherit; padding: 4px 14px; border-radius: 6px;
+      border: 1px solid var(--line); background: #fff; cursor: pointer; }
+    #accept-all, .actions button[data-decision="accept"] { background: var(--accent); color: #fff;
+      border-color: var(--accent); }
+    .actions button:disabled { opacity: 0.45; cursor: default; }
+    .gone { margin: 8px 0 0; padding: 8px 12px; border-radius: 6px; background: #fff4d6;
+      border: 1px solid #e5c66b; }
+    .entry[data-state="accepted"], .entry[data-state="rejected"] { opacity: 0.6; }
+    .entry[data-state="failed"] .outcome { color: var(--removed-text); white-space: pre-wrap; }
+    .outcome { margin-left: 8px; color: var(--muted); }
     .stack img { width: 100%; }
     .stack .over { position: absolute; inset: 0; height: 100%; }
     .divider { position: absolute; top: 0; bottom: 0; width: 2px; background: var(--accent);
@@ -100,6 +125,16 @@ enum ReportAssets {
           fade();
         }
       });
+      document.querySelectorAll('.text-views').forEach(function (views) {
+        views.querySelectorAll('.tabs button').forEach(function (button) {
+          button.addEventListener('click', function () {
+            views.setAttribute('data-view', button.getAttribute('data-view'));
+            views.querySelectorAll('.tabs button').forEach(function (other) {
+              other.setAttribute('aria-selected', String(other === button));
+            });
+          });
+        });
+      });
       document.querySelectorAll('.copy').forEach(function (button) {
         button.addEventListener('click', function () {
           var text = button.previousElementSibling.textContent;
@@ -115,6 +150,111 @@ enum ReportAssets {
       if (document.documentElement.getAttribute('data-status') !== 'error') {
         document.documentElement.setAttribute('data-status', 'ready');
       }
+    })();
+    """
+
+  /// The served page's buttons and polling (see ``ServedReport``). Decisions update the entries
+  /// in place; a change of the artifacts folders (a new test run) reloads the page, and a deleted
+  /// folder is said on the page.
+  static let servedScript = """
+    (function () {
+      var meta = function (name) {
+        var element = document.querySelector('meta[name="' + name + '"]');
+        return element ? element.getAttribute('content') : null;
+      };
+      var token = meta('snapshot-testing-token');
+      var stamp = meta('snapshot-testing-stamp');
+      var busy = 0;
+      var title = document.querySelector('h1');
+      var status = document.getElementById('served-status');
+      var gone = document.getElementById('artifacts-gone');
+      var showPending = function (pending) {
+        title.textContent = pending === 0 ? 'No pending snapshot failures'
+          : pending + ' pending snapshot failure' + (pending === 1 ? '' : 's');
+        document.documentElement.setAttribute('data-pending', String(pending));
+      };
+      var decide = function (decision, entries) {
+        if (entries.length === 0) { return; }
+        busy += 1;
+        entries.forEach(function (entry) { entry.setAttribute('data-state', 'working'); });
+        fetch('/api/resolve', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Snapshot-Testing-Token': token },
+          body: JSON.stringify({
+            decision: decision,
+            ids: entries.map(function (entry) { return entry.getAttribute('data-id'); })
+          })
+        }).then(function (response) {
+          if (!response.ok) {
+            return response.text().then(function (text) { throw new Error(text); });
+          }
+          return response.json();
+        }).then(function (result) {
+          stamp = result.stamp;
+          result.outcomes.forEach(function (outcome) {
+            var entry = entries.filter(function (candidate) {
+              return candidate.getAttribute('data-id') === outcome.id;
+            })[0];
+            if (!entry) { return; }
+            entry.setAttribute('data-state', outcome.resolved ? decision + 'ed' : 'failed');
+            if (decision === 'accept' && outcome.resolved) {
+              entry.setAttribute('data-state', 'accepted');
+            }
+            entry.querySelector('.outcome').textContent = outcome.message;
+            if (outcome.resolved) {
+              entry.querySelectorAll('button.decide').forEach(function (button) {
+                button.disabled = true;
+              });
+            }
+          });
+          showPending(result.pending);
+        }).catch(function (error) {
+          entries.forEach(function (entry) {
+            entry.setAttribute('data-state', 'failed');
+            entry.querySelector('.outcome').textContent = String(error.message || error);
+          });
+        }).then(function () { busy -= 1; });
+      };
+      document.querySelectorAll('.entry').forEach(function (entry) {
+        entry.querySelectorAll('button.decide').forEach(function (button) {
+          button.addEventListener('click', function () {
+            decide(button.getAttribute('data-decision'), [entry]);
+          });
+        });
+      });
+      var all = document.getElementById('accept-all');
+      if (all) {
+        all.addEventListener('click', function () {
+          var shown = Array.prototype.filter.call(document.querySelectorAll('.entry'),
+            function (entry) {
+              var state = entry.getAttribute('data-state');
+              return entry.offsetParent !== null && (state === null || state === 'failed');
+            });
+          decide('accept', shown);
+        });
+      }
+      var poll = function () {
+        if (busy > 0) { return; }
+        fetch('/api/state', { cache: 'no-store' }).then(function (response) {
+          return response.json();
+        }).then(function (state) {
+          if (busy > 0) { return; }
+          if (state.missingFolders.length > 0) {
+            gone.hidden = false;
+            gone.textContent = 'The artifacts folder ' + state.missingFolders.join(', ')
+              + ' no longer exists (deleted, or a new test run is starting). This page '
+              + 'reloads when it is back.';
+            document.documentElement.setAttribute('data-artifacts', 'missing');
+          } else if (state.stamp !== stamp) {
+            location.reload();
+          }
+        }).catch(function () {
+          status.textContent = 'The server has stopped: the buttons no longer work.';
+          document.documentElement.setAttribute('data-server', 'stopped');
+        });
+      };
+      setInterval(poll, 1000);
+      document.documentElement.setAttribute('data-served', 'ready');
     })();
     """
 }

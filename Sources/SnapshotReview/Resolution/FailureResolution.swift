@@ -21,6 +21,11 @@ extension PendingFailure {
   /// can be retried.
   package func resolve(_ decision: Decision) throws(ResolutionError) {
     if let artifactsRefusal { throw ResolutionError(description: artifactsRefusal) }
+    if decision == .accept && isInline {
+      // Removes the record itself once the source is rewritten.
+      if let error = InlineAcceptance.accept([self]).first ?? nil { throw error }
+      return
+    }
     if decision == .accept {
       guard let referenceURL else {
         throw ResolutionError(
@@ -67,6 +72,8 @@ extension PendingFailure {
 
   /// Removes the failed snapshot, the diff's files and the record (last, so that an interrupted
   /// removal leaves the failure listed). Never removes the reference.
+  func removeRecords() { removeArtifacts() }
+
   private func removeArtifacts() {
     for url in artifactURLs where url.standardizedFileURL != referenceURL?.standardizedFileURL {
       _ = unlink(url.path)

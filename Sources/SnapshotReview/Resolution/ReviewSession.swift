@@ -8,6 +8,8 @@ package struct ReviewSession {
   package var additionalArtifactsRoots: [URL] = []
   package var hints: CommandHints
   package var console: any ReviewConsole
+  /// Whether `review` colours its diffs and marks the changed words (see ``TerminalColors``).
+  package var colors = false
 
   package init(artifactsRoot: URL, hints: CommandHints, console: any ReviewConsole) {
     self.artifactsRoot = artifactsRoot
@@ -122,13 +124,24 @@ package struct ReviewSession {
 
   /// Accepts or rejects every pending failure matching `filters` (all of them when `all`).
   package func resolve(_ decision: Decision, filters: [String]) -> ToolExitCode {
-    let selected: [PendingFailure]
     switch select(filters: filters) {
     case .done(let status): return status
-    case .selected(let failures): selected = failures
+    case .selected(let failures): return resolve(decision, failures: failures)
     }
+  }
+
+  /// Accepts or rejects `selected`, saying what was done: what the `accept` and `reject`
+  /// commands and the served report's buttons carry out.
+  package func resolve(_ decision: Decision, failures selected: [PendingFailure]) -> ToolExitCode {
     var tally = Tally()
-    for failure in selected { carryOut(decision, on: failure, tally: &tally) }
+    // Inline snapshots of one file are written in one rewrite.
+    let inline = decision == .accept ? selected.filter(\.isInline) : []
+    for (failure, error) in zip(inline, InlineAcceptance.accept(inline)) {
+      report(.accept, on: failure, error: error, tally: &tally)
+    }
+    for failure in selected where !(decision == .accept && failure.isInline) {
+      carryOut(decision, on: failure, tally: &tally)
+    }
     return finish(tally)
   }
 
@@ -153,6 +166,7 @@ package struct ReviewSession {
     for problem in pending.problems {
       console.warn("warning: skipped an unreadable failure record: \(problem)\n")
     }
+    for note in pending.notes { console.warn("note: \(note)\n") }
     return pending
   }
 
@@ -222,20 +236,33 @@ package struct ReviewSession {
   }
 
   private func carryOut(_ decision: Decision, on failure: PendingFailure, tally: inout Tally) {
-    let name = hints.display(failure.referenceURL?.path ?? failure.record.referencePath)
     do {
       try failure.resolve(decision)
-      switch decision {
-      case .accept:
-        console.write("Accepted \(name)\n")
-        tally.accepted.append(name)
-      case .reject:
-        console.write("Rejected \(name)\n")
-        tally.rejected.append(name)
-      }
+      report(decision, on: failure, error: nil, tally: &tally)
     } catch {
+      report(decision, on: failure, error: error, tally: &tally)
+    }
+  }
+
+  private func report(
+    _ decision: Decision,
+    on failure: PendingFailure,
+    error: ResolutionError?,
+    tally: inout Tally
+  ) {
+    let name = hints.name(of: failure)
+    if let error {
       console.warn("error: \(error.description)\n")
       tally.failed += 1
+      return
+    }
+    switch decision {
+    case .accept:
+      console.write("Accepted \(name)\n")
+      tally.accepted.append(name)
+    case .reject:
+      console.write("Rejected \(name)\n")
+      tally.rejected.append(name)
     }
   }
 
@@ -258,11 +285,20 @@ package struct ReviewSession {
     let record = failure.record
     var text = "[\(position)/\(total)] \(record.testName) — \(failure.headline)\n"
     text += "  test:      \(hints.display(record.testFilePath)):\(record.line)\n"
-    let reference = failure.referenceURL?.path ?? record.referencePath
-    text += "  reference: \(hints.display(reference))"
-    text += record.reason == .missing ? " (missing)\n" : "\n"
-    text += "  new:       \(hints.display(failure.failedSnapshotURL.path))\n"
-    text += "\n" + indented(difference(of: failure), by: 4)
+    if failure.isInline {
+      text += "  inline:    the trailing closure at column \(record.inline?.column ?? 0)"
+      text += record.reason == .missing ? " (none yet)\n" : "\n"
+    } else {
+      let reference = failure.referenceURL?.path ?? record.referencePath
+      text += "  reference: \(hints.display(reference))"
+      text += record.reason == .missing ? " (missing)\n" : "\n"
+      text += "  new:       \(hints.display(failure.failedSnapshotURL.path))\n"
+    }
+    if let changes = failure.structuredChanges, !changes.isEmpty {
+      text += "  changes:\n" + changes.map { "    \($0)\n" }.joined()
+    }
+    let shown = difference(of: failure)
+    text += "\n" + indented(colors ? TerminalColors.colour(shown) : shown, by: 4)
     text += "\n  accept: \(hints.acceptCommand(for: failure))\n"
     return text
   }
@@ -270,6 +306,7 @@ package struct ReviewSession {
   /// The text diff (the `.patch` attachment), or for images and other formats the stored
   /// message and the files to look at.
   private func difference(of failure: PendingFailure) -> String {
+    if failure.isInline { return inlineDifference(of: failure) }
     if failure.record.reason == .mismatch, let patchURL = failure.file(.patch),
       let patch = try? String(contentsOf: patchURL, encoding: .utf8)
     {
@@ -290,6 +327,15 @@ package struct ReviewSession {
     }
     return text
   }
+}
+
+/// An inline failure's diff, or for a missing snapshot its new text as added lines.
+func inlineDifference(of failure: PendingFailure) -> String {
+  if let difference = failure.record.difference { return difference }
+  guard let actual = failure.record.inline?.actual else { return failure.details }
+  let lines = actual.split(separator: "\n", omittingEmptySubsequences: false)
+  let shown = lines.prefix(20).map { "+" + $0 }.joined(separator: "\n")
+  return shown + (lines.count > 20 ? "\n… \(lines.count - 20) more lines" : "")
 }
 
 func indented(_ text: String, by spaces: Int) -> String {

@@ -25,6 +25,7 @@ import Testing
       let greeting = try #require(failures.first { $0["test"] == .string("testGreeting()") })
       #expect(greeting["reason"] == .string("mismatch"))
       #expect(greeting["kind"] == .string("text"))
+      #expect(greeting["inline"] == .null, "present, null, for a file snapshot")
       #expect(greeting["snapshotName"] == .null)
       #expect(greeting["reference"]?.string == fixture.reference(ReviewFixture.greeting).path)
       #expect(greeting["referenceLocated"] == .bool(true))

@@ -65,7 +65,8 @@ import Testing
       #expect(fixture.verify(new, as: svg, testName: "testTerminal()") != nil)
       let html = Self.render(fixture)
       // The text diff, then the two images, inline.
-      #expect(html.contains("<span class=\"added\">+&lt;text&gt;new&lt;/text&gt;</span>"))
+      // (The changed word is marked, as in every paired line of a text diff.)
+      #expect(html.contains("<span class=\"added\">+&lt;text&gt;<ins>new</ins>&lt;/text&gt;</span>"))
       let reference = "data:image/svg+xml;base64,\(Data(old.utf8).base64EncodedString())"
       let snapshot = "data:image/svg+xml;base64,\(Data(new.utf8).base64EncodedString())"
       #expect(html.contains("<img src=\"\(reference)\" alt=\"Reference\">"))

@@ -1,0 +1,155 @@
+import Foundation
+
+/// The values that changed between two JSON or property-list documents, by path, computed from
+/// the documents themselves rather than from their diff:
+///
+/// ```
+/// $.items[2].price: 12.5 → 13
+/// $.user.email: added
+/// ```
+enum StructuredSummary {
+  /// The formats it reads.
+  enum Format {
+    case json
+    case propertyList
+  }
+
+  /// The most changes listed; the rest are counted.
+  static let maximumChanges = 50
+
+  /// The format a path extension names, if it is one this summary reads.
+  static func format(forPathExtension pathExtension: String?) -> Format? {
+    switch pathExtension?.lowercased() {
+    case "json": return .json
+    case "plist": return .propertyList
+    default: return nil
+    }
+  }
+
+  /// The changes from `old` to `new`, or `nil` when either is not a valid document of `format`
+  /// (the diff is then all there is).
+  ///
+  /// - Complexity: O(*n*) in the number of values of both documents.
+  static func changes(from old: Data, to new: Data, format: Format) -> [String]? {
+    guard let before = parse(old, format), let after = parse(new, format) else { return nil }
+    var changes: [String] = []
+    var omitted = 0
+    compare(before, after, path: "$", into: &changes, omitted: &omitted)
+    if omitted > 0 { changes.append("… \(omitted) more") }
+    return changes
+  }
+
+  private static func parse(_ data: Data, _ format: Format) -> Any? {
+    switch format {
+    case .json:
+      return try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+    case .propertyList:
+      return try? PropertyListSerialization.propertyList(from: data, format: nil)
+    }
+  }
+
+  private static func compare(
+    _ old: Any,
+    _ new: Any,
+    path: String,
+    into changes: inout [String],
+    omitted: inout Int
+  ) {
+    func note(_ change: String) {
+      if changes.count < maximumChanges { changes.append(change) } else { omitted += 1 }
+    }
+    switch (old, new) {
+    case (let a as [String: Any], let b as [String: Any]):
+      for key in Set(a.keys).union(b.keys).sorted() {
+        let child = path + member(key)
+        switch (a[key], b[key]) {
+        case (let x?, let y?): compare(x, y, path: child, into: &changes, omitted: &omitted)
+        case (nil, _?): note("\(child): added")
+        case (_?, nil): note("\(child): removed")
+        case (nil, nil): break
+        }
+      }
+    case (let a as [Any], let b as [Any]):
+      for index in 0..<max(a.count, b.count) {
+        let child = "\(path)[\(index)]"
+        if index >= a.count {
+          note("\(child): added")
+        } else if index >= b.count {
+          note("\(child): removed")
+        } else {
+          compare(a[index], b[index], path: child, into: &changes, omitted: &omitted)
+        }
+      }
+    default:
+      let (before, after) = (render(old), render(new))
+      if before != after { note("\(path): \(before) → \(after)") }
+    }
+  }
+
+  /// `.name` for a key that reads as an identifier, else `["key"]`.
+  private static func member(_ key: String) -> String {
+    let identifier =
+      key.first.map { $0.isLetter || $0 == "_" } == true
+      && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+    return identifier ? ".\(key)" : "[\(quoted(key))]"
+  }
+
+  /// A leaf as JSON would write it; a container as `{…}` or `[…]`.
+  private static func render(_ value: Any) -> String {
+    switch value {
+    case is [String: Any]: return "{…}"
+    case is [Any]: return "[…]"
+    case is NSNull: return "null"
+    case let text as String: return quoted(text)
+    case let date as Date: return ISO8601DateFormatter().string(from: date)
+    case let data as Data: return "<\(data.count) bytes>"
+    default: break
+    }
+    if type(of: value) == Bool.self, let flag = value as? Bool { return flag ? "true" : "false" }
+    if let number = value as? NSNumber {
+      // JSONSerialization's booleans are NSNumbers of type `c`.
+      if String(cString: number.objCType) == "c" { return number.boolValue ? "true" : "false" }
+      return number.stringValue
+    }
+    return "\(value)"
+  }
+
+  private static func quoted(_ text: String) -> String {
+    let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+    return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+  }
+}
+
+extension PendingFailure {
+  /// The largest document summarised: 16 MiB a side.
+  static let maximumSummarizedSize = 16 << 20
+
+  /// The changed values by path, for a mismatch of a JSON or property-list snapshot (an inline
+  /// one whose texts are both JSON too); `nil` for other formats or when either side does not
+  /// parse.
+  package var structuredChanges: [String]? {
+    guard record.reason == .mismatch else { return nil }
+    if isInline {
+      guard let old = record.inline?.expected, let new = record.inline?.actual,
+        [old, new].allSatisfy({
+          ["{", "["].contains($0.trimmingCharacters(in: .whitespaces).first)
+        })
+      else { return nil }
+      return StructuredSummary.changes(from: Data(old.utf8), to: Data(new.utf8), format: .json)
+    }
+    guard let format = StructuredSummary.format(forPathExtension: record.pathExtension),
+      let referenceURL, let old = Self.boundedContents(of: referenceURL),
+      let new = Self.boundedContents(of: failedSnapshotURL)
+    else { return nil }
+    return StructuredSummary.changes(from: old, to: new, format: format)
+  }
+
+  private static func boundedContents(of url: URL) -> Data? {
+    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+    defer { try? handle.close() }
+    guard let data = try? handle.read(upToCount: maximumSummarizedSize + 1),
+      data.count <= maximumSummarizedSize
+    else { return nil }
+    return data
+  }
+}

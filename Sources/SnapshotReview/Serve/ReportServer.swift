@@ -1,0 +1,189 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Serves a ``ServedReport`` over HTTP on `127.0.0.1` only, with FlyingFox.
+///
+/// Nothing is written to disk to serve (no lock or token file), so stopping the server, or
+/// killing it, leaves nothing behind.
+package final class ReportServer: Sendable {
+  /// Why the server could not start.
+  package struct StartError: Error, CustomStringConvertible {
+    package var description: String
+    /// Whether the port was taken by another program.
+    package var portInUse: Bool
+  }
+
+  package let report: ServedReport
+  private let server: HTTPServer
+  private let requestedPort: UInt16
+  private let running = RunningTask()
+
+  /// A server for `report` on `port` of `127.0.0.1`; 0 picks a free port.
+  package init(report: ServedReport, port: UInt16) throws(StartError) {
+    self.report = report
+    self.requestedPort = port
+    let address: sockaddr_in
+    do {
+      address = try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
+    } catch {
+      throw StartError(description: "Cannot listen on 127.0.0.1: \(error)", portInUse: false)
+    }
+    if port != 0, Self.isInUse(port) {
+      throw Self.portInUse(port)
+    }
+    let served = report
+    server = HTTPServer(
+      address: address,
+      timeout: 30,
+      logger: .disabled,
+      handler: ClosureHTTPHandler { request in
+        var body = Data()
+        if request.method == .POST {
+          body = try await request.bodyData
+        }
+        var headers: [String: String] = [:]
+        for (header, value) in request.headers { headers[header.rawValue] = value }
+        var query: [String: String] = [:]
+        for item in request.query { query[item.name] = item.value }
+        let response = served.respond(
+          to: ServedRequest(
+            method: request.method.rawValue,
+            path: request.path,
+            query: query,
+            headers: headers,
+            body: body
+          )
+        )
+        return HTTPResponse(
+          statusCode: HTTPStatusCode(response.status, phrase: Self.phrase(response.status)),
+          headers: [
+            .contentType: response.contentType,
+            HTTPHeader("Cache-Control"): "no-store",
+            HTTPHeader("X-Content-Type-Options"): "nosniff",
+            // No other site may frame the page and trick a click on its buttons.
+            HTTPHeader("X-Frame-Options"): "DENY",
+            HTTPHeader("Content-Security-Policy"):
+              "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; "
+              + "script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+          ],
+          body: request.method == .HEAD ? Data() : response.body
+        )
+      }
+    )
+  }
+
+  /// Whether another program listens on `port` of 127.0.0.1: checked before starting, so the
+  /// answer does not wait on the server's tasks, which a busy process may run late.
+  private static func isInUse(_ port: UInt16) -> Bool {
+    #if canImport(Glibc) || canImport(Musl)
+      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var reuse: Int32 = 1
+    _ = setsockopt(
+      descriptor,
+      SOL_SOCKET,
+      SO_REUSEADDR,
+      &reuse,
+      socklen_t(MemoryLayout<Int32>.size)
+    )
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(port.bigEndian)
+    address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    return bound != 0 && errno == EADDRINUSE
+  }
+
+  private static func portInUse(_ port: UInt16) -> StartError {
+    StartError(
+      description: """
+        Port \(port) of 127.0.0.1 is already in use by another program. Pass another with \
+        --port, or --port 0 for any free one.
+        """,
+      portInUse: true
+    )
+  }
+
+  private static func phrase(_ status: Int) -> String {
+    switch status {
+    case 200: return "OK"
+    case 400: return "Bad Request"
+    case 403: return "Forbidden"
+    case 404: return "Not Found"
+    case 405: return "Method Not Allowed"
+    default: return "Status"
+    }
+  }
+
+  /// Starts listening; returns once it does, with the port, or throws why it could not.
+  package func start() async throws(StartError) -> Int {
+    let task = Task { try await server.run() }
+    running.set(task)
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline {
+      if await server.isListening, case .ip4(_, let port)? = await server.listeningAddress {
+        report.listeningPort = Int(port)
+        return Int(port)
+      }
+      if running.finished(task) {
+        let failure = await task.result
+        throw startError(failure)
+      }
+      try? await Task.sleep(nanoseconds: 20_000_000)
+    }
+    task.cancel()
+    throw StartError(description: "The server did not start listening in time.", portInUse: false)
+  }
+
+  private func startError(_ result: Result<Void, any Error>) -> StartError {
+    if case .failure(let error) = result, case SocketError.failed(_, let code, _) = error,
+      code == EADDRINUSE
+    {
+      return Self.portInUse(requestedPort)
+    }
+    let cause = (try? result.get()).map { "it stopped" } ?? "\(result)"
+    return StartError(description: "The server could not start: \(cause).", portInUse: false)
+  }
+
+  /// Stops listening and closes every connection.
+  package func stop() async {
+    await server.stop(timeout: 1)
+    running.cancel()
+  }
+}
+
+/// The server's task, and whether it has ended (a failed start ends it at once).
+private final class RunningTask: @unchecked Sendable {
+  private let lock = NSLock()
+  private var task: Task<Void, any Error>?
+  private var ended = false
+
+  func set(_ task: Task<Void, any Error>) {
+    lock.withLock { self.task = task }
+    Task {
+      _ = await task.result
+      self.lock.withLock { self.ended = true }
+    }
+  }
+
+  func finished(_ task: Task<Void, any Error>) -> Bool { lock.withLock { ended } }
+
+  func cancel() { lock.withLock { task?.cancel() } }
+}
