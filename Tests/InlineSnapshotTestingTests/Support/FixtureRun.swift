@@ -31,8 +31,14 @@ final class FixtureRun: @unchecked Sendable {
   }
 
   /// Runs assertions against the copy, with only the given environment variables set.
+  /// Failure records go to the fixture's own folder unless the environment names another, so
+  /// that the tests leave nothing in the system's temporary folder.
   func run<R>(environment: RunEnvironment = [:], _ body: () throws -> R) rethrows -> R {
-    try RunEnvironment.withOverride(environment) {
+    var environment = environment
+    if environment[.artifacts] == nil {
+      environment[.artifacts] = folder.appendingPathComponent("artifacts").path
+    }
+    return try RunEnvironment.withOverride(environment) {
       try TestHooks.with(InlineSnapshotStore.Private.self, store) {
         try GlobalConfiguration.withPrivateInstance {
           try body()
