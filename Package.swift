@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "InlineSnapshotTesting", targets: ["InlineSnapshotTesting"]),
     .library(name: "SnapshotTestingCustomDump", targets: ["SnapshotTestingCustomDump"]),
     .library(name: "ImageSnapshotTesting", targets: ["ImageSnapshotTesting"]),
+    .library(name: "WebSnapshotTesting", targets: ["WebSnapshotTesting"]),
     .executable(name: "snapshot-testing", targets: ["SnapshotTestingCLI"]),
   ],
   dependencies: [
@@ -63,6 +64,19 @@ let package = Package(
       name: "ImageSnapshotTestingTests",
       dependencies: ["ImageSnapshotTesting", "PNGCodec", "RunRecord", "TestSupport"],
       exclude: ["__Fixtures__"]
+    ),
+    // Web pages and SVG, rendered by a headless Chromium driven over the DevTools protocol on a
+    // pipe (no WebSocket library, no new dependency); images go through the image module.
+    .target(
+      name: "WebSnapshotTesting",
+      dependencies: ["SnapshotTesting", "ImageSnapshotTesting"]
+    ),
+    .testTarget(
+      name: "WebSnapshotTestingTests",
+      dependencies: [
+        "WebSnapshotTesting", "ImageSnapshotTesting", "SnapshotTesting", "RunRecord", "TestSupport",
+      ],
+      exclude: ["Page/__Snapshots__", "Accessibility/__Snapshots__"]
     ),
     .target(
       name: "InlineSnapshotTesting",
@@ -157,6 +171,7 @@ if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_DOC_EXAMPLES"] != nil {
   let names = list.split(separator: "\n").map(String.init)
   let modules: [Target.Dependency] = [
     "SnapshotTesting", "ImageSnapshotTesting", "InlineSnapshotTesting", "SnapshotTestingCustomDump",
+    "WebSnapshotTesting",
   ]
   package.targets.append(
     .target(name: "DocExampleFixtures", dependencies: modules, path: "scripts/doc-examples/Fixtures"))
