@@ -40,7 +40,8 @@ extract_symbol_graphs() {
   done
   rm -rf "$graphs"
   mkdir -p "$graphs"
-  for module in SnapshotTesting ImageSnapshotTesting InlineSnapshotTesting SnapshotTestingCustomDump; do
+  for module in SnapshotTesting ImageSnapshotTesting InlineSnapshotTesting SnapshotTestingCustomDump \
+    WebSnapshotTesting; do
     "$extract" -module-name "$module" -target "$triple" -I "$bin/Modules" "${maps[@]}" \
       -minimum-access-level public -emit-extension-block-symbols -output-dir "$graphs"
   done

@@ -22,7 +22,10 @@ if [ -z "${DOCC:-}" ]; then
 fi
 source "$root/scripts/doc-build-common.sh"
 
-modules=(SnapshotTesting ImageSnapshotTesting InlineSnapshotTesting SnapshotTestingCustomDump)
+modules=(
+  SnapshotTesting ImageSnapshotTesting InlineSnapshotTesting SnapshotTestingCustomDump
+  WebSnapshotTesting
+)
 
 # One build: the modules, their symbol graphs and the code examples (which must compile too).
 "$root/scripts/check-doc-examples.sh"
