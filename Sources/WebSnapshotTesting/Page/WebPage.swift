@@ -52,6 +52,7 @@ public struct WebPage: Sendable, CustomStringConvertible {
     source = .url(url)
   }
 
+  /// The kind of page and its size or URL, for messages: `WebPage(html: 120 bytes)`.
   public var description: String {
     switch source {
     case .html(let html, let baseURL):

@@ -114,17 +114,19 @@ struct WebPageSourceTests {
     assertSnapshot(of: page, as: .image(width: 200, height: 100), timeout: 60)
   }
 
-  /// Many assertions at once share one browser, each in its own context.
-  @Test(arguments: 0..<12) func parallelAssertionsShareOneBrowser(index: Int) async throws {
-    let color = "rgb(\(index * 20), 10, 200)"
-    let bitmap = try WebTesting.render(
-      WebTesting.solidPage(color),
-      as: .image(width: 40, height: 20)
-    )
-    #expect(bitmap.pixel(x: 1, y: 1) == RGBA(red: UInt8(index * 20), green: 10, blue: 200))
+  /// Fifty assertions at once (Swift Testing runs the arguments in parallel) all pass and share
+  /// one browser, each in its own context.
+  @Test(arguments: 0..<50) func parallelAssertionsShareOneBrowser(index: Int) async throws {
+    let folder = ReferenceFolder()
+    defer { folder.remove() }
+    let page = WebTesting.solidPage("rgb(\(index * 5), 10, 200)")
+    let strategy = Snapshotting<WebPage, Bitmap>.image(width: 40, height: 20)
+    #expect(folder.verify(page, as: strategy, record: .all)?.contains("Recorded") == true)
     let first = await SharedBrowser.shared.runningProcessIdentifier()
-    _ = try WebTesting.render(WebTesting.solidPage(color), as: .image(width: 40, height: 20))
+    #expect(folder.verify(page, as: strategy, record: .never) == nil)
     let second = await SharedBrowser.shared.runningProcessIdentifier()
     #expect(first != nil && first == second, "a second browser was started")
+    let bitmap = try WebTesting.render(page, as: strategy)
+    #expect(bitmap.pixel(x: 1, y: 1) == RGBA(red: UInt8(index * 5), green: 10, blue: 200))
   }
 }
