@@ -77,6 +77,7 @@ final class BrowserProcess: @unchecked Sendable {
 
   /// Starts the browser at `path`.
   static func start(path: String) throws(WebSnapshotError) -> BrowserProcess {
+    ignoreBrokenPipes()
     removeFoldersOfDeadProcesses()
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("snapshot-testing-chromium-\(getpid())-\(UUID().uuidString)")
@@ -146,6 +147,20 @@ final class BrowserProcess: @unchecked Sendable {
       profileFolder: folder,
       logFile: log
     )
+  }
+
+  /// A command written just after the browser died would raise SIGPIPE, whose default action
+  /// ends the test process; the write should fail instead (EPIPE), which the connection reports.
+  /// Changed only while SIGPIPE has its default action, so a handler the tests set stays.
+  private static func ignoreBrokenPipes() {
+    var current = sigaction()
+    guard sigaction(SIGPIPE, nil, &current) == 0 else { return }
+    #if canImport(Glibc) || canImport(Musl)
+      let isDefault = current.__sigaction_handler.sa_handler == nil
+    #else
+      let isDefault = current.__sigaction_u.__sa_handler == nil
+    #endif
+    if isDefault { signal(SIGPIPE, SIG_IGN) }
   }
 
   /// Removes the browser folders that test processes killed before they could clean up left in

@@ -222,7 +222,8 @@ private let tracing = ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_WEB_
 /// Writes a line about the protocol to standard error when `SNAPSHOT_TESTING_WEB_TRACE` is set.
 func trace(_ line: @autoclosure () -> String) {
   guard tracing else { return }
-  FileHandle.standardError.write(Data("[web] \(line())\n".utf8))
+  let milliseconds = Double(DispatchTime.now().uptimeNanoseconds / 100_000) / 10
+  FileHandle.standardError.write(Data("[web \(milliseconds)] \(line())\n".utf8))
 }
 
 /// `close(2)`, out of reach of the connection's own `close(because:)`.

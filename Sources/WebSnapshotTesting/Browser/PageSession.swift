@@ -22,7 +22,25 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
     self.sessionIdentifier = session
   }
 
-  /// Opens a blank page in a new browser context of `browser`.
+  /// What every page gets before it loads anything: the domains whose events the package reads,
+  /// request interception, and the emulation that does not depend on the strategy (the viewport
+  /// does, and is set by the loader).
+  static var setup: [(String, [String: Any])] {
+    [
+      ("Page.enable", [:]),
+      ("Runtime.enable", [:]),
+      ("Inspector.enable", [:]),
+      ("Fetch.enable", ["patterns": [["urlPattern": "*"]]]),
+      ("Emulation.setTimezoneOverride", ["timezoneId": "UTC"]),
+      ("Emulation.setLocaleOverride", ["locale": "en-US"]),
+      (
+        "Emulation.setEmulatedMedia",
+        ["features": [["name": "prefers-reduced-motion", "value": "reduce"]]]
+      ),
+    ]
+  }
+
+  /// Opens a blank page in a new browser context of `browser`, set up for a snapshot.
   static func open(in browser: Browser) async throws(WebSnapshotError) -> PageSession {
     let connection = browser.connection
     let context = try await connection.send(
@@ -55,6 +73,12 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
         session: sessionIdentifier
       )
       connection.addListener(session, for: sessionIdentifier)
+      do throws(WebSnapshotError) {
+        try await session.sendAll(setup)
+      } catch {
+        connection.removeListener(for: sessionIdentifier)
+        throw error
+      }
       return session
     } catch {
       connection.post("Target.disposeBrowserContext", ["browserContextId": contextIdentifier])

@@ -25,6 +25,10 @@ final class Browser: Sendable {
 /// later one (each in its own browser context), started again if it has died, and killed when
 /// the process exits.
 actor SharedBrowser {
+  nonisolated var unownedExecutor: UnownedSerialExecutor {
+    WebExecutor.shared.asUnownedSerialExecutor()
+  }
+
   static let shared = SharedBrowser()
 
   private var current: Browser?
@@ -51,6 +55,35 @@ actor SharedBrowser {
       BrowserRegistry.shared.register(browser.process)
     }
     return try result.get()
+  }
+
+  /// A new page, set up, in a browser context of its own. One page is kept ready ahead: creating
+  /// a context and a page costs the browser more than anything else a snapshot asks of it, and
+  /// that way it happens while the previous snapshot renders.
+  func newPage() async throws(WebSnapshotError) -> PageSession {
+    let browser = try await browser()
+    let ready: Task<Result<PageSession, WebSnapshotError>, Never>
+    if let spare, spare.browser === browser {
+      ready = spare.page
+    } else {
+      ready = Self.prepare(in: browser)
+    }
+    spare = (browser, Self.prepare(in: browser))
+    return try await ready.value.get()
+  }
+
+  private var spare: (browser: Browser, page: Task<Result<PageSession, WebSnapshotError>, Never>)?
+
+  private static func prepare(
+    in browser: Browser
+  ) -> Task<Result<PageSession, WebSnapshotError>, Never> {
+    Task(executorPreference: WebExecutor.shared) {
+      do throws(WebSnapshotError) {
+        return .success(try await PageSession.open(in: browser))
+      } catch {
+        return .failure(error)
+      }
+    }
   }
 
   /// The running browser's process identifier, if one runs (tests kill it).

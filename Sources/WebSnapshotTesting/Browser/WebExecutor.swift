@@ -7,16 +7,22 @@ import Dispatch
 /// tests on the cooperative pool, which has one thread per core, so a few parallel web
 /// assertions can block every thread of it; work scheduled there would then never run. Jobs on
 /// this queue are short (a message built or parsed, a screenshot decoded); the waiting is done by
-/// the browser.
-final class WebExecutor: TaskExecutor, @unchecked Sendable {
+/// the browser. The package's actors run here too (it is serial), so that a caller on the
+/// starved pool can never hold one of them up.
+final class WebExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable {
   static let shared = WebExecutor()
 
   private let queue = DispatchQueue(label: "snapshot-testing.web")
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
-    let executor = asUnownedTaskExecutor()
-    queue.async { job.runSynchronously(on: executor) }
+    let serial = asUnownedSerialExecutor()
+    let task = asUnownedTaskExecutor()
+    queue.async { job.runSynchronously(isolatedTo: serial, taskExecutor: task) }
+  }
+
+  func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    UnownedSerialExecutor(ordinary: self)
   }
 }
 

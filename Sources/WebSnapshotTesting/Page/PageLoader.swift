@@ -18,40 +18,37 @@ struct PageLoader {
   var height: Int?
   var note: @Sendable (String) -> Void
 
-  /// Loads the page into `session` and returns the temporary file it was written to (if any),
-  /// which the caller removes once done.
-  func load(into session: PageSession) async throws(WebSnapshotError) -> URL? {
+  /// The viewport the page renders in, or why the strategy's size cannot be used.
+  func viewport() throws(WebSnapshotError) -> (width: Int, height: Int) {
     if let width, !(1...Bitmap.maximumSideForWeb).contains(width) {
       throw .invalidSize("The web image's width is \(width); it must be from 1 through 16384.")
     }
     if let height, !(1...Bitmap.maximumSideForWeb).contains(height) {
       throw .invalidSize("The web image's height is \(height); it must be from 1 through 16384.")
     }
-    let viewportWidth = width ?? Self.defaultWidth
-    let viewportHeight = height ?? Self.defaultHeight
+    return (width ?? Self.defaultWidth, height ?? Self.defaultHeight)
+  }
+
+  /// Sets the viewport of `session`, at device scale 1.
+  static func setViewport(
+    _ viewport: (width: Int, height: Int),
+    of session: PageSession
+  ) async throws(WebSnapshotError) {
+    try await session.send(
+      "Emulation.setDeviceMetricsOverride",
+      [
+        "width": viewport.width, "height": viewport.height, "deviceScaleFactor": 1,
+        "mobile": false,
+      ]
+    )
+  }
+
+  /// Loads the page into `session`, whose viewport is set, and returns the temporary file it was
+  /// written to (if any), which the caller removes once done.
+  func load(into session: PageSession) async throws(WebSnapshotError) -> URL? {
     let (address, temporaryFile) = try documentAddress()
 
     do throws(WebSnapshotError) {
-      try await session.sendAll([
-        ("Page.enable", [:]),
-        ("Runtime.enable", [:]),
-        ("Inspector.enable", [:]),
-        ("Fetch.enable", ["patterns": [["urlPattern": "*"]]]),
-        (
-          "Emulation.setDeviceMetricsOverride",
-          [
-            "width": viewportWidth, "height": viewportHeight, "deviceScaleFactor": 1,
-            "mobile": false,
-          ]
-        ),
-        ("Emulation.setTimezoneOverride", ["timezoneId": "UTC"]),
-        ("Emulation.setLocaleOverride", ["locale": "en-US"]),
-        (
-          "Emulation.setEmulatedMedia",
-          ["features": [["name": "prefers-reduced-motion", "value": "reduce"]]]
-        ),
-      ])
-
       session.forgetEvents()
       note("the response to \(address)")
       let navigation = try await session.send("Page.navigate", ["url": address])

@@ -55,10 +55,16 @@ enum WebRendering {
     // Looked up for every snapshot, even with a browser running, so that a missing browser
     // fails each assertion the same way.
     if case .failure(let error) = BrowserExecutable.locate() { return (.failure(error), []) }
+    wait?.waiting(
+      for:
+        "one of the other web snapshots to finish (at most \(2 * ProcessInfo.processInfo.activeProcessorCount) render at once)"
+    )
+    await PageLimiter.shared.acquire()
     let session: PageSession
     do throws(WebSnapshotError) {
-      session = try await openSession(wait)
+      session = try await openSession(viewport: try loader.viewport(), wait)
     } catch {
+      await PageLimiter.shared.release()
       return (.failure(error), [])
     }
     defer { session.close() }
@@ -76,22 +82,32 @@ enum WebRendering {
     } catch {
       result = .failure(error)
     }
+    await PageLimiter.shared.release()
     return (result, warnings(session))
   }
 
   /// A new page in the shared browser. A browser killed since the last snapshot may not be known
   /// dead yet: when it turns out dead here, before any page was loaded, one more is started.
-  private static func openSession(_ wait: SnapshotWait?) async throws(WebSnapshotError)
+  private static func openSession(
+    viewport: (width: Int, height: Int),
+    _ wait: SnapshotWait?
+  ) async throws(WebSnapshotError)
     -> PageSession
   {
     var attempt = 0
     while true {
       attempt += 1
       do throws(WebSnapshotError) {
-        wait?.waiting(for: "the browser to start")
-        let browser = try await SharedBrowser.shared.browser()
-        wait?.waiting(for: "a new page in the browser")
-        return try await PageSession.open(in: browser)
+        wait?.waiting(for: "the browser to start and open a page")
+        let session = try await SharedBrowser.shared.newPage()
+        do throws(WebSnapshotError) {
+          // The first command to the page: it also finds out whether the browser still lives.
+          try await PageLoader.setViewport(viewport, of: session)
+        } catch {
+          session.close()
+          throw error
+        }
+        return session
       } catch {
         guard case .browserExited = error, attempt == 1 else { throw error }
       }

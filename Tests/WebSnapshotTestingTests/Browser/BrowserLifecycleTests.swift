@@ -89,6 +89,38 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     XCTAssertNil(folder.verify(WebTesting.solidPage("#f00"), as: .image, record: .never))
   }
 
+  /// A page whose renderer crashes fails what waits on it with the crash; the browser lives on.
+  func testRendererCrashFailsTheSnapshotNamingIt() throws {
+    let outcome = ResultBox()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      do throws(WebSnapshotError) {
+        let session = try await PageSession.open(in: try await SharedBrowser.shared.browser())
+        defer { session.close() }
+        try await session.sendAll([("Page.enable", [:]), ("Inspector.enable", [:])])
+        session.forgetEvents()
+        // Chromium's own page that crashes its renderer on purpose.
+        _ = try? await session.send("Page.navigate", ["url": "chrome://crash"])
+        try await session.waitForEvent("Page.loadEventFired")
+        outcome.error = nil
+      } catch {
+        outcome.error = error
+      }
+      done.signal()
+    }
+    XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "the crash was never reported")
+    XCTAssertEqual(outcome.error, .pageCrashed("its renderer process crashed"))
+    XCTAssertEqual(
+      outcome.error?.description,
+      "The browser's page crashed while taking the web snapshot (its renderer process crashed)."
+    )
+    let bitmap = try WebTesting.render(
+      WebTesting.solidPage("#0f0"),
+      as: .image(width: 10, height: 10)
+    )
+    XCTAssertEqual(bitmap.pixel(x: 1, y: 1), RGBA(red: 0, green: 255, blue: 0))
+  }
+
   /// Starts a test process that starts the browser and sleeps, kills that process with SIGKILL
   /// mid-run, and counts the browser processes it leaves: none, within seconds.
   func testNoBrowserOutlivesATestProcessKilledWithSIGKILL() throws {
@@ -149,6 +181,10 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
 
 private final class PIDBox: @unchecked Sendable {
   var pid: pid_t?
+}
+
+private final class ResultBox: @unchecked Sendable {
+  var error: WebSnapshotError? = .abandoned
 }
 
 /// Run only as the child of the SIGKILL test: takes a snapshot (starting the browser), says so,
