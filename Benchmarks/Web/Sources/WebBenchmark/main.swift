@@ -80,8 +80,13 @@ case "warm":
   }
   print(
     String(
-      format: "warm median %.1f ms, min %.1f ms, max %.1f ms over %d snapshots", median(times),
-      times.min() ?? 0, times.max() ?? 0, count))
+      format: "warm median %.1f ms, min %.1f ms, max %.1f ms over %d snapshots",
+      median(times),
+      times.min() ?? 0,
+      times.max() ?? 0,
+      count
+    )
+  )
 case "parallel":
   let count = Int(arguments.dropFirst().first ?? "") ?? 50
   _ = snapshot(page(0))
@@ -99,8 +104,13 @@ case "parallel":
   group.wait()
   print(
     String(
-      format: "parallel %d snapshots in %.1f ms wall, %d failed, %d browser(s)", count,
-      seconds(since: start) * 1000, failures, browserCount()))
+      format: "parallel %d snapshots in %.1f ms wall, %d failed, %d browser(s)",
+      count,
+      seconds(since: start) * 1000,
+      failures,
+      browserCount()
+    )
+  )
 default:
   print("usage: WebBenchmark pages <folder> | cold | warm <count> | parallel <count>")
   exit(2)
