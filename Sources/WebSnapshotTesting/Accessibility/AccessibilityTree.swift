@@ -13,9 +13,9 @@ import Foundation
 /// ```
 ///
 /// Nodes the browser ignores, unnamed containers (`generic`, `none`), list markers and inline
-/// text boxes add no line: their children take their place. Adjacent text runs are joined, with white space
-/// collapsed. A node whose only child is text shows it after a colon; a node whose only text
-/// repeats its name shows none.
+/// text boxes add no line: their children take their place. Adjacent text runs are joined, with
+/// white space collapsed. A node whose only child is text shows it after a colon; a node whose
+/// only text repeats its name shows none.
 struct AccessibilityTree {
   /// One line of the snapshot and what it holds.
   indirect enum Item: Equatable {

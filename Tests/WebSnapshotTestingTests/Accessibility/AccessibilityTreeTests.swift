@@ -51,6 +51,29 @@ import Testing
     assertSnapshot(of: Self.invoice, as: .accessibilityTree, timeout: 60)
   }
 
+  /// The example of the "Web pages and SVG" article gives the tree the article shows.
+  @Test(.enabled(if: WebTesting.chromiumInstalled, WebTesting.skipReason))
+  func documentedExample() {
+    let page = WebPage(
+      html: """
+        <h1>Invoice</h1>
+        <label><input type="checkbox" checked> Remember me</label>
+        <button>Pay</button>
+        """
+    )
+    let (tree, failure, _) = WebTesting.snapshot(page, as: .accessibilityTree)
+    #expect(failure == nil)
+    #expect(
+      tree == """
+        - heading "Invoice" [level=1]
+        - checkbox "Remember me" [checked]
+        - button "Pay"
+
+        """,
+      "\(tree ?? "nil")"
+    )
+  }
+
   @Test func strategyWritesYAML() {
     #expect(Snapshotting<WebPage, String>.accessibilityTree.pathExtension == "yml")
   }
