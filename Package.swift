@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "ImageSnapshotTesting", targets: ["ImageSnapshotTesting"]),
     .library(name: "HTTPSnapshotTesting", targets: ["HTTPSnapshotTesting"]),
     .library(name: "CommandSnapshotTesting", targets: ["CommandSnapshotTesting"]),
+    .library(name: "WebSnapshotTesting", targets: ["WebSnapshotTesting"]),
     .executable(name: "snapshot-testing", targets: ["SnapshotTestingCLI"]),
   ],
   dependencies: [
@@ -71,6 +72,19 @@ let package = Package(
       name: "ImageSnapshotTestingTests",
       dependencies: ["ImageSnapshotTesting", "PNGCodec", "RunRecord", "TestSupport"],
       exclude: ["__Fixtures__"]
+    ),
+    // Web pages and SVG, rendered by a headless Chromium driven over the DevTools protocol on a
+    // pipe (no WebSocket library, no new dependency); images go through the image module.
+    .target(
+      name: "WebSnapshotTesting",
+      dependencies: ["SnapshotTesting", "ImageSnapshotTesting"]
+    ),
+    .testTarget(
+      name: "WebSnapshotTestingTests",
+      dependencies: [
+        "WebSnapshotTesting", "ImageSnapshotTesting", "SnapshotTesting", "RunRecord", "TestSupport",
+      ],
+      exclude: ["Page/__Snapshots__", "Accessibility/__Snapshots__"]
     ),
     .target(
       name: "InlineSnapshotTesting",
@@ -217,6 +231,7 @@ if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_DOC_EXAMPLES"] != nil {
     "SnapshotTesting", "ImageSnapshotTesting", "InlineSnapshotTesting", "SnapshotTestingCustomDump",
     "HTTPSnapshotTesting", "CommandSnapshotTesting",
     .product(name: "HTTPTypes", package: "swift-http-types"),
+    "WebSnapshotTesting",
   ]
   package.targets.append(
     .target(name: "DocExampleFixtures", dependencies: modules, path: "scripts/doc-examples/Fixtures"))

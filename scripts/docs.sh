@@ -24,7 +24,7 @@ source "$root/scripts/doc-build-common.sh"
 
 modules=(
   SnapshotTesting ImageSnapshotTesting InlineSnapshotTesting SnapshotTestingCustomDump
-  HTTPSnapshotTesting CommandSnapshotTesting
+  HTTPSnapshotTesting CommandSnapshotTesting WebSnapshotTesting
 )
 
 # One build: the modules, their symbol graphs and the code examples (which must compile too).

@@ -81,8 +81,14 @@ public struct Bitmap: Equatable, Sendable, CustomStringConvertible {
     }
   }
 
-  init(validWidth width: Int, height: Int, rgbaBytes: [UInt8], decodingFailure: BitmapError? = nil)
-  {
+  /// A bitmap from bytes already known to hold `width × height` pixels (the web module's
+  /// stand-in for a snapshot it could not take uses it too).
+  package init(
+    validWidth width: Int,
+    height: Int,
+    rgbaBytes: [UInt8],
+    decodingFailure: BitmapError? = nil
+  ) {
     self.width = width
     self.height = height
     self.rgbaBytes = rgbaBytes

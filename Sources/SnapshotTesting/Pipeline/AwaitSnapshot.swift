@@ -4,16 +4,26 @@ import Foundation
 struct SnapshotTimeoutError: Error, CustomStringConvertible {
   var timeout: TimeInterval
   var referenceURL: URL
+  /// What the strategy said it was waiting for when time ran out, if it said.
+  var waitingFor: String? = nil
 
   var description: String {
-    """
-    Exceeded timeout of \(formatSeconds(timeout)) waiting for the snapshot for \
-    "\(referenceURL.path)": the strategy's asynchronous snapshot never called back.
+    if let waitingFor {
+      return """
+        Exceeded timeout of \(formatSeconds(timeout)) waiting for the snapshot for \
+        "\(referenceURL.path)": the strategy was still waiting for \(waitingFor).
 
-    A value that renders asynchronously may not have finished loading, or a custom strategy's \
-    `Async` forgot to call its callback. Make sure the callback is always called, or pass a \
-    larger `timeout:` to the assertion.
-    """
+        Pass a larger `timeout:` to the assertion if that can take longer.
+        """
+    }
+    return """
+      Exceeded timeout of \(formatSeconds(timeout)) waiting for the snapshot for \
+      "\(referenceURL.path)": the strategy's asynchronous snapshot never called back.
+
+      A value that renders asynchronously may not have finished loading, or a custom strategy's \
+      `Async` forgot to call its callback. Make sure the callback is always called, or pass a \
+      larger `timeout:` to the assertion.
+      """
   }
 }
 
@@ -66,14 +76,48 @@ package func awaitValue<Value>(_ async: Async<Value>, timeout: TimeInterval) -> 
   return delivery.delivered
 }
 
+/// What an asynchronous snapshot in progress is waiting for, and how long the assertion waits
+/// for it: a strategy that does slow work (loading a web page) notes each step here, so that a
+/// timeout names the step, and can stop its own work once the assertion has given up.
+///
+/// Bound around a strategy's `Async.run`; the work reads it there (a `Task` started from `run`
+/// inherits it).
+package final class SnapshotWait: @unchecked Sendable {
+  @TaskLocal package static var current: SnapshotWait?
+
+  /// Seconds the assertion waits for the snapshot.
+  package let timeout: TimeInterval
+  private let lock = NSLock()
+  private var step: String?
+
+  package init(timeout: TimeInterval) {
+    self.timeout = timeout
+  }
+
+  /// Notes what the snapshot waits for now ("the load event of http://…").
+  package func waiting(for step: String) {
+    lock.withLock { self.step = step }
+  }
+
+  /// The last step noted.
+  package var waitingFor: String? { lock.withLock { step } }
+}
+
 /// Runs a strategy's `async` snapshot and waits at most `timeout` seconds for it.
 func awaitSnapshot<Format>(
   _ async: Async<Format>,
   timeout: TimeInterval,
   referenceURL: URL
 ) throws(SnapshotTimeoutError) -> Format {
-  guard let value = awaitValue(async, timeout: timeout) else {
-    throw SnapshotTimeoutError(timeout: timeout, referenceURL: referenceURL)
+  let wait = SnapshotWait(timeout: timeout)
+  let value = SnapshotWait.$current.withValue(wait) { awaitValue(async, timeout: timeout) }
+  guard let value
+  else {
+    throw SnapshotTimeoutError(
+      timeout: timeout,
+      referenceURL: referenceURL,
+      waitingFor: wait.waitingFor
+    )
   }
   return value
 }

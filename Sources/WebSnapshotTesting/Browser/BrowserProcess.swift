@@ -1,0 +1,219 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A headless Chromium started with `--remote-debugging-pipe`: it reads commands on its fd 3 and
+/// writes replies on its fd 4.
+///
+/// Started with `posix_spawn`, because Foundation's `Process` cannot hand a child descriptors 3
+/// and 4. Only the child holds the far ends of the two pipes, so when this process dies, however
+/// it dies (SIGKILL included), the kernel closes our ends, the browser reads end-of-file and exits
+/// with its helper processes. The browser runs in a process group of its own, which
+/// ``terminate()`` kills as a whole.
+final class BrowserProcess: @unchecked Sendable {
+  /// The variable a browser and its helpers carry in their environment: the process identifier
+  /// of the process that started them (tests count leftover browsers with it).
+  static let ownerVariable = "SNAPSHOT_TESTING_BROWSER_OWNER"
+
+  let processIdentifier: pid_t
+  /// Our end of the command pipe (the browser's fd 3).
+  let commandDescriptor: Int32
+  /// Our end of the reply pipe (the browser's fd 4).
+  let replyDescriptor: Int32
+  /// The browser's profile folder, removed when it is terminated.
+  let profileFolder: URL
+  /// Where the browser's own log goes.
+  let logFile: URL
+
+  private init(
+    processIdentifier: pid_t,
+    commandDescriptor: Int32,
+    replyDescriptor: Int32,
+    profileFolder: URL,
+    logFile: URL
+  ) {
+    self.processIdentifier = processIdentifier
+    self.commandDescriptor = commandDescriptor
+    self.replyDescriptor = replyDescriptor
+    self.profileFolder = profileFolder
+    self.logFile = logFile
+  }
+
+  /// The command line after the executable.
+  static func arguments(profileFolder: URL) -> [String] {
+    var arguments = [
+      "--headless",
+      "--remote-debugging-pipe",
+      "--user-data-dir=\(profileFolder.path)",
+      "--no-first-run",
+      "--no-default-browser-check",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-extensions",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-default-apps",
+      "--mute-audio",
+      // Pages of other tests' contexts must not be throttled while this one waits.
+      "--disable-renderer-backgrounding",
+      "--disable-backgrounding-occluded-windows",
+      "--disable-background-timer-throttling",
+      "--hide-scrollbars",
+      "--force-color-profile=srgb",
+      "--password-store=basic",
+      "--use-mock-keychain",
+    ]
+    // Chromium's sandbox refuses to run as root, which containers and CI jobs often are.
+    if geteuid() == 0 { arguments.append("--no-sandbox") }
+    return arguments
+  }
+
+  /// Starts the browser at `path`.
+  static func start(path: String) throws(WebSnapshotError) -> BrowserProcess {
+    ignoreBrokenPipes()
+    removeFoldersOfDeadProcesses()
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("snapshot-testing-chromium-\(getpid())-\(UUID().uuidString)")
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw .browserDidNotStart(path: path, reason: "cannot create \(folder.path): \(error)")
+    }
+    let profile = folder.appendingPathComponent("profile")
+    let log = folder.appendingPathComponent("chromium.log")
+
+    // Our ends are close-on-exec and above the browser's 3 and 4, so that neither the browser nor
+    // anything else this process starts inherits them: the browser must see end-of-file when we
+    // are gone.
+    guard let commands = makePipe(), let replies = makePipe() else {
+      throw .browserDidNotStart(path: path, reason: "cannot create a pipe: errno \(errno)")
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    posix_spawn_file_actions_adddup2(&actions, commands.read, 3)
+    posix_spawn_file_actions_adddup2(&actions, replies.write, 4)
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setpgroup(&attributes, 0)
+    var defaultSignals = sigset_t()
+    sigemptyset(&defaultSignals)
+    sigaddset(&defaultSignals, SIGPIPE)
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setflags(
+      &attributes,
+      Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+    )
+
+    let argumentList = [path] + arguments(profileFolder: profile)
+    var environment = ProcessInfo.processInfo.environment
+    environment[ownerVariable] = String(getpid())
+    let environmentList = environment.map { "\($0.key)=\($0.value)" }
+    let cArguments = argumentList.map { strdup($0) } + [nil]
+    let cEnvironment = environmentList.map { strdup($0) } + [nil]
+    defer {
+      for pointer in cArguments { free(pointer) }
+      for pointer in cEnvironment { free(pointer) }
+    }
+
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, path, &actions, &attributes, cArguments, cEnvironment)
+    close(commands.read)
+    close(replies.write)
+    guard status == 0 else {
+      close(commands.write)
+      close(replies.read)
+      throw .browserDidNotStart(path: path, reason: String(cString: strerror(status)))
+    }
+    return BrowserProcess(
+      processIdentifier: pid,
+      commandDescriptor: commands.write,
+      replyDescriptor: replies.read,
+      profileFolder: folder,
+      logFile: log
+    )
+  }
+
+  /// A command written just after the browser died would raise SIGPIPE, whose default action
+  /// ends the test process; the write should fail instead (EPIPE), which the connection reports.
+  /// Changed only while SIGPIPE has its default action, so a handler the tests set stays.
+  private static func ignoreBrokenPipes() {
+    var current = sigaction()
+    guard sigaction(SIGPIPE, nil, &current) == 0 else { return }
+    #if canImport(Glibc) || canImport(Musl)
+      let isDefault = current.__sigaction_handler.sa_handler == nil
+    #else
+      let isDefault = current.__sigaction_u.__sa_handler == nil
+    #endif
+    if isDefault { signal(SIGPIPE, SIG_IGN) }
+  }
+
+  /// Removes the browser folders that test processes killed before they could clean up left in
+  /// the temporary folder (their names carry the process identifier).
+  private static func removeFoldersOfDeadProcesses() {
+    let temporary = FileManager.default.temporaryDirectory
+    let prefix = "snapshot-testing-chromium-"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+    for name in names where name.hasPrefix(prefix) {
+      guard let owner = pid_t(name.dropFirst(prefix.count).prefix { $0 != "-" }),
+        owner != getpid(), kill(owner, 0) != 0, errno == ESRCH
+      else { continue }
+      try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+    }
+  }
+
+  /// A pipe whose two ends are close-on-exec and numbered 10 or more.
+  private static func makePipe() -> (read: Int32, write: Int32)? {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { return nil }
+    let read = fcntl(ends[0], F_DUPFD_CLOEXEC, 10)
+    let write = fcntl(ends[1], F_DUPFD_CLOEXEC, 10)
+    close(ends[0])
+    close(ends[1])
+    guard read >= 0, write >= 0 else { return nil }
+    return (read, write)
+  }
+
+  /// The last lines the browser logged, for a message.
+  func logTail(lines: Int = 3) -> String {
+    guard let text = try? String(contentsOf: logFile, encoding: .utf8) else { return "" }
+    let kept = text.split(separator: "\n").filter { !$0.contains("dbus") }.suffix(lines)
+    return kept.joined(separator: "\n")
+  }
+
+  /// Waits for the browser to exit and says how it ended. Call it once, from one thread.
+  func waitForExit() -> String {
+    var status: Int32 = 0
+    var result: pid_t
+    repeat {
+      result = waitpid(processIdentifier, &status, 0)
+    } while result < 0 && errno == EINTR
+    guard result == processIdentifier else { return "it exited" }
+    let signal = status & 0x7f
+    if signal == 0 { return "exit status \((status >> 8) & 0xff)" }
+    return "killed by signal \(signal)"
+  }
+
+  /// Kills the browser's process group (the browser and the helpers it started) and removes its
+  /// profile. The connection's watcher reaps the process and closes the pipes.
+  func terminate() {
+    kill(-processIdentifier, SIGKILL)
+    kill(processIdentifier, SIGKILL)
+    try? FileManager.default.removeItem(at: profileFolder)
+  }
+}

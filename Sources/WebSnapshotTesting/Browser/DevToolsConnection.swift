@@ -1,0 +1,232 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Receives the events of one DevTools session (one attached page).
+protocol DevToolsSessionListener: AnyObject, Sendable {
+  /// An event of the session, on the connection's reading thread.
+  func receive(event method: String, params: JSONMessage)
+  /// The connection closed: the browser is gone.
+  func connectionClosed(_ error: WebSnapshotError)
+}
+
+/// The Chrome DevTools protocol over the browser's pipes: JSON messages, each ended by a NUL
+/// byte. Commands carry an `id` that the reply repeats; a `sessionId` routes a command to an
+/// attached page and marks that page's events.
+///
+/// One thread reads the reply pipe and resumes the waiting commands; writes are serialised by a
+/// lock. Once the browser is gone every waiting and later command fails with
+/// ``WebSnapshotError/browserExited(_:)``.
+final class DevToolsConnection: @unchecked Sendable {
+  private struct Pending {
+    var method: String
+    var sessionId: String?
+    var resume: @Sendable (Result<JSONMessage, WebSnapshotError>) -> Void
+  }
+
+  private let process: BrowserProcess
+  private let lock = NSLock()
+  private var nextIdentifier = 1
+  private var pending: [Int: Pending] = [:]
+  private var listeners: [String: any DevToolsSessionListener] = [:]
+  private var closedError: WebSnapshotError?
+  private var commandDescriptorOpen = true
+
+  init(process: BrowserProcess) {
+    self.process = process
+    let reader = Thread { [self] in readReplies() }
+    reader.name = "snapshot-testing DevTools reader"
+    reader.start()
+    // The browser's helpers may hold its reply pipe open after it died, so its end is noticed
+    // by waiting for the process, not by end-of-file.
+    let watcher = Thread { [self] in
+      let reason = process.waitForExit()
+      // What a killed browser leaves behind: its renderers and other helpers.
+      kill(-process.processIdentifier, SIGKILL)
+      close(because: reason)
+    }
+    watcher.name = "snapshot-testing browser watcher"
+    watcher.start()
+  }
+
+  /// Whether the browser has gone away.
+  var isClosed: Bool { lock.withLock { closedError != nil } }
+
+  /// Sends a command and returns its `result`.
+  func send(
+    _ method: String,
+    _ params: [String: Any] = [:],
+    sessionId: String? = nil
+  ) async throws(WebSnapshotError) -> JSONMessage {
+    let parameters = JSONMessage(params)
+    let result: Result<JSONMessage, WebSnapshotError> = await withCheckedContinuation {
+      continuation in
+      post(method, parameters, sessionId: sessionId) { continuation.resume(returning: $0) }
+    }
+    return try result.get()
+  }
+
+  /// Sends a command without waiting for its reply.
+  func post(_ method: String, _ params: [String: Any] = [:], sessionId: String? = nil) {
+    post(method, JSONMessage(params), sessionId: sessionId) { _ in }
+  }
+
+  private func post(
+    _ method: String,
+    _ params: JSONMessage,
+    sessionId: String?,
+    resume: @escaping @Sendable (Result<JSONMessage, WebSnapshotError>) -> Void
+  ) {
+    var message: [String: Any] = ["method": method, "params": params.object]
+    if let sessionId { message["sessionId"] = sessionId }
+    let failure: WebSnapshotError? = lock.withLock {
+      if let closedError { return closedError }
+      let identifier = nextIdentifier
+      nextIdentifier += 1
+      message["id"] = identifier
+      guard var data = try? JSONSerialization.data(withJSONObject: message) else {
+        return .malformedReply(method: method, detail: "its parameters are not JSON")
+      }
+      data.append(0)
+      trace("→ \(String(decoding: data.prefix(300), as: UTF8.self))")
+      pending[identifier] = Pending(method: method, sessionId: sessionId, resume: resume)
+      // Written under the lock, so messages never interleave.
+      if !writeAll(data) {
+        pending[identifier] = nil
+        return .browserExited("its command pipe is closed")
+      }
+      return nil
+    }
+    if let failure { resume(.failure(failure)) }
+  }
+
+  private func writeAll(_ data: Data) -> Bool {
+    guard commandDescriptorOpen else { return false }
+    return data.withUnsafeBytes { buffer -> Bool in
+      guard var pointer = buffer.baseAddress else { return true }
+      var remaining = buffer.count
+      while remaining > 0 {
+        let written = write(process.commandDescriptor, pointer, remaining)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
+        remaining -= written
+        pointer += written
+      }
+      return true
+    }
+  }
+
+  /// Routes the events of `sessionId` to `listener` until ``removeListener(for:)``.
+  func addListener(_ listener: any DevToolsSessionListener, for sessionId: String) {
+    let closed: WebSnapshotError? = lock.withLock {
+      if closedError == nil { listeners[sessionId] = listener }
+      return closedError
+    }
+    if let closed { listener.connectionClosed(closed) }
+  }
+
+  func removeListener(for sessionId: String) {
+    _ = lock.withLock { listeners.removeValue(forKey: sessionId) }
+  }
+
+  /// Fails every command still waiting for a reply in `sessionId` (its page crashed, or the
+  /// assertion gave up on it).
+  func failCommands(of sessionId: String, with error: WebSnapshotError) {
+    let failed: [Pending] = lock.withLock {
+      let identifiers = pending.filter { $0.value.sessionId == sessionId }.map(\.key)
+      return identifiers.compactMap { pending.removeValue(forKey: $0) }
+    }
+    for command in failed { command.resume(.failure(error)) }
+  }
+
+  // MARK: Reading
+
+  private func readReplies() {
+    var buffer = Data()
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = chunk.withUnsafeMutableBytes {
+        read(process.replyDescriptor, $0.baseAddress, $0.count)
+      }
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 { break }
+      buffer.append(contentsOf: chunk[0..<count])
+      while let end = buffer.firstIndex(of: 0) {
+        let message = buffer[buffer.startIndex..<end]
+        buffer = Data(buffer[(end + 1)...])
+        dispatch(message)
+      }
+    }
+    closeDescriptor(process.replyDescriptor)
+    // The watcher says how the browser ended (killed by a signal, an exit status); give it a
+    // moment to do so before settling for less.
+    let deadline = Date(timeIntervalSinceNow: 1)
+    while !isClosed && Date() < deadline { usleep(10_000) }
+    close(because: "its pipe closed")
+  }
+
+  /// Fails every waiting command and tells every listener, once.
+  private func close(because reason: String) {
+    let (failed, closedListeners): ([Pending], [any DevToolsSessionListener]) = lock.withLock {
+      guard closedError == nil else { return ([], []) }
+      closedError = .browserExited(reason)
+      commandDescriptorOpen = false
+      closeDescriptor(process.commandDescriptor)
+      let failed = Array(pending.values)
+      pending = [:]
+      let closedListeners = Array(listeners.values)
+      listeners = [:]
+      return (failed, closedListeners)
+    }
+    for command in failed { command.resume(.failure(.browserExited(reason))) }
+    for listener in closedListeners { listener.connectionClosed(.browserExited(reason)) }
+  }
+
+  private func dispatch(_ data: Data) {
+    trace("← \(String(decoding: data.prefix(300), as: UTF8.self))")
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+      return
+    }
+    let message = JSONMessage(object)
+    if let identifier = message.int("id") {
+      guard let command = lock.withLock({ pending.removeValue(forKey: identifier) }) else { return }
+      if let error = message.message("error") {
+        let text = error.string("message") ?? "an unknown error"
+        let data = error.string("data").map { " (\($0))" } ?? ""
+        command.resume(.failure(.protocolError(method: command.method, message: text + data)))
+      } else {
+        command.resume(.success(message.message("result") ?? JSONMessage()))
+      }
+      return
+    }
+    guard let method = message.string("method") else { return }
+    let params = message.message("params") ?? JSONMessage()
+    if let sessionId = message.string("sessionId"),
+      let listener = lock.withLock({ listeners[sessionId] })
+    {
+      listener.receive(event: method, params: params)
+    }
+  }
+}
+
+private let tracing = ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_WEB_TRACE"] != nil
+
+/// Writes a line about the protocol to standard error when `SNAPSHOT_TESTING_WEB_TRACE` is set.
+func trace(_ line: @autoclosure () -> String) {
+  guard tracing else { return }
+  let milliseconds = Double(DispatchTime.now().uptimeNanoseconds / 100_000) / 10
+  FileHandle.standardError.write(Data("[web \(milliseconds)] \(line())\n".utf8))
+}
+
+/// `close(2)`, out of reach of the connection's own `close(because:)`.
+private func closeDescriptor(_ descriptor: Int32) {
+  _ = close(descriptor)
+}

@@ -1,0 +1,250 @@
+import Foundation
+
+/// One page in a browser context of its own, attached with a flat session: what one assertion
+/// renders. It answers the page's paused requests (loopback, `file:` and `data:` go on, the rest
+/// is blocked and remembered), remembers uncaught script errors, and fails everything waiting
+/// on it when the page crashes, the browser goes away or the assertion gives up.
+final class PageSession: DevToolsSessionListener, @unchecked Sendable {
+  let connection: DevToolsConnection
+  let contextIdentifier: String
+  let sessionIdentifier: String
+
+  private let lock = NSLock()
+  private var firedEvents: Set<String> = []
+  private var eventWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+  private var failure: WebSnapshotError?
+  private var blocked: [String] = []
+  private var scriptErrors: [String] = []
+
+  private init(connection: DevToolsConnection, context: String, session: String) {
+    self.connection = connection
+    self.contextIdentifier = context
+    self.sessionIdentifier = session
+  }
+
+  /// What every page gets before it loads anything: the domains whose events the package reads,
+  /// request interception, and the emulation that does not depend on the strategy (the viewport
+  /// does, and is set by the loader).
+  static var setup: [(String, [String: Any])] {
+    [
+      ("Page.enable", [:]),
+      ("Runtime.enable", [:]),
+      ("Inspector.enable", [:]),
+      ("Fetch.enable", ["patterns": [["urlPattern": "*"]]]),
+      ("Emulation.setTimezoneOverride", ["timezoneId": "UTC"]),
+      ("Emulation.setLocaleOverride", ["locale": "en-US"]),
+      (
+        "Emulation.setEmulatedMedia",
+        ["features": [["name": "prefers-reduced-motion", "value": "reduce"]]]
+      ),
+    ]
+  }
+
+  /// Opens a blank page in a new browser context of `browser`, set up for a snapshot.
+  static func open(in browser: Browser) async throws(WebSnapshotError) -> PageSession {
+    let connection = browser.connection
+    let context = try await connection.send(
+      "Target.createBrowserContext",
+      ["disposeOnDetach": true]
+    )
+    guard let contextIdentifier = context.string("browserContextId") else {
+      throw .malformedReply(method: "Target.createBrowserContext", detail: "no browserContextId")
+    }
+    do throws(WebSnapshotError) {
+      let target = try await connection.send(
+        "Target.createTarget",
+        // No window size: a window smaller than the browser's minimum counts as hidden, and a
+        // hidden page never runs animation frames. The viewport is emulated instead.
+        ["url": "about:blank", "browserContextId": contextIdentifier]
+      )
+      guard let targetIdentifier = target.string("targetId") else {
+        throw .malformedReply(method: "Target.createTarget", detail: "no targetId")
+      }
+      let attached = try await connection.send(
+        "Target.attachToTarget",
+        ["targetId": targetIdentifier, "flatten": true]
+      )
+      guard let sessionIdentifier = attached.string("sessionId") else {
+        throw .malformedReply(method: "Target.attachToTarget", detail: "no sessionId")
+      }
+      let session = PageSession(
+        connection: connection,
+        context: contextIdentifier,
+        session: sessionIdentifier
+      )
+      connection.addListener(session, for: sessionIdentifier)
+      do throws(WebSnapshotError) {
+        try await session.sendAll(setup)
+      } catch {
+        connection.removeListener(for: sessionIdentifier)
+        throw error
+      }
+      return session
+    } catch {
+      connection.post("Target.disposeBrowserContext", ["browserContextId": contextIdentifier])
+      throw error
+    }
+  }
+
+  /// Sends a command to the page.
+  @discardableResult
+  func send(
+    _ method: String,
+    _ params: [String: Any] = [:]
+  ) async throws(WebSnapshotError) -> JSONMessage {
+    if let failure = lock.withLock({ failure }) { throw failure }
+    return try await connection.send(method, params, sessionId: sessionIdentifier)
+  }
+
+  /// Sends several commands at once and waits for all their replies: one round trip instead of
+  /// one per command.
+  func sendAll(_ commands: [(String, [String: Any])]) async throws(WebSnapshotError) {
+    let results = await withTaskGroup(of: WebSnapshotError?.self) { group in
+      for (method, params) in commands {
+        let parameters = JSONMessage(params)
+        group.addTask {
+          do throws(WebSnapshotError) {
+            _ = try await self.send(method, parameters.object)
+            return nil
+          } catch {
+            return error
+          }
+        }
+      }
+      var errors: [WebSnapshotError] = []
+      for await error in group { if let error { errors.append(error) } }
+      return errors
+    }
+    if let first = results.first { throw first }
+  }
+
+  /// Evaluates `expression` in the page and returns its value (awaiting a promise).
+  func evaluate(_ expression: String) async throws(WebSnapshotError) -> JSONMessage {
+    let reply = try await send(
+      "Runtime.evaluate",
+      ["expression": expression, "awaitPromise": true, "returnByValue": true]
+    )
+    if let exception = reply.message("exceptionDetails") {
+      let text =
+        exception.message("exception")?.string("description") ?? exception.string("text")
+        ?? "an exception"
+      throw .protocolError(method: "Runtime.evaluate", message: text)
+    }
+    return reply
+  }
+
+  /// Forgets the events seen so far (before a navigation).
+  func forgetEvents() {
+    lock.withLock { firedEvents = [] }
+  }
+
+  /// Returns once `method` has fired since the last ``forgetEvents()``.
+  func waitForEvent(_ method: String) async throws(WebSnapshotError) {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let resumeNow = lock.withLock { () -> Bool in
+        if firedEvents.contains(method) || failure != nil { return true }
+        eventWaiters[method, default: []].append(continuation)
+        return false
+      }
+      if resumeNow { continuation.resume() }
+    }
+    if let failure = lock.withLock({ failure }) { throw failure }
+  }
+
+  /// The requests blocked so far.
+  var blockedRequests: [String] { lock.withLock { blocked } }
+
+  /// The uncaught script errors so far.
+  var uncaughtScriptErrors: [String] { lock.withLock { scriptErrors } }
+
+  /// Ends the session: everything waiting on it fails with `error`.
+  func fail(_ error: WebSnapshotError) {
+    let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+      if failure == nil { failure = error }
+      defer { eventWaiters = [:] }
+      return eventWaiters.values.flatMap { $0 }
+    }
+    for waiter in waiters { waiter.resume() }
+    connection.failCommands(of: sessionIdentifier, with: error)
+  }
+
+  /// Closes the page and its browser context, without waiting.
+  func close() {
+    connection.removeListener(for: sessionIdentifier)
+    connection.post("Target.disposeBrowserContext", ["browserContextId": contextIdentifier])
+  }
+
+  // MARK: DevToolsSessionListener
+
+  func receive(event method: String, params: JSONMessage) {
+    switch method {
+    case "Fetch.requestPaused":
+      answer(pausedRequest: params)
+    case "Runtime.exceptionThrown":
+      let details = params.message("exceptionDetails")
+      let text =
+        details?.message("exception")?.string("description") ?? details?.string("text")
+        ?? "an exception"
+      let location = details?.string("url").map { url in
+        let line = (details?.int("lineNumber")).map { ":\($0 + 1)" } ?? ""
+        return " (\(url)\(line))"
+      }
+      let firstLine = text.split(separator: "\n").first.map(String.init) ?? text
+      lock.withLock { scriptErrors.append(firstLine + (location ?? "")) }
+    case "Inspector.targetCrashed":
+      fail(.pageCrashed("its renderer process crashed"))
+    default:
+      let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+        firedEvents.insert(method)
+        return eventWaiters.removeValue(forKey: method) ?? []
+      }
+      for waiter in waiters { waiter.resume() }
+    }
+  }
+
+  func connectionClosed(_ error: WebSnapshotError) {
+    fail(error)
+  }
+
+  private func answer(pausedRequest params: JSONMessage) {
+    guard let requestIdentifier = params.string("requestId") else { return }
+    let url = params.message("request")?.string("url") ?? ""
+    if RequestPolicy.allows(url) {
+      connection.post(
+        "Fetch.continueRequest",
+        ["requestId": requestIdentifier],
+        sessionId: sessionIdentifier
+      )
+    } else {
+      lock.withLock { blocked.append(url) }
+      connection.post(
+        "Fetch.failRequest",
+        ["requestId": requestIdentifier, "errorReason": "BlockedByClient"],
+        sessionId: sessionIdentifier
+      )
+    }
+  }
+}
+
+/// Which URLs a page may load: loopback servers, `file:`, `data:` and the browser's own
+/// `about:` and `blob:` documents.
+enum RequestPolicy {
+  static func allows(_ address: String) -> Bool {
+    guard let url = URL(string: address), let scheme = url.scheme?.lowercased() else {
+      return false
+    }
+    switch scheme {
+    case "file", "data", "about", "blob": return true
+    case "http", "https", "ws", "wss": return isLoopback(url.host)
+    default: return false
+    }
+  }
+
+  static func isLoopback(_ host: String?) -> Bool {
+    guard var host = host?.lowercased() else { return false }
+    if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
+    let parts = host.split(separator: ".")
+    return parts.count == 4 && parts.first == "127" && parts.allSatisfy { UInt8($0) != nil }
+  }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import ImageSnapshotTesting
+import SnapshotTesting
+import TestSupport
+import XCTest
+
+@testable import WebSnapshotTesting
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The browser's life: killed during an assertion or between two, and never outliving the test
+/// process, even one killed with SIGKILL. XCTest runs these one at a time, apart from the Swift
+/// Testing suites, so killing the shared browser disturbs no other test.
+final class BrowserLifecycleTests: FailureCapturingTestCase {
+  override func setUpWithError() throws {
+    try XCTSkipUnless(WebTesting.chromiumInstalled, "Chromium is not installed")
+  }
+
+  /// The XCTest entry point: one failure per assertion, naming the variable and the command.
+  func testMissingChromiumFailsEachXCTestAssertion() {
+    let failures = BrowserExecutable.$environmentOverride.withValue(WebFaultTests.missingBrowser) {
+      capturingFailures {
+        assertSnapshot(of: WebTesting.solidPage("#fff"), as: .image, record: .never)
+        assertSnapshot(of: WebTesting.solidPage("#fff"), as: .accessibilityTree, record: .never)
+      }
+    }
+    XCTAssertEqual(failures.count, 2)
+    for failure in failures {
+      XCTAssertTrue(failure.message.contains("SNAPSHOT_TESTING_CHROMIUM"), failure.message)
+      XCTAssertTrue(failure.message.contains("apt-get install chromium"), failure.message)
+    }
+  }
+
+  func testBrowserKilledDuringAnAssertionFailsItAndTheNextStartsANewOne() throws {
+    _ = try WebTesting.render(WebTesting.solidPage("#fff"), as: .image(width: 10, height: 10))
+    let server = try LoopbackServer(routes: ["/slow": .hang])
+    defer { server.stop() }
+    let pid = try XCTUnwrap(runningBrowser())
+
+    let killer = Thread {
+      // Long enough for the assertion to be waiting on the page.
+      Thread.sleep(forTimeInterval: 1.5)
+      kill(pid, SIGKILL)
+    }
+    killer.start()
+    let folder = ReferenceFolder()
+    defer { folder.remove() }
+    let failure = folder.verify(
+      WebPage(url: server.url("/slow")),
+      as: .image,
+      record: .all,
+      timeout: 30
+    )
+    XCTAssertTrue(
+      failure?.contains("The browser exited while taking the web snapshot (killed by signal 9)")
+        == true,
+      failure ?? "passed"
+    )
+    XCTAssertTrue(folder.recordedFiles.isEmpty)
+
+    let bitmap = try WebTesting.render(
+      WebTesting.solidPage("#00f"),
+      as: .image(width: 10, height: 10)
+    )
+    XCTAssertEqual(bitmap.pixel(x: 1, y: 1), RGBA(red: 0, green: 0, blue: 255))
+    let next = try XCTUnwrap(runningBrowser())
+    XCTAssertNotEqual(next, pid)
+  }
+
+  func testBrowserKilledBetweenAssertionsIsReplaced() throws {
+    _ = try WebTesting.render(WebTesting.solidPage("#fff"), as: .image(width: 10, height: 10))
+    let pid = try XCTUnwrap(runningBrowser())
+    kill(pid, SIGKILL)
+    // At once, before the package can have noticed: the next assertion starts a new browser.
+    let bitmap = try WebTesting.render(
+      WebTesting.solidPage("#f00"),
+      as: .image(width: 10, height: 10)
+    )
+    XCTAssertEqual(bitmap.pixel(x: 1, y: 1), RGBA(red: 255, green: 0, blue: 0))
+    XCTAssertNotEqual(try XCTUnwrap(runningBrowser()), pid)
+    // And through the real assertion.
+    let folder = ReferenceFolder()
+    defer { folder.remove() }
+    kill(try XCTUnwrap(runningBrowser()), SIGKILL)
+    Thread.sleep(forTimeInterval: 0.5)
+    XCTAssertNotNil(folder.verify(WebTesting.solidPage("#f00"), as: .image, record: .all))
+    XCTAssertNil(folder.verify(WebTesting.solidPage("#f00"), as: .image, record: .never))
+  }
+
+  /// A page whose renderer crashes fails what waits on it with the crash; the browser lives on.
+  func testRendererCrashFailsTheSnapshotNamingIt() throws {
+    let outcome = ResultBox()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      do throws(WebSnapshotError) {
+        let session = try await PageSession.open(in: try await SharedBrowser.shared.browser())
+        defer { session.close() }
+        try await session.sendAll([("Page.enable", [:]), ("Inspector.enable", [:])])
+        session.forgetEvents()
+        // Chromium's own page that crashes its renderer on purpose.
+        _ = try? await session.send("Page.navigate", ["url": "chrome://crash"])
+        try await session.waitForEvent("Page.loadEventFired")
+        outcome.error = nil
+      } catch {
+        outcome.error = error
+      }
+      done.signal()
+    }
+    XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "the crash was never reported")
+    XCTAssertEqual(outcome.error, .pageCrashed("its renderer process crashed"))
+    XCTAssertEqual(
+      outcome.error?.description,
+      "The browser's page crashed while taking the web snapshot (its renderer process crashed)."
+    )
+    let bitmap = try WebTesting.render(
+      WebTesting.solidPage("#0f0"),
+      as: .image(width: 10, height: 10)
+    )
+    XCTAssertEqual(bitmap.pixel(x: 1, y: 1), RGBA(red: 0, green: 255, blue: 0))
+  }
+
+  /// Starts a test process that starts the browser and sleeps, kills that process with SIGKILL
+  /// mid-run, and counts the browser processes it leaves: none, within seconds.
+  func testNoBrowserOutlivesATestProcessKilledWithSIGKILL() throws {
+    let executable = try XCTUnwrap(
+      try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    )
+    let ready = FileManager.default.temporaryDirectory
+      .appendingPathComponent("web-holder-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: ready) }
+
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: executable)
+    child.arguments = ["WebSnapshotTestingTests.BrowserHoldingProcess/testHoldTheBrowser"]
+    var environment = ProcessInfo.processInfo.environment
+    environment[BrowserHoldingProcess.readyFileVariable] = ready.path
+    child.environment = environment
+    child.standardOutput = FileHandle.nullDevice
+    child.standardError = FileHandle.nullDevice
+    try child.run()
+    defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+
+    let deadline = Date(timeIntervalSinceNow: 60)
+    while !FileManager.default.fileExists(atPath: ready.path) && Date() < deadline {
+      XCTAssertTrue(child.isRunning, "the holding process ended early")
+      Thread.sleep(forTimeInterval: 0.2)
+    }
+    XCTAssertTrue(FileManager.default.fileExists(atPath: ready.path), "no browser started")
+    let before = browserProcesses(startedBy: child.processIdentifier)
+    XCTAssertGreaterThan(before.count, 1, "the browser and its helpers were not found")
+
+    kill(child.processIdentifier, SIGKILL)
+    child.waitUntilExit()
+    var left = browserProcesses(startedBy: child.processIdentifier)
+    let cleanupDeadline = Date(timeIntervalSinceNow: 15)
+    while !left.isEmpty && Date() < cleanupDeadline {
+      Thread.sleep(forTimeInterval: 0.2)
+      left = browserProcesses(startedBy: child.processIdentifier)
+    }
+    XCTAssertEqual(
+      left,
+      [],
+      "\(left.count) of \(before.count) browser processes outlived the test process"
+    )
+    for pid in left { kill(pid, SIGKILL) }
+  }
+
+  private func runningBrowser() -> pid_t? {
+    let box = PIDBox()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      box.pid = await SharedBrowser.shared.runningProcessIdentifier()
+      done.signal()
+    }
+    done.wait()
+    return box.pid
+  }
+}
+
+private final class PIDBox: @unchecked Sendable {
+  var pid: pid_t?
+}
+
+private final class ResultBox: @unchecked Sendable {
+  var error: WebSnapshotError? = .abandoned
+}
+
+/// Run only as the child of the SIGKILL test: takes a snapshot (starting the browser), says so,
+/// and waits to be killed.
+final class BrowserHoldingProcess: XCTestCase {
+  static let readyFileVariable = "SNAPSHOT_TESTING_WEB_HOLDER_READY_FILE"
+
+  func testHoldTheBrowser() throws {
+    guard let ready = ProcessInfo.processInfo.environment[Self.readyFileVariable] else {
+      throw XCTSkip("runs only as the child of testNoBrowserOutlivesATestProcessKilledWithSIGKILL")
+    }
+    _ = try WebTesting.render(WebTesting.solidPage("#fff"), as: .image(width: 10, height: 10))
+    try Data().write(to: URL(fileURLWithPath: ready))
+    Thread.sleep(forTimeInterval: 120)
+  }
+}

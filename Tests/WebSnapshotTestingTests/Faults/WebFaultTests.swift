@@ -1,0 +1,212 @@
+import Foundation
+import ImageSnapshotTesting
+import SnapshotTesting
+import Testing
+
+@testable import WebSnapshotTesting
+
+/// Bad input and faults, each with the real browser and, where a server is involved, a real
+/// loopback server: a clear failure (nothing recorded) or a warning, never a crash or a pass.
+@Suite(.enabled(if: WebTesting.chromiumInstalled, WebTesting.skipReason))
+struct WebFaultTests {
+  static let missingBrowser = [
+    "SNAPSHOT_TESTING_CHROMIUM": "/nonexistent/chromium", "PATH": "/nonexistent",
+  ]
+
+  @Test func noChromiumFailsEveryAssertionAndRecordsNothing() {
+    let folder = ReferenceFolder()
+    defer { folder.remove() }
+    let page = WebTesting.solidPage("#fff")
+    for name in ["first", "second"] {
+      let failure = folder.verify(
+        page,
+        as: .image,
+        named: name,
+        record: .all,
+        environment: Self.missingBrowser
+      )
+      #expect(failure?.contains("SNAPSHOT_TESTING_CHROMIUM") == true, "\(failure ?? "passed")")
+      #expect(failure?.contains("apt-get install chromium") == true)
+      #expect(failure?.contains("/nonexistent/chromium") == true)
+    }
+    let tree = folder.verify(
+      page,
+      as: .accessibilityTree,
+      record: .all,
+      environment: Self.missingBrowser
+    )
+    #expect(tree?.contains("apt-get install chromium") == true)
+    #expect(folder.recordedFiles.isEmpty, "recorded \(folder.recordedFiles)")
+  }
+
+  /// The Swift Testing entry point reports the failure as an issue at the assertion.
+  @Test func noChromiumIsAnIssueInSwiftTesting() {
+    BrowserExecutable.$environmentOverride.withValue(Self.missingBrowser) {
+      withKnownIssue {
+        assertSnapshot(of: WebTesting.solidPage("#fff"), as: .image, record: .never)
+      } matching: { issue in
+        issue.comments.contains { $0.rawValue.contains("apt-get install chromium") }
+      }
+    }
+  }
+
+  @Test func refusedConnectionFailsNamingTheURL() throws {
+    let server = try LoopbackServer(routes: [:])
+    let url = server.url("/gone")
+    server.stop()
+    let (_, failure, _) = WebTesting.snapshot(WebPage(url: url), as: .image)
+    #expect(
+      failure?.contains("The page \(url.absoluteString) did not load") == true,
+      "\(failure ?? "")"
+    )
+    #expect(failure?.contains("ERR_CONNECTION_REFUSED") == true)
+  }
+
+  @Test(arguments: [(404, "Not Found"), (500, "Internal Server Error")])
+  func errorStatusFailsNamingTheURLAndStatus(status: Int, text: String) throws {
+    let server = try LoopbackServer(routes: [
+      "/page": .respond(status: status, contentType: "text/html", body: "<h1>Oops</h1>")
+    ])
+    defer { server.stop() }
+    let folder = ReferenceFolder()
+    defer { folder.remove() }
+    let failure = folder.verify(WebPage(url: server.url("/page")), as: .image, record: .all)
+    #expect(
+      failure?.contains(
+        "The page \(server.url("/page").absoluteString) answered HTTP \(status) \(text)"
+      )
+        == true,
+      "\(failure ?? "passed")"
+    )
+    #expect(folder.recordedFiles.isEmpty)
+  }
+
+  @Test func missingFileFailsNamingIt() {
+    let url = URL(fileURLWithPath: "/nonexistent/report.html")
+    let (_, failure, _) = WebTesting.snapshot(WebPage(url: url), as: .image)
+    #expect(
+      failure?.contains("file:///nonexistent/report.html did not load") == true,
+      "\(failure ?? "")"
+    )
+  }
+
+  @Test func networkURLIsRefusedBeforeLoading() {
+    let url = URL(string: "https://example.com/")!
+    let (_, failure, _) = WebTesting.snapshot(WebPage(url: url), as: .image)
+    #expect(failure?.contains("not https://example.com/") == true, "\(failure ?? "")")
+  }
+
+  @Test(arguments: [
+    (
+      Snapshotting<WebPage, Bitmap>.image(element: "##"),
+      "The element selector \"##\" is not a valid CSS selector"
+    ),
+    (.image(masking: ["p", "p!"]), "The masking selector \"p!\" is not a valid CSS selector"),
+    (.image(element: "#missing"), "The element selector \"#missing\" matches no element"),
+    (.image(masking: [".nothing"]), "The masking selector \".nothing\" matches no element"),
+    (
+      .image(element: "#hidden"),
+      "The element selector \"#hidden\" matches an element with no visible box"
+    ),
+    (.image(width: 0), "width is 0"),
+  ])
+  func badSelectorOrSizeFailsNamingIt(strategy: Snapshotting<WebPage, Bitmap>, message: String) {
+    let page = WebPage(html: "<p>text</p><div id=hidden style=display:none></div>")
+    let (_, failure, _) = WebTesting.snapshot(page, as: strategy)
+    #expect(failure?.contains(message) == true, "\(failure ?? "passed")")
+  }
+
+  @Test func pageThatNeverAnswersTimesOutNamingWhatItWaitedFor() throws {
+    let server = try LoopbackServer(routes: ["/slow": .hang])
+    defer { server.stop() }
+    let folder = ReferenceFolder()
+    defer { folder.remove() }
+    let url = server.url("/slow")
+    let failure = folder.verify(WebPage(url: url), as: .image, record: .all, timeout: 2)
+    #expect(failure?.contains("Exceeded timeout of 2 seconds") == true, "\(failure ?? "passed")")
+    #expect(failure?.contains("waiting for the response to \(url.absoluteString)") == true)
+    #expect(folder.recordedFiles.isEmpty)
+  }
+
+  @Test func pageThatNeverFinishesLoadingTimesOutNamingTheLoadEvent() throws {
+    let server = try LoopbackServer(routes: [
+      "/page": .respond(
+        status: 200,
+        contentType: "text/html",
+        body: "<img src=\"/image.png\"><p>Hello</p>"
+      ),
+      "/image.png": .stall(contentType: "image/png", partialBody: "\u{89}PNG"),
+    ])
+    defer { server.stop() }
+    let folder = ReferenceFolder()
+    defer { folder.remove() }
+    let url = server.url("/page")
+    let failure = folder.verify(WebPage(url: url), as: .accessibilityTree, record: .all, timeout: 3)
+    #expect(
+      failure?.contains("waiting for the load event of \(url.absoluteString)") == true,
+      "\(failure ?? "passed")"
+    )
+  }
+
+  @Test func scriptErrorIsAWarning() throws {
+    let page = WebPage(html: "<body style=\"margin:0\"><script>notAFunction();</script></body>")
+    let (bitmap, failure, warnings) = WebTesting.snapshot(page, as: .image(width: 10, height: 10))
+    #expect(failure == nil)
+    #expect(bitmap?.width == 10)
+    #expect(
+      warnings.contains {
+        $0.contains(
+          "A script of the web page threw while it loaded: ReferenceError: notAFunction is not defined"
+        )
+      },
+      "\(warnings)"
+    )
+  }
+
+  @Test func requestOffTheMachineIsBlockedWithAWarning() throws {
+    let page = WebPage(
+      html:
+        "<img src=\"https://example.com/logo.png\"><link rel=stylesheet href=\"http://fonts.example.org/a.css\">"
+    )
+    let (_, failure, warnings) = WebTesting.snapshot(page, as: .image(width: 10, height: 10))
+    #expect(failure == nil)
+    #expect(
+      warnings.contains {
+        $0.contains("requested https://example.com/logo.png, which was blocked")
+      },
+      "\(warnings)"
+    )
+    #expect(warnings.contains { $0.contains("http://fonts.example.org/a.css") })
+  }
+
+  @Test func svgThatDoesNotParseFailsWithTheParsersMessage() {
+    let folder = ReferenceFolder()
+    defer { folder.remove() }
+    let broken = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><rect></svg>"
+    let failure = folder.verify(WebPage(svg: broken), as: .image, record: .all)
+    #expect(failure?.contains("The SVG does not parse:") == true, "\(failure ?? "passed")")
+    #expect(failure?.contains("line 1") == true, "\(failure ?? "passed")")
+    #expect(folder.recordedFiles.isEmpty)
+
+    let (_, notSVG, _) = WebTesting.snapshot(
+      WebPage(svg: "<html xmlns=\"http://www.w3.org/1999/xhtml\"/>"),
+      as: .image
+    )
+    #expect(notSVG?.contains("not an SVG <svg> element") == true, "\(notSVG ?? "passed")")
+  }
+
+  @Test func requestPolicyAllowsOnlyLoopbackFileAndData() {
+    for allowed in [
+      "http://127.0.0.1:8080/a", "http://localhost/", "https://[::1]:9/", "file:///tmp/x",
+      "data:text/plain,hi", "http://127.1.2.3/", "about:blank",
+    ] {
+      #expect(RequestPolicy.allows(allowed), "\(allowed)")
+    }
+    for blocked in [
+      "https://example.com/", "http://10.0.0.1/", "http://127.0.0.1.example.com/",
+      "ftp://127.0.0.1/", "ws://example.com/", "not a url",
+    ] {
+      #expect(!RequestPolicy.allows(blocked), "\(blocked)")
+    }
+  }
+}
