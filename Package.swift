@@ -46,9 +46,10 @@ let package = Package(
       ]
     ),
     // Images: kept out of the core so that text-only users never need libpng installed.
+    // libdeflate compresses the smallest encoding's pixel data (Sources/CLibPNG/SmallestPNG.c).
     .target(
       name: "CLibPNG",
-      linkerSettings: [.linkedLibrary("png"), .linkedLibrary("z")]
+      linkerSettings: [.linkedLibrary("png"), .linkedLibrary("z"), .linkedLibrary("deflate")]
     ),
     // PNG decoding, the smallest encoding and file optimisation on RGBA buffers. No test
     // framework, so that the `snapshot-testing` tool can optimise references.
@@ -61,7 +62,8 @@ let package = Package(
     ),
     .testTarget(
       name: "ImageSnapshotTestingTests",
-      dependencies: ["ImageSnapshotTesting", "PNGCodec", "RunRecord", "TestSupport"],
+      // CLibPNG for its allocation-failure seam (`clibpng_test_fail_allocation_after`).
+      dependencies: ["ImageSnapshotTesting", "PNGCodec", "CLibPNG", "RunRecord", "TestSupport"],
       exclude: ["__Fixtures__"]
     ),
     .target(
@@ -93,8 +95,8 @@ let package = Package(
     ),
     // Reviewing, accepting, pruning and optimising snapshots. It reads what a run left on disk
     // and nothing else, so the tool links no test framework. It links libpng through PNGCodec
-    // (for `optimize`), so building the tool needs libpng-dev and zlib1g-dev, as the image module
-    // does.
+    // (for `optimize`), so building the tool needs libpng-dev, zlib1g-dev and libdeflate-dev, as
+    // the image module does.
     .target(name: "SnapshotReview", dependencies: ["RunRecord", "PNGCodec"]),
     .executableTarget(
       name: "SnapshotTestingCLI",
