@@ -192,7 +192,8 @@ func printReferenceSizes(
   let pixels = rows.reduce(0) { $0 + $1.image.width * $1.image.height }
   print("## Reference size\n")
   print(
-    "\(rows.count) images, \(pixels) pixels; \(ProcessInfo.processInfo.activeProcessorCount) cores; "
+    "\(rows.count) images, \(pixels) pixels; "
+      + "\(ProcessInfo.processInfo.activeProcessorCount) cores; "
       + "load average \(load) at the start, \(endLoad) at the end; "
       + "\(oxipng.map { "pyoxipng \($0)" } ?? "pyoxipng not found (pip install pyoxipng)"); "
       + "\(optipng ?? "optipng not found (apt-get install optipng)")."
@@ -214,7 +215,8 @@ func printReferenceSizes(
   }
   func line(_ row: ReferenceSizeRow) -> String {
     "| \(row.image.name) | \(row.image.kind) | \(row.image.width)×\(row.image.height) "
-      + "| \(row.old) | \(row.previous) | \(row.new) | \(bytes(row.oxipng)) | \(bytes(row.optipng)) "
+      + "| \(row.old) | \(row.previous) | \(row.new) | \(bytes(row.oxipng)) "
+      + "| \(bytes(row.optipng)) "
       + "| \(quotient(row.new, row.oxipng)) | \(quotient(row.new, row.optipng)) "
       + "| \(quotient(row.new, row.previous)) "
       + "| \(milliseconds(row.previousTime)) | \(milliseconds(row.newTime)) "
@@ -251,7 +253,8 @@ func printReferenceSizes(
   print(
     "\nCorpus totals: new ÷ oxipng \(quotient(new, oxipngTotal)), new ÷ optipng "
       + "\(quotient(new, optipngTotal)), new ÷ previous \(quotient(new, previous)), old ÷ new "
-      + "\(quotient(old, new)); encoding new ÷ previous \(ratio(newTime, previousTime)), new ÷ oxipng "
+      + "\(quotient(old, new)); encoding new ÷ previous \(ratio(newTime, previousTime)), "
+      + "new ÷ oxipng "
       + "\(oxipngTime.map { ratio(newTime, $0) } ?? "—"). Noisy 2048² image (not in the totals): "
       + "new ÷ oxipng \(quotient(noisy.new, noisy.oxipng)) in size, "
       + "\(noisy.oxipngTime.map { ratio(noisy.newTime, $0) } ?? "—") in time; "
