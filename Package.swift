@@ -55,9 +55,10 @@ let package = Package(
       ]
     ),
     // Images: kept out of the core so that text-only users never need libpng installed.
+    // libdeflate compresses the smallest encoding's pixel data (Sources/CLibPNG/SmallestPNG.c).
     .target(
       name: "CLibPNG",
-      linkerSettings: [.linkedLibrary("png"), .linkedLibrary("z")]
+      linkerSettings: [.linkedLibrary("png"), .linkedLibrary("z"), .linkedLibrary("deflate")]
     ),
     // PNG decoding, the smallest encoding and file optimisation on RGBA buffers. No test
     // framework, so that the `snapshot-testing` tool can optimise references.
@@ -70,7 +71,8 @@ let package = Package(
     ),
     .testTarget(
       name: "ImageSnapshotTestingTests",
-      dependencies: ["ImageSnapshotTesting", "PNGCodec", "RunRecord", "TestSupport"],
+      // CLibPNG for its allocation-failure seam (`clibpng_test_fail_allocation_after`).
+      dependencies: ["ImageSnapshotTesting", "PNGCodec", "CLibPNG", "RunRecord", "TestSupport"],
       exclude: ["__Fixtures__"]
     ),
     // Web pages and SVG, rendered by a headless Chromium driven over the DevTools protocol on a
@@ -115,8 +117,8 @@ let package = Package(
     ),
     // Reviewing, accepting, pruning and optimising snapshots. It reads what a run left on disk
     // and nothing else, so the tool links no test framework. It links libpng through PNGCodec
-    // (for `optimize`), so building the tool needs libpng-dev and zlib1g-dev, as the image module
-    // does.
+    // (for `optimize`), so building the tool needs libpng-dev, zlib1g-dev and libdeflate-dev, as
+    // the image module does.
     // `accept` of an inline snapshot reuses InlineSnapshotRewriter: the rewriter's own files
     // (symbolic links into InlineSnapshotTesting/Rewriting) compiled without a test framework.
     .target(

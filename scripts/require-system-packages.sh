@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes sure the system packages the image module links against (libpng, zlib) are present:
+# Makes sure the system packages the image module links against (libpng, zlib, libdeflate) are
+# present:
 # installs them with apt-get when running as root, otherwise prints the exact command to run and
 # fails.
 #
@@ -12,7 +13,7 @@
 #                    against; without it that test is skipped.
 set -euo pipefail
 
-packages=(libpng-dev zlib1g-dev)
+packages=(libpng-dev zlib1g-dev libdeflate-dev)
 with_pixelmatch=0
 needed_by="ImageSnapshotTesting"
 needs="ImageSnapshotTesting needs"

@@ -1,4 +1,6 @@
-// Encoding: libpng's writer into memory, at fixed settings or searching for the smallest file.
+// Encoding through libpng's writer into memory, at fixed settings or searching for the smallest
+// file zlib gives (the encoding before SmallestPNG.c's, kept so that tests and benchmarks can
+// compare).
 // Every libpng call is made under the setjmp of the function that makes it.
 
 #include "CLibPNG.h"
@@ -197,7 +199,7 @@ clibpng_status clibpng_encode_rgba(
   return CLIBPNG_OK;
 }
 
-// MARK: The smallest file
+// MARK: The smallest file libpng and zlib write (before libdeflate; kept for comparisons)
 
 /// Below this many pixels every trial is cheap, and all of them run on the whole image.
 #define SMALL_IMAGE_PIXELS (256 * 256)
@@ -211,30 +213,6 @@ typedef struct {
   int strategy;
   size_t estimate;
 } trial;
-
-/// The colour types worth trying for pixels with this census, best guess first; returns how many.
-static int candidate_colour_types(const pixel_census *census, int types[2]) {
-  int count = 0;
-  int palette = census->colour_count <= REDUCTION_MAX_PALETTE;
-  int palette_depth = palette ? reduction_palette_depth(census->colour_count) : 8;
-  int plain_gray = census->is_gray && (census->is_opaque || census->has_colour_key);
-  // Gray at the palette's depth or less is never larger: same bits a pixel, no PLTE chunk.
-  if (plain_gray && (!palette || census->gray_depth <= palette_depth)) {
-    types[count++] = REDUCTION_GRAY;
-    return count;
-  }
-  if (palette) types[count++] = REDUCTION_PALETTE;
-  if (plain_gray) {
-    types[count++] = REDUCTION_GRAY;
-  } else if (census->is_gray) {
-    types[count++] = REDUCTION_GRAY_ALPHA;
-  } else if (census->is_opaque || census->has_colour_key) {
-    types[count++] = REDUCTION_RGB;
-  } else {
-    types[count++] = REDUCTION_RGBA;
-  }
-  return count;
-}
 
 /// The encoder's state across trials: the reduced images, row pointers, and the smallest file.
 typedef struct {
@@ -354,7 +332,7 @@ static int find_smallest(search *state, size_t pixel_count, clibpng_error *error
   return status;
 }
 
-clibpng_status clibpng_encode_smallest(
+clibpng_status clibpng_encode_smallest_libpng(
     const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t **output, size_t *output_size,
     clibpng_error *error) {
   *output = NULL;
@@ -376,7 +354,7 @@ clibpng_status clibpng_encode_smallest(
   } else {
     pixel_census_take(rgba, pixel_count, census);
     int types[2];
-    int type_count = candidate_colour_types(census, types);
+    int type_count = reduction_candidate_types(census, types);
     for (int index = 0; index < type_count && status == CLIBPNG_OK; index++) {
       if (!reduced_image_make(rgba, pixel_count, census, types[index], &state.images[index])) {
         status = CLIBPNG_ERROR_OUT_OF_MEMORY;

@@ -110,6 +110,30 @@ void pixel_census_take(const uint8_t *rgba, size_t pixel_count, pixel_census *ce
   }
 }
 
+/// The colour types worth trying for pixels with this census, best guess first; returns how many.
+int reduction_candidate_types(const pixel_census *census, int types[2]) {
+  int count = 0;
+  int palette = census->colour_count <= REDUCTION_MAX_PALETTE;
+  int palette_depth = palette ? reduction_palette_depth(census->colour_count) : 8;
+  int plain_gray = census->is_gray && (census->is_opaque || census->has_colour_key);
+  // Gray at the palette's depth or less is never larger: same bits a pixel, no PLTE chunk.
+  if (plain_gray && (!palette || census->gray_depth <= palette_depth)) {
+    types[count++] = REDUCTION_GRAY;
+    return count;
+  }
+  if (palette) types[count++] = REDUCTION_PALETTE;
+  if (plain_gray) {
+    types[count++] = REDUCTION_GRAY;
+  } else if (census->is_gray) {
+    types[count++] = REDUCTION_GRAY_ALPHA;
+  } else if (census->is_opaque || census->has_colour_key) {
+    types[count++] = REDUCTION_RGB;
+  } else {
+    types[count++] = REDUCTION_RGBA;
+  }
+  return count;
+}
+
 int reduction_palette_depth(int count) {
   return count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8;
 }

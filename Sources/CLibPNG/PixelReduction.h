@@ -48,6 +48,11 @@ void pixel_census_take(const uint8_t *rgba, size_t pixel_count, pixel_census *ce
 /// The smallest bit depth that holds `count` palette indices: 1, 2, 4 or 8.
 int reduction_palette_depth(int count);
 
+/// The colour types worth trying for pixels with this census, best guess first, into `types`;
+/// returns how many (1 or 2). Gray at the palette's depth or less is never larger than a palette
+/// (same bits a pixel, no PLTE chunk), so then only gray is listed.
+int reduction_candidate_types(const pixel_census *census, int types[2]);
+
 /// Pixels in one PNG colour type, one sample a byte (libpng packs depths below 8).
 typedef struct {
   int colour_type;

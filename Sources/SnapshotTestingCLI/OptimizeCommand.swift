@@ -9,10 +9,11 @@ struct OptimizeCommand: ParsableCommand {
     discussion: """
       Looks at every .png file inside __Snapshots__ folders beneath the current folder, or \
       beneath the folders given; a file given by name is taken wherever it is. Each is decoded, \
-      encoded again the way new references are written (the smallest colour type, the best row \
-      filter, zlib level 9), and both files are decoded at full depth (16 bits a sample) and \
-      compared sample for sample. It is replaced, atomically and keeping its permissions, only \
-      when the new file is smaller and loses nothing. Skipped, with a line saying why: 16-bit \
+      encoded again the way new references are written (the smallest colour type, the best of \
+      eight row filter choices, libdeflate at its strongest levels), and both files are decoded \
+      at full depth (16 bits a sample) and compared sample for sample. It is replaced, \
+      atomically and keeping its permissions, only when the new file is smaller and loses \
+      nothing. Skipped, with a line saying why: 16-bit \
       files whose samples 8 bits cannot hold, animated PNGs (APNG), files with chunks that \
       change how the image is shown (gAMA, cHRM, iCCP, sRGB, sBIT, pHYs, eXIf and any chunk \
       not known to be harmless; text and time chunks are dropped), and Git LFS pointers.

@@ -80,19 +80,36 @@ clibpng_status clibpng_encode_rgba(
 /// key when the only transparency is one fully transparent gray that no opaque pixel has), a
 /// palette (1, 2, 4 or 8 bits, its translucent entries first so that the tRNS chunk stops after
 /// them) when there are at most 256 colours, gray with alpha, RGB (with a colour key) or RGBA;
-/// when a palette and another type are both possible, both are tried. Everything is compressed at
-/// zlib level 9 (memLevel 9), with row filters off and with libpng's adaptive choice. Up to 65,536
-/// pixels, each type is written four times (filters off or adaptive, zlib's default or filtered
-/// strategy); above, each type and filter choice is first written for bands of rows making up an
-/// eighth of the image, and only the best estimate (and any within 3% of it) is written whole. A
-/// trial stops as soon as it reaches the size of the smallest file so far; ties keep the earlier.
+/// when a palette and another type are both possible, both are tried. For each, the rows are
+/// filtered eight ways (each of the five filters on every row, and a per-row choice by the
+/// smallest sum of signed bytes, by the smallest entropy and by the fewest distinct byte pairs)
+/// and compressed with libdeflate. When every type's filtered data is at most 64 KiB, every way
+/// is compressed at level 12 and the smallest kept; above, the ways are ranked at level 8 (the
+/// whole data up to 4 MiB, bands of rows making up an eighth of it above) and the best, and the
+/// second when within 1%, compressed at level 12 (level 11 above 4 MiB). The winner's rows are
+/// also compressed with zlib at level 9 when they are at most 1 MiB (both strategies) or
+/// libdeflate shrank them 32 times or more (flat screenshots, where zlib is fast and sometimes
+/// smaller); the smaller stream is kept.
 ///
-/// The output depends only on the pixels (and on the libpng and zlib versions): only IHDR, PLTE,
-/// tRNS, IDAT (one chunk up to 1 MiB) and IEND are written. On success `*output` is a `malloc`ed
-/// buffer of `*output_size` bytes that the caller frees.
+/// The file is written here, not by libpng: IHDR, PLTE, tRNS, IDAT (one chunk up to 1 GiB) and
+/// IEND only, so the output depends only on the pixels (and on the libdeflate version). On
+/// success `*output` is a `malloc`ed buffer of `*output_size` bytes that the caller frees.
 clibpng_status clibpng_encode_smallest(
     const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t **output, size_t *output_size,
     clibpng_error *error);
+
+/// The smallest PNG libpng and zlib write, as `clibpng_encode_smallest` did before libdeflate:
+/// the same colour types, zlib level 9 (memLevel 9), filters off or libpng's adaptive choice,
+/// zlib's default or filtered strategy; above 65,536 pixels the choices are ranked on an eighth
+/// of the rows first. Kept so that tests and benchmarks can hold the new encoding to it.
+clibpng_status clibpng_encode_smallest_libpng(
+    const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t **output, size_t *output_size,
+    clibpng_error *error);
+
+/// For tests: makes the `count`-th allocation from now of the smallest encoding, on this thread,
+/// fail (0: the next one), as if memory had run out; a negative count turns that off. Only one
+/// allocation fails, then allocations succeed again.
+void clibpng_test_fail_allocation_after(int count);
 
 /// The filter masks accepted by `clibpng_encode_rgba`, mirroring libpng's.
 enum {
