@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Shows the library at work on the small package in Examples/Demo: the first run records its
-# snapshots, the second matches them, the third simulates a regression and fails with a text diff
-# and an image diff; then the snapshot-testing tool reviews, reports and accepts the new snapshots,
+# snapshots (text, JSON, an image, and a web page rendered by headless Chromium as its
+# accessibility tree and its pixels), the second matches them, the third simulates a regression
+# and fails with text diffs and image diffs; then the snapshot-testing tool reviews, reports and accepts the new snapshots,
 # and a last run passes. References and artifacts go to a temporary folder; the repository is
 # untouched.
 set -euo pipefail
@@ -9,7 +10,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
 command -v swift >/dev/null || { echo "The Swift toolchain is not on PATH (https://swift.org/install)." >&2; exit 1; }
-scripts/require-system-packages.sh
+scripts/require-system-packages.sh --with-chromium
 
 work="$(mktemp -d)"
 export SNAPSHOT_TESTING_REFERENCE_DIR="$work/references"
@@ -41,7 +42,7 @@ echo "Recorded references:"
 heading "2. Second run: every snapshot matches its reference"
 expect_success
 
-heading "3. A regression: one invoice line and one bar changed"
+heading "3. A regression: one invoice line and one bar changed (in the text, the JSON, the page and the chart)"
 mkdir -p "$work/attachments"
 DEMO_VARIANT=changed expect_failures --attachments-path "$work/attachments"
 echo
@@ -51,7 +52,9 @@ echo
 echo "Attached to the failing Swift Testing tests (swift test --attachments-path):"
 (cd "$work/attachments" && find . -type f | sort | sed 's|^\./|  |')
 echo
-echo "Open $SNAPSHOT_ARTIFACTS/ChartTests/revenueChart.1.difference.png to see the changed bar in red."
+# The artifacts mirror the references' folders (Tests/<target>/<test file>/…).
+echo "Open $SNAPSHOT_ARTIFACTS/Tests/DemoTests/ChartTests/revenueChart.1.difference.png to see the changed bar in red,"
+echo "and $SNAPSHOT_ARTIFACTS/Tests/DemoTests/InvoiceTests/invoicePage.2.difference.png for the page's changed row."
 
 heading "4. Review the pending failures, write an HTML report, and accept the new snapshots"
 swift run --skip-build snapshot-testing review --list || true

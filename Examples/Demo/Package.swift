@@ -17,6 +17,7 @@ let package = Package(
         "Demo",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         .product(name: "ImageSnapshotTesting", package: "swift-snapshot-testing"),
+        .product(name: "WebSnapshotTesting", package: "swift-snapshot-testing"),
       ]
     ),
   ]

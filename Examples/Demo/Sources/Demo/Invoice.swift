@@ -22,6 +22,35 @@ public struct Invoice: Codable, Sendable {
     return text
   }
 
+  /// The invoice as the web page a server would send: a heading, a table and a button.
+  public var html: String {
+    let rows = lines.map { line in
+      "<tr><td>\(line.item)</td><td>\(line.quantity)</td><td>\(format(line.cents))</td></tr>"
+    }.joined(separator: "\n")
+    return """
+      <!doctype html>
+      <html lang="en"><head><title>Invoice #\(number)</title><style>
+        body { font: 16px sans-serif; margin: 24px; color: #222; }
+        table { border-collapse: collapse; width: 100%; }
+        td, th { border-bottom: 1px solid #ccc; padding: 6px; text-align: left; }
+        tfoot td { font-weight: bold; }
+        button { margin-top: 16px; padding: 8px 20px; background: #2a6; color: white; border: 0; }
+      </style></head>
+      <body>
+        <h1>Invoice #\(number)</h1>
+        <p>For \(customer)</p>
+        <table>
+          <thead><tr><th>Item</th><th>Quantity</th><th>Price</th></tr></thead>
+          <tbody>
+      \(rows)
+          </tbody>
+          <tfoot><tr><td>Total</td><td></td><td>\(format(totalCents))</td></tr></tfoot>
+        </table>
+        <button>Pay</button>
+      </body></html>
+      """
+  }
+
   /// A sample invoice; `changed` alters one line, as a regression would.
   public static func sample(changed: Bool) -> Invoice {
     Invoice(
