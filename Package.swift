@@ -79,7 +79,7 @@ let package = Package(
     // pipe (no WebSocket library, no new dependency); images go through the image module.
     .target(
       name: "WebSnapshotTesting",
-      dependencies: ["SnapshotTesting", "ImageSnapshotTesting"]
+      dependencies: ["SnapshotTesting", "ImageSnapshotTesting", "CCommandSpawn"]
     ),
     .testTarget(
       name: "WebSnapshotTestingTests",

@@ -92,7 +92,8 @@ clibpng_status clibpng_encode_rgba(
 /// smaller); the smaller stream is kept.
 ///
 /// The file is written here, not by libpng: IHDR, PLTE, tRNS, IDAT (one chunk up to 1 GiB) and
-/// IEND only, so the output depends only on the pixels (and on the libdeflate version). On
+/// IEND only, so the output depends only on the pixels and on the versions of libdeflate, zlib
+/// and the C library's `log2` (used to rank row filters) it runs with. On
 /// success `*output` is a `malloc`ed buffer of `*output_size` bytes that the caller frees.
 clibpng_status clibpng_encode_smallest(
     const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t **output, size_t *output_size,

@@ -87,8 +87,10 @@ enum ProcessGroupRunner {
         run.termination = .timedOut
         break
       }
-      // Poll in short slices while the program runs, to notice its exit.
-      let slice = status == nil ? min(remaining, 0.05) : remaining
+      // Poll in short slices while the program runs, to notice its exit; at most a second at a
+      // time after it, so that a very long or infinite timeout never overflows the poll's
+      // milliseconds.
+      let slice = min(remaining, status == nil ? 0.05 : 1)
       if descriptors.contains(where: { $0.fd >= 0 }) {
         _ = poll(&descriptors, nfds_t(descriptors.count), Int32((slice * 1000).rounded(.up)))
       } else {

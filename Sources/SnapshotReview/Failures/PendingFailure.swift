@@ -214,7 +214,10 @@ struct WritableFolders {
   /// for the record's test, snapshot name and extension.
   func refusal(for reference: URL, record: FailureRecord) -> String? {
     let test = record.testName
-    let resolvedFolder = resolvedPath(reference.deletingLastPathComponent().path)
+    // The reference itself resolved, not only its folder: writing follows a symbolic link at the
+    // last component, so a crafted link would otherwise carry the write anywhere.
+    let resolvedFolder = URL(fileURLWithPath: resolvedPath(reference.path))
+      .deletingLastPathComponent().path
     guard let allowed = folders.first(where: { isInside(resolvedFolder, folder: $0, orEqual: true) })
     else {
       return """

@@ -78,7 +78,10 @@ extension PendingFailure {
     for url in artifactURLs where url.standardizedFileURL != referenceURL?.standardizedFileURL {
       _ = unlink(url.path)
     }
-    // The test file's folder in the artifacts, once it holds nothing else.
-    _ = rmdir(failedSnapshotURL.deletingLastPathComponent().path)
+    // The new snapshot's folder in the artifacts, once it holds nothing else (a failure without
+    // one, as an inline snapshot's, has no such folder: never the records' own folder).
+    if let snapshot = files.first(where: { $0.role == .newSnapshot }) {
+      _ = rmdir(snapshot.url.deletingLastPathComponent().path)
+    }
   }
 }

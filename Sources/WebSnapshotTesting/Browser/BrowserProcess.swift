@@ -1,3 +1,4 @@
+import CCommandSpawn
 import Foundation
 
 #if canImport(Glibc)
@@ -179,8 +180,10 @@ final class BrowserProcess: @unchecked Sendable {
 
   /// A pipe whose two ends are close-on-exec and numbered 10 or more.
   private static func makePipe() -> (read: Int32, write: Int32)? {
+    // Close-on-exec from the start (`pipe2`): a command another test spawns at the same moment
+    // must not inherit an end, or the browser would not see the pipe close when we die.
     var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else { return nil }
+    guard command_spawn_pipe(&ends) == 0 else { return nil }
     let read = fcntl(ends[0], F_DUPFD_CLOEXEC, 10)
     let write = fcntl(ends[1], F_DUPFD_CLOEXEC, 10)
     close(ends[0])

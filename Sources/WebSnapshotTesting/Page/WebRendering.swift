@@ -136,7 +136,13 @@ enum WebRendering {
   ) async throws(WebSnapshotError) -> Output {
     guard let wait else { return try await body() }
     let watchdog = Task(executorPreference: WebExecutor.shared) {
-      try await Task.sleep(nanoseconds: UInt64((max(0, wait.timeout) + 1) * 1_000_000_000))
+      // An infinite or enormous timeout waits a day at a time, never overflowing the nanoseconds.
+      var left = max(0, wait.timeout) + 1
+      while left > 0 {
+        let step = min(left, 86_400)
+        try await Task.sleep(nanoseconds: UInt64(step * 1_000_000_000))
+        left -= step
+      }
       session.fail(.abandoned)
     }
     defer { watchdog.cancel() }

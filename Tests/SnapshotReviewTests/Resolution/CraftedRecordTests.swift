@@ -110,6 +110,23 @@ import Testing
     }
   }
 
+  /// A reference that is itself a link to a file outside the package (an artifacts archive
+  /// unpacked inside the package can carry one): writing would follow it.
+  @Test func aReferenceLinkedOutOfThePackageIsRefused() throws {
+    try ReviewFixture.with { fixture in
+      let system = try outsideFile(fixture)
+      let link = fixture.reference("testGreeting.7.txt")
+      try FileManager.default.createSymbolicLink(at: link, withDestinationURL: system)
+      try craft(fixture) { $0.referencePath = link.path }
+
+      let (status, output) = run(.accept, fixture)
+
+      #expect(status == .failure)
+      #expect(output.contains("is outside the package"), "\(output)")
+      #expect(contents(of: system) == Data("precious\n".utf8))
+    }
+  }
+
   @Test(arguments: [Decision.accept, .reject])
   func aNewSnapshotOutsideTheArtifactsFolderIsNeitherReadNorRemoved(_ decision: Decision) throws {
     try ReviewFixture.with { fixture in
