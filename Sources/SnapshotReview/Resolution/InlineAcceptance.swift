@@ -56,8 +56,9 @@ enum InlineAcceptance {
   private static func rewrite(_ path: String, failures: [PendingFailure]) -> [ResolutionError?] {
     let name = failures.first?.record.testName ?? ""
     let source: String
+    let byteOrderMark: Bool
     do {
-      source = try readSource(path)
+      (source, byteOrderMark) = try readSource(path)
     } catch {
       return failures.map { _ in error }
     }
@@ -99,7 +100,10 @@ enum InlineAcceptance {
     do {
       let rewritten = try applyInlineSnapshots(changes, to: source)
       if rewritten != source {
-        try AtomicFile.write(Data(rewritten.utf8), to: URL(fileURLWithPath: path))
+        // The bytes outside the closures stay as they were, a byte-order mark included, as
+        // when the test run records them itself.
+        let mark: [UInt8] = byteOrderMark ? [0xEF, 0xBB, 0xBF] : []
+        try AtomicFile.write(Data(mark + Array(rewritten.utf8)), to: URL(fileURLWithPath: path))
       }
       return results
     } catch {
@@ -125,8 +129,12 @@ enum InlineAcceptance {
     )
   }
 
-  private static func readSource(_ path: String) throws(ResolutionError) -> String {
-    let data: Data
+  /// The file's text, and whether it starts with a UTF-8 byte-order mark, which is taken off the
+  /// text here (the rewriter sees what the compiler sees) and written back by the caller.
+  private static func readSource(
+    _ path: String
+  ) throws(ResolutionError) -> (text: String, byteOrderMark: Bool) {
+    var data: Data
     do {
       let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
       defer { try? handle.close() }
@@ -139,6 +147,8 @@ enum InlineAcceptance {
           """
       )
     }
+    let byteOrderMark = data.starts(with: [0xEF, 0xBB, 0xBF])
+    if byteOrderMark { data = data.dropFirst(3) }
     guard data.count <= maximumSourceSize, let text = String(data: data, encoding: .utf8) else {
       throw ResolutionError(
         description: """
@@ -147,6 +157,6 @@ enum InlineAcceptance {
           """
       )
     }
-    return text
+    return (text, byteOrderMark)
   }
 }

@@ -175,6 +175,28 @@ import Testing
     }
   }
 
+  /// A test file that starts with a byte-order mark keeps it: every byte outside the rewritten
+  /// closures stays as it was, as when the test run records the snapshots itself.
+  @Test func acceptingKeepsTheTestFilesByteOrderMark() throws {
+    try Self.withFolder { base in
+      let downloaded = try Self.failOnCI(PackageCopy(in: base, named: "ci"), base: base)
+      let mine = try PackageCopy(in: base, named: "mine")
+      let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+      try Data(mark + Array(Self.source.utf8)).write(to: mine.testFile)
+
+      let console = ScriptedConsole()
+      let session = Self.session([downloaded], root: mine.root, console: console)
+      #expect(session.resolve(.accept, filters: []) == .success, "\(console.errors)")
+
+      let written = try Data(contentsOf: mine.testFile)
+      #expect(Array(written.prefix(3)) == mark)
+      #expect(!written.dropFirst(3).starts(with: mark))
+      let text = String(decoding: written.dropFirst(3), as: UTF8.self)
+      #expect(text.contains("Hello, Blob!"))
+      #expect(text.contains("as: .description) {"))
+    }
+  }
+
   @Test func aTestFileChangedSinceTheRunIsRefusedAndTheOthersStillWritten() throws {
     try Self.withFolder { base in
       let downloaded = try Self.failOnCI(PackageCopy(in: base, named: "ci"), base: base)
