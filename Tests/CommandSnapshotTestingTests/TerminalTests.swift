@@ -25,13 +25,17 @@ import Testing
   }
 
   @Test func itRunsAsAColourTerminal() {
-    var command = fixtureCommand("env", "NO_COLOR", "TERM", "COLUMNS")
+    var command = fixtureCommand(
+      "env", "NO_COLOR", "TERM", "COLUMNS", "CLICOLOR_FORCE", "FORCE_COLOR")
     command.environment["NO_COLOR"] = "1"
     command.environment["TERM"] = "dumb"
     let text = snapshotText(command, as: .terminal).text
     #expect(text.contains(">NO_COLOR=(unset)</text>"))
     #expect(text.contains(">TERM=xterm-256color</text>"))
     #expect(text.contains(">COLUMNS=80</text>"))
+    // Output goes to a pipe, so programs that check `isatty` are asked to colour it anyway.
+    #expect(text.contains(">CLICOLOR_FORCE=1</text>"))
+    #expect(text.contains(">FORCE_COLOR=1</text>"))
   }
 
   @Test func theReferenceIsAnSVGFile() {

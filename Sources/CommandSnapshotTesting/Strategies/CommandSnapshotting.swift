@@ -39,7 +39,9 @@ extension Snapshotting where Value == Command, Format == String {
   /// assertSnapshot(of: greet, as: .terminal)
   /// ```
   ///
-  /// The program runs with `TERM=xterm-256color` and `COLUMNS=80`, and without `NO_COLOR`. Its
+  /// The program runs with `TERM=xterm-256color`, `COLUMNS=80`, `CLICOLOR_FORCE=1` and
+  /// `FORCE_COLOR=1`, and without `NO_COLOR`; its standard output is a pipe, not a terminal, so
+  /// a program that colours only a terminal (`isatty`) must honour one of those variables. Its
   /// SGR sequences (16, 256 and 24-bit colours, bold, italic, underline, inverse) are drawn with
   /// a fixed palette and font; every other escape sequence, and every malformed one, is dropped.
   /// The image starts with the command line and ends with the exit status; standard error
@@ -54,6 +56,10 @@ extension Snapshotting where Value == Command, Format == String {
         colourTerminal.environment["NO_COLOR"] = nil
         colourTerminal.environment["TERM"] = "xterm-256color"
         colourTerminal.environment["COLUMNS"] = "80"
+        // Output goes to a pipe: the conventional variables ask programs that check `isatty`
+        // to colour it anyway.
+        colourTerminal.environment["CLICOLOR_FORCE"] = "1"
+        colourTerminal.environment["FORCE_COLOR"] = "1"
         return CommandSnapshot.run(colourTerminal) { run in
           var svg = TerminalSVG()
           svg.addAnnotation("$ \(command.commandLine)")

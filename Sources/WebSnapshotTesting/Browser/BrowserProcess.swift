@@ -199,13 +199,29 @@ final class BrowserProcess: @unchecked Sendable {
     return kept.joined(separator: "\n")
   }
 
+  /// Whether ``waitForExit()`` reaped the browser: its process id may then belong to another
+  /// process, which ``terminate()`` must never signal.
+  private let reapedLock = NSLock()
+  private var reaped = false
+
   /// Waits for the browser to exit and says how it ended. Call it once, from one thread.
   func waitForExit() -> String {
     var status: Int32 = 0
     var result: pid_t
     repeat {
+      // Waited for without reaping first, so that the group can still be killed while the id
+      // is ours; then reaped under the lock `terminate()` takes.
+      var info = siginfo_t()
+      result = waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOWAIT)
+    } while result < 0 && errno == EINTR
+    reapedLock.lock()
+    // Helpers the browser left behind would hold the pipes open.
+    kill(-processIdentifier, SIGKILL)
+    repeat {
       result = waitpid(processIdentifier, &status, 0)
     } while result < 0 && errno == EINTR
+    reaped = true
+    reapedLock.unlock()
     guard result == processIdentifier else { return "it exited" }
     let signal = status & 0x7f
     if signal == 0 { return "exit status \((status >> 8) & 0xff)" }
@@ -215,8 +231,11 @@ final class BrowserProcess: @unchecked Sendable {
   /// Kills the browser's process group (the browser and the helpers it started) and removes its
   /// profile. The connection's watcher reaps the process and closes the pipes.
   func terminate() {
-    kill(-processIdentifier, SIGKILL)
-    kill(processIdentifier, SIGKILL)
+    reapedLock.withLock {
+      guard !reaped else { return }
+      kill(-processIdentifier, SIGKILL)
+      kill(processIdentifier, SIGKILL)
+    }
     try? FileManager.default.removeItem(at: profileFolder)
   }
 }

@@ -46,9 +46,9 @@ final class DevToolsConnection: @unchecked Sendable {
     // The browser's helpers may hold its reply pipe open after it died, so its end is noticed
     // by waiting for the process, not by end-of-file.
     let watcher = Thread { [self] in
+      // Its renderers and other helpers are killed with it, before it is reaped (after, its
+      // process id could name another process).
       let reason = process.waitForExit()
-      // What a killed browser leaves behind: its renderers and other helpers.
-      kill(-process.processIdentifier, SIGKILL)
       close(because: reason)
     }
     watcher.name = "snapshot-testing browser watcher"
