@@ -44,6 +44,16 @@ import Testing
     #expect(b.path == "/artifacts/Tests/B/Shared/test.1.txt")
   }
 
+  /// A `Tests` folder inside a target's (`Tests/A/Tests/…`, `Tests/B/Tests/…`) must not make
+  /// two targets meet again.
+  @Test func theFirstTestsComponentKeepsNestedTestsFoldersApart() {
+    let artifacts = ArtifactsFolder(rootPath: "/artifacts")
+    let a = artifacts.folder(forReferenceFolder: "/pkg/Tests/A/Tests/__Snapshots__/S")
+    let b = artifacts.folder(forReferenceFolder: "/pkg/Tests/B/Tests/__Snapshots__/S")
+    #expect(a.path == "/artifacts/Tests/A/Tests/S")
+    #expect(a != b)
+  }
+
   @Test func aFolderOutsideAnyTestsFolderKeepsItsWholePath() {
     let url = ArtifactsFolder(rootPath: "/artifacts").newSnapshotURL(
       referenceFolder: "/home/me/references/../refs", referenceFileName: "t.1.txt")

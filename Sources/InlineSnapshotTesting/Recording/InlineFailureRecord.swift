@@ -55,10 +55,11 @@ struct InlineFailureRecord {
       snapshotName: nil,
       referencePath: filePath,
       headline: headline,
-      difference: difference,
+      // Bounded as a file snapshot's are; the texts below are whole, for `accept` to write.
+      difference: difference.map { DifferenceExcerpt($0, patchPath: nil).text },
       diffToolCommand: nil,
       files: [],
-      message: message,
+      message: DifferenceExcerpt(message, patchPath: nil).text,
       recordedAt: Date().timeIntervalSince1970,
       inline: FailureRecord.InlineSnapshot(
         column: column,

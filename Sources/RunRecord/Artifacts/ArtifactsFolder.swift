@@ -31,14 +31,16 @@ package struct ArtifactsFolder: Equatable, Sendable {
   package var root: URL { URL(fileURLWithPath: rootPath, isDirectory: true) }
 
   /// The folder holding the new snapshots and attachments of the references in
-  /// `referenceFolder`. It mirrors that folder's path from its last `Tests` component on, without
+  /// `referenceFolder`. It mirrors that folder's path from its first `Tests` component on, without
   /// `__Snapshots__` (`/src/app/Tests/AppTests/__Snapshots__/UserTests` →
   /// `<root>/Tests/AppTests/UserTests`), so two test files of the same name in two test targets
   /// never share a file here; a folder outside any `Tests` folder keeps its whole path.
   package func folder(forReferenceFolder referenceFolder: String) -> URL {
     let components = URL(fileURLWithPath: referenceFolder, isDirectory: true)
       .standardizedFileURL.pathComponents.filter { $0 != "/" }
-    let kept = components.lastIndex(of: "Tests").map { components[$0...] } ?? components[...]
+    // From the first `Tests`: a later one (`Tests/A/Tests/…`, `Tests/B/Tests/…`) would let two
+    // targets meet again.
+    let kept = components.firstIndex(of: "Tests").map { components[$0...] } ?? components[...]
     return kept.filter { $0 != "__Snapshots__" }.reduce(root) {
       $0.appendingPathComponent($1, isDirectory: true)
     }

@@ -9,20 +9,20 @@ import Foundation
 /// snapshot). A difference within both limits is kept as it is, byte for byte.
 ///
 /// - Complexity: O(*k*) in the bytes kept, plus one pass counting the newlines of the rest.
-struct DifferenceExcerpt: Equatable {
+package struct DifferenceExcerpt: Equatable {
   /// Lines kept of a difference: 500.
-  static let maximumLines = 500
+  package static let maximumLines = 500
   /// Bytes kept of one line: 2,000, cut on a character boundary.
-  static let maximumLineBytes = 2_000
+  package static let maximumLineBytes = 2_000
 
   /// The difference, bounded, with the note when something was left out.
-  var text: String
+  package var text: String
   /// Whether the difference was kept whole.
-  var isWhole: Bool
+  package var isWhole: Bool
 
   /// Bounds `difference`, without the whitespace around it; `patchPath` is where the whole
   /// difference was saved, if it was.
-  init(_ difference: String, patchPath: String?) {
+  package init(_ difference: String, patchPath: String?) {
     var kept = ""
     var keptLines = 0
     var shortenedLines = 0

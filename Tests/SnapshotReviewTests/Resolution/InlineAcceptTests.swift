@@ -175,6 +175,30 @@ import Testing
     }
   }
 
+  /// A large inline mismatch keeps its record small (the difference bounded as a file
+  /// snapshot's is), and `accept` still writes the whole new text.
+  @Test func aLargeInlineMismatchKeepsItsRecordSmallAndAcceptsWhole() throws {
+    try Self.withFolder { base in
+      let long = (1...3_000).map { "line \($0)" }.joined(separator: "\n")
+      let artifacts = base.appendingPathComponent("artifacts")
+      let copy = try PackageCopy(in: base, named: "copy")
+      copy.runTest(
+        greeting: long, environment: [.continuousIntegration: "true", .artifacts: artifacts.path])
+      let records = FailureRecordStore.load(from: ArtifactsFolder(root: artifacts)).records
+      let greeting = try #require(records.first { $0.line == 5 })
+      let shown = greeting.difference?.split(separator: "\n", omittingEmptySubsequences: false)
+      #expect((shown?.count ?? 0) <= DifferenceExcerpt.maximumLines + 1)
+      #expect(greeting.difference?.hasSuffix("left out]") == true)
+      #expect(greeting.inline?.actual == long + "\n" || greeting.inline?.actual == long)
+
+      let console = ScriptedConsole()
+      let session = Self.session([artifacts], root: copy.root, console: console)
+      #expect(session.resolve(.accept, filters: []) == .success, "\(console.errors)")
+      let written = try copy.text()
+      #expect(written.contains("line 2999") && written.contains("line 3000"), "\(written.suffix(300))")
+    }
+  }
+
   /// A test file that starts with a byte-order mark keeps it: every byte outside the rewritten
   /// closures stays as it was, as when the test run records the snapshots itself.
   @Test func acceptingKeepsTheTestFilesByteOrderMark() throws {
