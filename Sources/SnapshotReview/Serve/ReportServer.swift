@@ -46,12 +46,14 @@ package final class ReportServer: Sendable {
       timeout: 30,
       logger: .disabled,
       handler: ClosureHTTPHandler { request in
-        var body = Data()
-        if request.method == .POST {
-          body = try await request.bodyData
-        }
         var headers: [String: String] = [:]
         for (header, value) in request.headers { headers[header.rawValue] = value }
+        // A body is read only for a request from the page itself (its Host and Origin): a
+        // foreign page's request is refused before its body is read.
+        var body = Data()
+        if request.method == .POST, served.isOwnPage(headers: headers) {
+          body = try await request.bodyData
+        }
         var query: [String: String] = [:]
         for item in request.query { query[item.name] = item.value }
         let response = served.respond(

@@ -67,6 +67,9 @@ package final class ServedReport: @unchecked Sendable {
   let filters: [String]
   private let lock = NSLock()
   private var port = 0
+  /// Held for a whole decision, apart from `lock`, so that every other request (each reads the
+  /// port) never waits behind a long "Accept all shown".
+  private let decisionLock = NSLock()
 
   /// A report of `session`'s failures that match `filters`, with a new random token.
   package init(session: ReviewSession, filters: [String], token: String = ServedReport.newToken()) {
@@ -116,6 +119,15 @@ package final class ServedReport: @unchecked Sendable {
     default:
       return .text(404, "Not found: \(request.path)")
     }
+  }
+
+  /// Whether a request with these headers comes from the served page (its Host and Origin are
+  /// this server's); the server reads a request's body only then.
+  package func isOwnPage(headers: [String: String]) -> Bool {
+    let lowercased = Dictionary(
+      headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+    return foreignRefusal(
+      ServedRequest(method: "POST", path: "/", headers: lowercased)) == nil
   }
 
   /// Why a request from elsewhere is refused, or `nil`.
@@ -226,7 +238,7 @@ package final class ServedReport: @unchecked Sendable {
       return .text(400, #"Expected {"decision": "accept" or "reject", "ids": [...]}."#)
     }
     // One decision at a time: two tabs must not rewrite one test file at once.
-    return lock.withLock {
+    return decisionLock.withLock {
       let (failures, _) = pending()
       let chosen = failures.filter { request.ids.contains($0.recordURL.path) }
       let console = CollectingConsole(forwardingTo: session.console)

@@ -181,6 +181,20 @@ import Testing
     }
   }
 
+  /// The server reads a request's body only when it comes from the served page: a foreign
+  /// page's large POST is refused without being buffered.
+  @Test func onlyThePagesOwnRequestsHaveTheirBodyRead() throws {
+    try ReviewFixture.with { fixture in
+      let (report, _) = Self.served(fixture)
+      let own = "127.0.0.1:\(report.listeningPort)"
+      #expect(report.isOwnPage(headers: ["Host": own, "Origin": "http://\(own)"]))
+      #expect(report.isOwnPage(headers: ["host": own]))
+      #expect(!report.isOwnPage(headers: ["host": own, "origin": "https://evil.example"]))
+      #expect(!report.isOwnPage(headers: ["host": "evil.example"]))
+      #expect(!report.isOwnPage(headers: [:]))
+    }
+  }
+
   @Test func filesAreServedOnlyFromTheArtifactsFoldersAndThePackage() throws {
     try ReviewFixture.with { fixture in
       let (report, _) = Self.served(fixture)
