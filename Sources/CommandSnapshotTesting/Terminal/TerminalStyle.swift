@@ -51,17 +51,18 @@ struct TerminalStyle: Equatable, Sendable {
   /// `5;n` (256 colours) or `2;r;g;b` (24-bit), and how many parameters it took. A colour out of
   /// range, or one cut short, is `nil`.
   private static func extendedColor(_ rest: ArraySlice<Int?>) -> (TerminalColor?, Int) {
-    let values = Array(rest)
-    guard let kind = values.first else { return (nil, 0) }
+    // Read in place: copying the rest at each 38 or 48 would make a long run of them quadratic.
+    let start = rest.startIndex
+    guard let kind = rest.first else { return (nil, 0) }
     switch kind {
     case 5:
-      guard values.count >= 2, let index = values[1], (0...255).contains(index) else {
-        return (nil, min(values.count, 2))
+      guard rest.count >= 2, let index = rest[start + 1], (0...255).contains(index) else {
+        return (nil, min(rest.count, 2))
       }
       return (.indexed(index), 2)
     case 2:
-      guard values.count >= 4 else { return (nil, values.count) }
-      let channels = values[1...3].map { $0 ?? 0 }
+      guard rest.count >= 4 else { return (nil, rest.count) }
+      let channels = rest[(start + 1)...(start + 3)].map { $0 ?? 0 }
       guard channels.allSatisfy({ (0...255).contains($0) }) else { return (nil, 4) }
       return (.rgb(UInt8(channels[0]), UInt8(channels[1]), UInt8(channels[2])), 4)
     default:
