@@ -158,12 +158,18 @@ final class DevToolsConnection: @unchecked Sendable {
       }
       if count < 0 && errno == EINTR { continue }
       if count <= 0 { break }
+      // Only the bytes just read are searched for the end of a message: a large reply (a
+      // screenshot is megabytes of base64) arrives in many reads, and rescanning all of it after
+      // each would be quadratic. Messages read are dropped once, after the loop.
+      var searchFrom = buffer.endIndex
       buffer.append(contentsOf: chunk[0..<count])
-      while let end = buffer.firstIndex(of: 0) {
-        let message = buffer[buffer.startIndex..<end]
-        buffer = Data(buffer[(end + 1)...])
-        dispatch(message)
+      var consumed = buffer.startIndex
+      while let end = buffer[searchFrom...].firstIndex(of: 0) {
+        dispatch(buffer[consumed..<end])
+        consumed = end + 1
+        searchFrom = consumed
       }
+      if consumed > buffer.startIndex { buffer = Data(buffer[consumed...]) }
     }
     closeDescriptor(process.replyDescriptor)
     // The watcher says how the browser ended (killed by a signal, an exit status); give it a
