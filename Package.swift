@@ -85,6 +85,8 @@ let package = Package(
       name: "WebSnapshotTestingTests",
       dependencies: [
         "WebSnapshotTesting", "ImageSnapshotTesting", "SnapshotTesting", "RunRecord", "TestSupport",
+        // Inline web snapshots that time out must give their page back too.
+        "InlineSnapshotTesting",
       ],
       exclude: ["Page/__Snapshots__", "Accessibility/__Snapshots__"]
     ),

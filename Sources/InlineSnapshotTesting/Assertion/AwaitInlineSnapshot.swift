@@ -22,7 +22,11 @@ func awaitInlineSnapshot(
   _ async: Async<String>,
   timeout: TimeInterval
 ) throws(InlineSnapshotTimeoutError) -> String {
-  guard let text = awaitValue(async, timeout: timeout) else {
+  // The strategy learns the timeout as a file snapshot's does, so slow work (a web page) can
+  // stop itself once the assertion has given up, instead of holding what it holds forever.
+  let wait = SnapshotWait(timeout: timeout)
+  guard let text = SnapshotWait.$current.withValue(wait, operation: { awaitValue(async, timeout: timeout) })
+  else {
     throw InlineSnapshotTimeoutError(timeout: timeout)
   }
   return text

@@ -1,4 +1,6 @@
 import Foundation
+import InlineSnapshotTesting
+import RunRecord
 import ImageSnapshotTesting
 import SnapshotTesting
 import Testing
@@ -126,6 +128,30 @@ struct WebFaultTests {
     #expect(failure?.contains("Exceeded timeout of 2 seconds") == true, "\(failure ?? "passed")")
     #expect(failure?.contains("waiting for the response to \(url.absoluteString)") == true)
     #expect(folder.recordedFiles.isEmpty)
+  }
+
+  /// An inline snapshot of a page that never answers times out like a file snapshot, and gives
+  /// its page back: more of them than pages may render at once (two per core) leave the next
+  /// assertion free to render.
+  @Test func inlineSnapshotsThatTimeOutGiveTheirPageBack() throws {
+    let server = try LoopbackServer(routes: ["/slow": .hang])
+    defer { server.stop() }
+    let folder = ReferenceFolder()
+    defer { folder.remove() }
+    let hanging = WebPage(url: server.url("/slow"))
+    let count = 2 * ProcessInfo.processInfo.activeProcessorCount + 1
+    RunEnvironment.withOverride([.artifacts: folder.root.appendingPathComponent("artifacts").path]) {
+      for _ in 0..<count {
+        withKnownIssue {
+          assertInlineSnapshot(
+            of: hanging, as: .accessibilityTree, record: .never, timeout: 1, matches: { "- text" })
+        } matching: { issue in
+          issue.comments.contains { $0.rawValue.contains("Exceeded timeout of 1") }
+        }
+      }
+    }
+    #expect(folder.verify(WebTesting.solidPage("#0f0"), as: .image, record: .all, timeout: 20)?
+      .contains("Recorded") == true)
   }
 
   @Test func pageThatNeverFinishesLoadingTimesOutNamingTheLoadEvent() throws {
