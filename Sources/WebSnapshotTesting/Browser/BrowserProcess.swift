@@ -31,6 +31,10 @@ final class BrowserProcess: @unchecked Sendable {
   let profileFolder: URL
   /// Where the browser's own log goes.
   let logFile: URL
+  /// An empty HTML file, alone in its folder, that every page loads before its snapshot: HTML
+  /// text is written into it, so that the page has a `file:` origin (it may load files through
+  /// a base URL) and relative URLs without a base resolve to nothing.
+  var blankDocument: URL { profileFolder.appendingPathComponent("page/blank.html") }
 
   private init(
     processIdentifier: pid_t,
@@ -66,6 +70,14 @@ final class BrowserProcess: @unchecked Sendable {
       "--disable-renderer-backgrounding",
       "--disable-backgrounding-occluded-windows",
       "--disable-background-timer-throttling",
+      // Each browser context is a window of its own, and Chromium would start a second
+      // renderer for it, preloading the address bar's pop-up: for a snapshot, that is more work
+      // than the page. And no spare renderer started ahead for a context that closes next.
+      "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,PreloadTopChromeWebUI,AimEnabled,SpareRendererForSitePerProcess",
+      // A screenshot on a surface of its own, without waiting for the page's next frame.
+      "--enable-features=CDPScreenshotNewSurface",
+      // No first window and tab: every snapshot opens its own.
+      "--no-startup-window",
       "--hide-scrollbars",
       "--force-color-profile=srgb",
       "--password-store=basic",
@@ -89,6 +101,13 @@ final class BrowserProcess: @unchecked Sendable {
     }
     let profile = folder.appendingPathComponent("profile")
     let log = folder.appendingPathComponent("chromium.log")
+    let blankFolder = folder.appendingPathComponent("page")
+    do {
+      try FileManager.default.createDirectory(at: blankFolder, withIntermediateDirectories: true)
+      try Data().write(to: blankFolder.appendingPathComponent("blank.html"))
+    } catch {
+      throw .browserDidNotStart(path: path, reason: "cannot write \(blankFolder.path): \(error)")
+    }
 
     // Our ends are close-on-exec and above the browser's 3 and 4, so that neither the browser nor
     // anything else this process starts inherits them: the browser must see end-of-file when we

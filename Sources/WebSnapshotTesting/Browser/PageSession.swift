@@ -22,15 +22,14 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
     self.sessionIdentifier = session
   }
 
-  /// What every page gets before it loads anything: the domains whose events the package reads,
-  /// request interception, and the emulation that does not depend on the strategy (the viewport
-  /// does, and is set by the loader).
+  /// What every page gets before it loads anything: the domains whose events the package reads
+  /// and the emulation that does not depend on the strategy. Request interception follows, once
+  /// the blank document is loaded.
   static var setup: [(String, [String: Any])] {
     [
       ("Page.enable", [:]),
       ("Runtime.enable", [:]),
       ("Inspector.enable", [:]),
-      ("Fetch.enable", ["patterns": [["urlPattern": "*"]]]),
       ("Emulation.setTimezoneOverride", ["timezoneId": "UTC"]),
       ("Emulation.setLocaleOverride", ["locale": "en-US"]),
       (
@@ -40,8 +39,13 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
     ]
   }
 
-  /// Opens a blank page in a new browser context of `browser`, set up for a snapshot.
-  static func open(in browser: Browser) async throws(WebSnapshotError) -> PageSession {
+  /// Opens a page in a new browser context of `browser`, set up for a snapshot at `viewport`,
+  /// with the browser's blank document loaded: the page's renderer has started, and the first
+  /// layout at that size is done, so that what is left is the snapshot's own work.
+  static func open(
+    in browser: Browser,
+    viewport: Viewport
+  ) async throws(WebSnapshotError) -> PageSession {
     let connection = browser.connection
     let context = try await connection.send(
       "Target.createBrowserContext",
@@ -74,7 +78,15 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
       )
       connection.addListener(session, for: sessionIdentifier)
       do throws(WebSnapshotError) {
-        try await session.sendAll(setup)
+        try await session.sendAll(setup + [viewport.command])
+        try await session.navigate(to: browser.process.blankDocument.absoluteString)
+        // Interception starts once the blank document is in. Only requests that could leave
+        // the machine are paused (`file:`, `data:` and `blob:` never do), so that a page's
+        // local files load without a round trip through this process each.
+        try await session.send(
+          "Fetch.enable",
+          ["patterns": [["urlPattern": "http*:*"], ["urlPattern": "ws*:*"]]]
+        )
       } catch {
         connection.removeListener(for: sessionIdentifier)
         throw error
@@ -116,6 +128,16 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
       return errors
     }
     if let first = results.first { throw first }
+  }
+
+  /// Navigates to `address` and waits for its `load` event.
+  func navigate(to address: String) async throws(WebSnapshotError) {
+    forgetEvents()
+    let navigation = try await send("Page.navigate", ["url": address])
+    if let errorText = navigation.string("errorText"), !errorText.isEmpty {
+      throw .loadFailed(url: address, reason: errorText)
+    }
+    try await waitForEvent("Page.loadEventFired")
   }
 
   /// Evaluates `expression` in the page and returns its value (awaiting a promise).
@@ -223,6 +245,20 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
         sessionId: sessionIdentifier
       )
     }
+  }
+}
+
+/// The size a page renders at, in CSS pixels, at device scale 1.
+struct Viewport: Equatable, Sendable {
+  var width: Int
+  var height: Int
+
+  /// The command that sets it.
+  var command: (String, [String: Any]) {
+    (
+      "Emulation.setDeviceMetricsOverride",
+      ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false]
+    )
   }
 }
 

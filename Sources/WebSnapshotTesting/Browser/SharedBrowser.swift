@@ -57,29 +57,56 @@ actor SharedBrowser {
     return try result.get()
   }
 
-  /// A new page, set up, in a browser context of its own. One page is kept ready ahead: creating
-  /// a context and a page costs the browser more than anything else a snapshot asks of it, and
-  /// that way it happens while the previous snapshot renders.
-  func newPage() async throws(WebSnapshotError) -> PageSession {
+  /// A new page, set up and at `viewport`, in a browser context of its own.
+  ///
+  /// One page is kept ready ahead, at the size the last snapshot asked for: a context's window
+  /// and renderer cost the browser more than most snapshots do, and this way they are made while
+  /// the previous snapshot finishes, or between two tests. A page taken at another size is
+  /// resized, which costs one more layout.
+  func newPage(viewport: Viewport) async throws(WebSnapshotError) -> PageSession {
     let browser = try await browser()
-    let ready: Task<Result<PageSession, WebSnapshotError>, Never>
+    let taken: Spare
     if let spare, spare.browser === browser {
-      ready = spare.page
+      taken = spare
     } else {
-      ready = Self.prepare(in: browser)
+      taken = Spare(browser: browser, viewport: viewport, page: Self.prepare(in: browser, viewport))
     }
-    spare = (browser, Self.prepare(in: browser))
-    return try await ready.value.get()
+    spare = nil
+    let session = try await taken.page.value.get()
+    do throws(WebSnapshotError) {
+      // The page may have been made ready before the browser was killed. The browser answers
+      // this at once (no renderer is involved), and before the next page is asked for.
+      _ = try await browser.connection.send("Browser.getVersion")
+      if taken.viewport != viewport {
+        try await session.send(viewport.command.0, viewport.command.1)
+      }
+    } catch {
+      session.close()
+      throw error
+    }
+    // Unless a snapshot that ran meanwhile has already asked for the next one.
+    if spare == nil {
+      spare = Spare(browser: browser, viewport: viewport, page: Self.prepare(in: browser, viewport))
+    }
+    return session
   }
 
-  private var spare: (browser: Browser, page: Task<Result<PageSession, WebSnapshotError>, Never>)?
+  /// A page being made ready, for `browser`, at `viewport`.
+  private struct Spare {
+    var browser: Browser
+    var viewport: Viewport
+    var page: Task<Result<PageSession, WebSnapshotError>, Never>
+  }
+
+  private var spare: Spare?
 
   private static func prepare(
-    in browser: Browser
+    in browser: Browser,
+    _ viewport: Viewport
   ) -> Task<Result<PageSession, WebSnapshotError>, Never> {
     Task(executorPreference: WebExecutor.shared) {
       do throws(WebSnapshotError) {
-        return .success(try await PageSession.open(in: browser))
+        return .success(try await PageSession.open(in: browser, viewport: viewport))
       } catch {
         return .failure(error)
       }

@@ -3,9 +3,10 @@ import ImageSnapshotTesting
 
 /// Opens a `WebPage` in a fresh, deterministic browser page and waits until it has settled.
 ///
-/// The steps, in order: a new browser context and page; the emulation that makes renders
-/// repeatable (viewport at device scale 1, UTC, en-US, reduced motion) and request blocking;
-/// navigation; the `load` event; the HTTP status; then, in the page, the style that hides the
+/// The steps, in order: a new browser context and page, made ready ahead by ``SharedBrowser``,
+/// with the emulation that makes renders repeatable (viewport at device scale 1, UTC, en-US,
+/// reduced motion) and request blocking; the document written in, or navigation; the `load`
+/// event; the HTTP status; then, in the page, the style that hides the
 /// caret and scrollbars, `document.fonts.ready`, animations fast-forwarded, and two animation
 /// frames. Each wait is noted through `note`, so that a timeout names it.
 struct PageLoader {
@@ -19,52 +20,51 @@ struct PageLoader {
   var note: @Sendable (String) -> Void
 
   /// The viewport the page renders in, or why the strategy's size cannot be used.
-  func viewport() throws(WebSnapshotError) -> (width: Int, height: Int) {
+  func viewport() throws(WebSnapshotError) -> Viewport {
     if let width, !(1...Bitmap.maximumSideForWeb).contains(width) {
       throw .invalidSize("The web image's width is \(width); it must be from 1 through 16384.")
     }
     if let height, !(1...Bitmap.maximumSideForWeb).contains(height) {
       throw .invalidSize("The web image's height is \(height); it must be from 1 through 16384.")
     }
-    return (width ?? Self.defaultWidth, height ?? Self.defaultHeight)
+    return Viewport(width: width ?? Self.defaultWidth, height: height ?? Self.defaultHeight)
   }
 
-  /// Sets the viewport of `session`, at device scale 1.
-  static func setViewport(
-    _ viewport: (width: Int, height: Int),
-    of session: PageSession
-  ) async throws(WebSnapshotError) {
-    try await session.send(
-      "Emulation.setDeviceMetricsOverride",
-      [
-        "width": viewport.width, "height": viewport.height, "deviceScaleFactor": 1,
-        "mobile": false,
-      ]
-    )
-  }
-
-  /// Loads the page into `session`, whose viewport is set, and returns the temporary file it was
-  /// written to (if any), which the caller removes once done.
+  /// Loads the page into `session`, whose viewport is set and whose blank document is loaded,
+  /// and returns the temporary file it was written to (if any), which the caller removes once
+  /// done.
+  ///
+  /// HTML text is written into the blank document (`document.write`), which parses it as a
+  /// navigation would, without starting another renderer; SVG text is written to a file and
+  /// navigated to, since it needs the XML parser.
   func load(into session: PageSession) async throws(WebSnapshotError) -> URL? {
-    let (address, temporaryFile) = try documentAddress()
-
+    var temporaryFile: URL?
     do throws(WebSnapshotError) {
-      session.forgetEvents()
-      note("the response to \(address)")
-      let navigation = try await session.send("Page.navigate", ["url": address])
-      if let errorText = navigation.string("errorText"), !errorText.isEmpty {
-        throw WebSnapshotError.loadFailed(url: displayAddress(address), reason: errorText)
-      }
-      note("the load event of \(displayAddress(address)) (the page or something it loads)")
-      try await session.waitForEvent("Page.loadEventFired")
-      if case .url(let url) = page.source, url.scheme?.lowercased().hasPrefix("http") == true {
-        try await checkStatus(session, url: url)
-      }
-      if case .svg = page.source {
+      switch page.source {
+      case .html(let html, let baseURL):
+        let text = baseURL.map { Self.insertingBase($0.absoluteURL, into: html) } ?? html
+        session.forgetEvents()
+        note("the HTML page to be parsed")
+        _ = try await session.evaluate(PageScripts.replaceDocument(with: text))
+        // The page's own `document.readyState` says "complete" at once here, before its style
+        // sheets have arrived; the browser's `load` event waits for them.
+        try await waitForLoad(session)
+        try await settle(session)
+      case .svg(let svg):
+        let file = try Self.writeTemporary(svg, extension: "svg")
+        temporaryFile = file
+        try await navigate(session, to: file.absoluteString)
+        try await waitForLoad(session)
         try await sizeToSVG(session)
+        try await settle(session)
+      case .url(let url):
+        try await navigate(session, to: try Self.address(of: url))
+        try await waitForLoad(session)
+        if url.scheme?.lowercased().hasPrefix("http") == true {
+          try await checkStatus(session, url: url)
+        }
+        try await settle(session)
       }
-      note("the page to settle (document.fonts.ready, animations, two animation frames)")
-      _ = try await session.evaluate(PageScripts.settle)
       return temporaryFile
     } catch {
       if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
@@ -72,7 +72,27 @@ struct PageLoader {
     }
   }
 
-  private func displayAddress(_ address: String) -> String {
+  private func waitForLoad(_ session: PageSession) async throws(WebSnapshotError) {
+    note("the load event of \(displayAddress) (the page or something it loads)")
+    try await session.waitForEvent("Page.loadEventFired")
+  }
+
+  private func settle(_ session: PageSession) async throws(WebSnapshotError) {
+    note("the page to settle (document.fonts.ready, animations, two animation frames)")
+    _ = try await session.evaluate(PageScripts.settle)
+  }
+
+  /// Starts the navigation to `address`; the caller waits for its `load` event.
+  private func navigate(_ session: PageSession, to address: String) async throws(WebSnapshotError) {
+    session.forgetEvents()
+    note("the response to \(displayAddress)")
+    let navigation = try await session.send("Page.navigate", ["url": address])
+    if let errorText = navigation.string("errorText"), !errorText.isEmpty {
+      throw WebSnapshotError.loadFailed(url: displayAddress, reason: errorText)
+    }
+  }
+
+  private var displayAddress: String {
     switch page.source {
     case .html: return "the HTML page"
     case .svg: return "the SVG document"
@@ -80,25 +100,14 @@ struct PageLoader {
     }
   }
 
-  /// The URL to navigate to; HTML and SVG text are written to a temporary file first, so that a
-  /// page with a `file:` base URL may load files (a page on `about:blank` may not).
-  private func documentAddress() throws(WebSnapshotError) -> (String, URL?) {
-    switch page.source {
-    case .url(let url):
-      guard let scheme = url.scheme?.lowercased() else { throw .unsupportedURL(url) }
-      if scheme == "file" { return (url.absoluteURL.absoluteString, nil) }
-      guard scheme == "http" || scheme == "https", RequestPolicy.isLoopback(url.host) else {
-        throw .unsupportedURL(url)
-      }
-      return (url.absoluteString, nil)
-    case .html(let html, let baseURL):
-      let text = baseURL.map { Self.insertingBase($0.absoluteURL, into: html) } ?? html
-      let file = try Self.writeTemporary(text, extension: "html")
-      return (file.absoluteString, file)
-    case .svg(let svg):
-      let file = try Self.writeTemporary(svg, extension: "svg")
-      return (file.absoluteString, file)
+  /// The address to navigate to for `url`: a `file:` URL, or one of a loopback server.
+  private static func address(of url: URL) throws(WebSnapshotError) -> String {
+    guard let scheme = url.scheme?.lowercased() else { throw .unsupportedURL(url) }
+    if scheme == "file" { return url.absoluteURL.absoluteString }
+    guard scheme == "http" || scheme == "https", RequestPolicy.isLoopback(url.host) else {
+      throw .unsupportedURL(url)
     }
+    return url.absoluteString
   }
 
   private static func writeTemporary(
@@ -164,14 +173,11 @@ struct PageLoader {
         "the <svg> element is \(measuredWidth)×\(measuredHeight) pixels; give it a width and a height"
       )
     }
-    try await session.send(
-      "Emulation.setDeviceMetricsOverride",
-      [
-        "width": width ?? min(measuredWidth, Bitmap.maximumSideForWeb),
-        "height": height ?? min(measuredHeight, Bitmap.maximumSideForWeb),
-        "deviceScaleFactor": 1, "mobile": false,
-      ]
+    let size = Viewport(
+      width: width ?? min(measuredWidth, Bitmap.maximumSideForWeb),
+      height: height ?? min(measuredHeight, Bitmap.maximumSideForWeb)
     )
+    try await session.send(size.command.0, size.command.1)
   }
 }
 

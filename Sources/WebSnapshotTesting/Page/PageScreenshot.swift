@@ -47,7 +47,8 @@ struct PageScreenshot {
       masks += boxes
     }
 
-    var parameters: [String: Any] = ["format": "png"]
+    // Encoded for speed: the PNG is decoded at once, its size does not matter.
+    var parameters: [String: Any] = ["format": "png", "optimizeForSpeed": true]
     if let clip {
       parameters["clip"] = [
         "x": clip.x, "y": clip.y, "width": clip.width, "height": clip.height, "scale": 1,

@@ -35,6 +35,12 @@ enum PageScripts {
     })()
     """
 
+  /// Replaces the page's document with `html`, parsed as a navigation would parse it (its
+  /// doctype decides the rendering mode, its scripts run); the `load` event follows.
+  static func replaceDocument(with html: String) -> String {
+    "document.open(); document.write(\(javaScriptString(html))); document.close(); 0"
+  }
+
   /// The HTTP status of the page's own response (0 for a file).
   static let navigationStatus = """
     (() => {

@@ -89,7 +89,7 @@ enum WebRendering {
   /// A new page in the shared browser. A browser killed since the last snapshot may not be known
   /// dead yet: when it turns out dead here, before any page was loaded, one more is started.
   private static func openSession(
-    viewport: (width: Int, height: Int),
+    viewport: Viewport,
     _ wait: SnapshotWait?
   ) async throws(WebSnapshotError)
     -> PageSession
@@ -99,15 +99,7 @@ enum WebRendering {
       attempt += 1
       do throws(WebSnapshotError) {
         wait?.waiting(for: "the browser to start and open a page")
-        let session = try await SharedBrowser.shared.newPage()
-        do throws(WebSnapshotError) {
-          // The first command to the page: it also finds out whether the browser still lives.
-          try await PageLoader.setViewport(viewport, of: session)
-        } catch {
-          session.close()
-          throw error
-        }
-        return session
+        return try await SharedBrowser.shared.newPage(viewport: viewport)
       } catch {
         guard case .browserExited = error, attempt == 1 else { throw error }
       }

@@ -95,7 +95,10 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     let done = DispatchSemaphore(value: 0)
     Task {
       do throws(WebSnapshotError) {
-        let session = try await PageSession.open(in: try await SharedBrowser.shared.browser())
+        let session = try await PageSession.open(
+          in: try await SharedBrowser.shared.browser(),
+          viewport: Viewport(width: 10, height: 10)
+        )
         defer { session.close() }
         try await session.sendAll([("Page.enable", [:]), ("Inspector.enable", [:])])
         session.forgetEvents()

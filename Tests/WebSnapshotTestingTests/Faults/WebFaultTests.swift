@@ -174,6 +174,22 @@ struct WebFaultTests {
     )
   }
 
+  @Test func htmlThatNeverFinishesLoadingTimesOutNamingTheLoadEvent() throws {
+    let server = try LoopbackServer(routes: [
+      "/image.png": .stall(contentType: "image/png", partialBody: "\u{89}PNG")
+    ])
+    defer { server.stop() }
+    let folder = ReferenceFolder()
+    defer { folder.remove() }
+    let page = WebPage(html: "<img src=\"image.png\"><p>Hello</p>", baseURL: server.url("/"))
+    let failure = folder.verify(page, as: .image, record: .all, timeout: 3)
+    #expect(
+      failure?.contains("waiting for the load event of the HTML page") == true,
+      "\(failure ?? "passed")"
+    )
+    #expect(folder.recordedFiles.isEmpty)
+  }
+
   @Test func scriptErrorIsAWarning() throws {
     let page = WebPage(html: "<body style=\"margin:0\"><script>notAFunction();</script></body>")
     let (bitmap, failure, warnings) = WebTesting.snapshot(page, as: .image(width: 10, height: 10))

@@ -37,6 +37,62 @@ struct WebPageSourceTests {
     #expect(withoutBase.pixel(x: 10, y: 10) == .white)
   }
 
+  /// HTML is written into a blank document rather than navigated to; its doctype still decides
+  /// the rendering mode, and its scripts still run.
+  @Test func htmlKeepsTheRenderingModeItsDoctypeGives() throws {
+    let script = """
+      <body style="margin:0"><script>
+      document.body.style.background = document.compatMode === 'CSS1Compat' ? '#0080ff' : '#ff0000';
+      </script></body>
+      """
+    let standards = try WebTesting.render(
+      WebPage(html: "<!doctype html>" + script),
+      as: .image(width: 10, height: 10)
+    )
+    #expect(standards.pixel(x: 5, y: 5) == Self.blue)
+    let quirks = try WebTesting.render(WebPage(html: script), as: .image(width: 10, height: 10))
+    #expect(quirks.pixel(x: 5, y: 5) == Self.red)
+  }
+
+  /// The page settles once what it loads has arrived: an animation in a style sheet that comes
+  /// half a second late is fast-forwarded to its end like any other.
+  @Test func htmlSettlesOnceWhatItLoadsHasArrived() throws {
+    let server = try LoopbackServer(routes: [
+      "/late.css": .delayed(
+        seconds: 0.5,
+        contentType: "text/css",
+        body: """
+          body { margin: 0; animation: fade 30s forwards; }
+          @keyframes fade { from { background: #ff0000; } to { background: #00ff00; } }
+          """
+      )
+    ])
+    defer { server.stop() }
+    let page = WebPage(
+      html: "<!doctype html><link rel=stylesheet href=\"late.css\"><body></body>",
+      baseURL: server.url("/")
+    )
+    let bitmap = try WebTesting.render(page, as: .image(width: 20, height: 20))
+    #expect(bitmap.pixel(x: 10, y: 10) == Self.green)
+  }
+
+  /// Pages are made ready ahead at the last size asked for; one taken at another size is laid
+  /// out again at that size.
+  @Test func consecutiveSnapshotsOfDifferentSizesEachFillTheirViewport() throws {
+    let page = WebTesting.solidPage(
+      "#fff",
+      extra: """
+        <div style="position:fixed;right:0;bottom:0;width:4px;height:4px;background:#ff0000"></div>
+        """
+    )
+    for (width, height) in [(40, 20), (90, 30), (90, 30), (40, 20), (33, 77)] {
+      let bitmap = try WebTesting.render(page, as: .image(width: width, height: height))
+      #expect(bitmap.width == width && bitmap.height == height)
+      #expect(bitmap.pixel(x: width - 1, y: height - 1) == Self.red, "\(width)×\(height)")
+      #expect(bitmap.pixel(x: width - 5, y: height - 5) == .white, "\(width)×\(height)")
+    }
+  }
+
   @Test func htmlWithALoopbackBaseURLLoadsFromTheServer() throws {
     let server = try LoopbackServer(routes: [
       "/assets/style.css": .respond(

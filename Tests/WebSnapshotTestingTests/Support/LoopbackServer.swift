@@ -15,6 +15,8 @@ final class LoopbackServer: @unchecked Sendable {
     case hang
     /// Sends the headers and part of the body, then nothing more.
     case stall(contentType: String, partialBody: String)
+    /// Answers 200 with `body`, after `seconds`.
+    case delayed(seconds: Double, contentType: String, body: String)
   }
 
   let port: UInt16
@@ -95,7 +97,13 @@ final class LoopbackServer: @unchecked Sendable {
     let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
     let parts = line.split(separator: " ")
     let path = parts.count > 1 ? String(parts[1]) : "/"
-    switch routes[path] ?? .respond(status: 404, contentType: "text/plain", body: "not found") {
+    var route = routes[path] ?? .respond(status: 404, contentType: "text/plain", body: "not found")
+    if case .delayed(let seconds, let contentType, let body) = route {
+      Thread.sleep(forTimeInterval: seconds)
+      route = .respond(status: 200, contentType: contentType, body: body)
+    }
+    switch route {
+    case .delayed: break
     case .respond(let status, let contentType, let body):
       let bytes = Data(body.utf8)
       let head = """
