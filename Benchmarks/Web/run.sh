@@ -3,8 +3,9 @@
 # 800×600: warm (median of 50 snapshots in a running browser), cold (a fresh process: start the
 # browser, take the first snapshot; median of 5), and 50 snapshots at once.
 #
-#   Benchmarks/Web/run.sh         needs /usr/bin/chromium (or SNAPSHOT_TESTING_CHROMIUM) and
-#                                 `pip install playwright` (its own browser download is not used)
+#   Benchmarks/Web/run.sh         needs /usr/bin/chromium and `pip install playwright` (its own
+#                                 browser download is not used); measures
+#                                 /usr/bin/chromium-headless-shell too when it is installed
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -16,15 +17,24 @@ trap 'rm -rf "$pages"' EXIT
 
 median_of() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "== warm"
-"$bin" warm 50
-python3 playwright_benchmark.py warm 50 "$pages"
+# Each executable in turn, both sides driving the same one: Debian's Chromium, and its old
+# headless shell when `chromium-headless-shell` is installed.
+executables=(/usr/bin/chromium)
+[ -x /usr/bin/chromium-headless-shell ] && executables+=(/usr/bin/chromium-headless-shell)
+for executable in "${executables[@]}"; do
+  export SNAPSHOT_TESTING_CHROMIUM="$executable"
+  echo "=== $executable"
+  echo "== warm"
+  "$bin" warm 50
+  python3 playwright_benchmark.py warm 50 "$pages"
+  python3 playwright_benchmark.py parts 50 "$pages"
 
-echo "== cold (median of 5 fresh processes)"
-swift_cold=$(for _ in 1 2 3 4 5; do "$bin" cold | awk '{ print $2 }'; done | median_of)
-playwright_cold=$(for _ in 1 2 3 4 5; do python3 playwright_benchmark.py cold 1 "$pages" | awk '{ print $2 }'; done | median_of)
-echo "WebSnapshotTesting cold $swift_cold ms"
-echo "Playwright cold $playwright_cold ms"
+  echo "== cold (median of 5 fresh processes)"
+  swift_cold=$(for _ in 1 2 3 4 5; do "$bin" cold | awk '{ print $2 }'; done | median_of)
+  playwright_cold=$(for _ in 1 2 3 4 5; do python3 playwright_benchmark.py cold 1 "$pages" | awk '{ print $2 }'; done | median_of)
+  echo "WebSnapshotTesting cold $swift_cold ms"
+  echo "Playwright cold $playwright_cold ms"
 
-echo "== parallel"
-"$bin" parallel 50
+  echo "== parallel"
+  "$bin" parallel 50
+done

@@ -119,18 +119,35 @@ actor SharedBrowser {
     return current.process.processIdentifier
   }
 
+  /// Seconds a starting browser has to answer its first command.
+  static let startDeadline: Double = 30
+
+  /// Another deadline, for the tests.
+  @TaskLocal static var startDeadlineOverride: Double?
+
   private static func start() async throws(WebSnapshotError) -> Browser {
     let path = try BrowserExecutable.locate().get()
     let process = try BrowserProcess.start(path: path)
     let connection = DevToolsConnection(process: process)
+    // A browser that never answers is killed, so that no snapshot waits on it forever.
+    let seconds = startDeadlineOverride ?? startDeadline
+    let started = DispatchTime.now()
+    let deadline = Task(executorPreference: WebExecutor.shared) {
+      try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+      process.terminate()
+    }
+    defer { deadline.cancel() }
     do {
       _ = try await connection.send("Browser.getVersion")
     } catch {
       process.terminate()
+      let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
       let log = process.logTail()
+      let span = seconds == 1 ? "1 second" : "\(String(format: "%g", seconds)) seconds"
+      let reason = elapsed >= seconds ? "it did not answer within \(span)" : "\(error)"
       throw .browserDidNotStart(
         path: path,
-        reason: "\(error)" + (log.isEmpty ? "" : " Its log ends:\n\(log)")
+        reason: reason + (log.isEmpty ? "" : " Its log ends:\n\(log)")
       )
     }
     return Browser(process: process, connection: connection)

@@ -46,6 +46,7 @@ enum WebRendering {
     wait: SnapshotWait?,
     _ body: @escaping @Sendable (PageSession) async throws(WebSnapshotError) -> Output
   ) async -> (Result<Output, WebSnapshotError>, warnings: [String]) {
+    let started = DispatchTime.now()
     let loader = PageLoader(
       page: page,
       width: width,
@@ -60,6 +61,11 @@ enum WebRendering {
         "one of the other web snapshots to finish (at most \(2 * ProcessInfo.processInfo.activeProcessorCount) render at once)"
     )
     await PageLimiter.shared.acquire()
+    // An assertion that gave up while this snapshot waited for its turn takes no page.
+    if let wait, secondsLeft(of: wait, since: started) <= 0 {
+      await PageLimiter.shared.release()
+      return (.failure(.abandoned), [])
+    }
     let session: PageSession
     do throws(WebSnapshotError) {
       session = try await openSession(viewport: try loader.viewport(), wait)
@@ -71,7 +77,7 @@ enum WebRendering {
     let result: Result<Output, WebSnapshotError>
     do throws(WebSnapshotError) {
       result = .success(
-        try await withWatchdog(wait, session) { () throws(WebSnapshotError) -> Output in
+        try await withWatchdog(wait, started, session) { () throws(WebSnapshotError) -> Output in
           let temporaryFile = try await loader.load(into: session)
           defer {
             if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
@@ -119,17 +125,25 @@ enum WebRendering {
     return blocked + errors
   }
 
-  /// Runs `body`; once the assertion has stopped waiting (its timeout and a little more), fails
-  /// `session`, so that nothing waits on a page forever.
+  /// The seconds left until the assertion stops waiting (its timeout, and one more), counted
+  /// from `started`, when the snapshot began.
+  private static func secondsLeft(of wait: SnapshotWait, since started: DispatchTime) -> Double {
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+    return max(0, wait.timeout) + 1 - elapsed
+  }
+
+  /// Runs `body`; once the assertion has stopped waiting (its timeout and a little more, counted
+  /// from `started`), fails `session`, so that nothing waits on a page forever.
   private static func withWatchdog<Output: Sendable>(
     _ wait: SnapshotWait?,
+    _ started: DispatchTime,
     _ session: PageSession,
     _ body: () async throws(WebSnapshotError) -> Output
   ) async throws(WebSnapshotError) -> Output {
     guard let wait else { return try await body() }
     let watchdog = Task(executorPreference: WebExecutor.shared) {
       // An infinite or enormous timeout waits a day at a time, never overflowing the nanoseconds.
-      var left = max(0, wait.timeout) + 1
+      var left = max(0, secondsLeft(of: wait, since: started))
       while left > 0 {
         let step = min(left, 86_400)
         try await Task.sleep(nanoseconds: UInt64(step * 1_000_000_000))

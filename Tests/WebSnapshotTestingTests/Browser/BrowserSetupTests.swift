@@ -21,3 +21,4 @@ struct BrowserSetupTests {
     #expect(browserOwn.isEmpty, "\(browserOwn)")
   }
 }
+
