@@ -37,7 +37,8 @@ func page(_ index: Int) -> WebPage {
   WebPage(html: Pages.all[index % Pages.all.count].html)
 }
 
-/// The browsers (not their helpers) this process started.
+/// The browsers (not their helpers, nor the shell script Debian starts some of them through)
+/// this process started.
 func browserCount() -> Int {
   let marker = Data("SNAPSHOT_TESTING_BROWSER_OWNER=\(getpid())\u{0}".utf8)
   let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
@@ -47,8 +48,11 @@ func browserCount() -> Int {
       environment.range(of: marker) != nil,
       let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
     else { return false }
+    let executable =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/exe")) ?? ""
     return commandLine.range(of: Data("--remote-debugging-pipe".utf8)) != nil
       && commandLine.range(of: Data("--type=".utf8)) == nil
+      && !["sh", "dash", "bash"].contains(URL(fileURLWithPath: executable).lastPathComponent)
   }.count
 }
 
