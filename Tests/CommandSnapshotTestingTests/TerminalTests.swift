@@ -69,6 +69,28 @@ import Testing
     #expect(text.contains(##"fill="#0000ff">p</text>"##))
   }
 
+  /// ITU T.416's `:` form: its sub-parameters belong to the colour alone, with or without the
+  /// colour-space field, and what follows is read on its own.
+  @Test func coloursInTheColonForm() {
+    let text = svg(
+      "\u{1B}[38:2::255:105:180mr\u{1B}[38:2:0:128:255;1mg\u{1B}[0;48:5:208mb\u{1B}[0m"
+    )
+    #expect(text.contains(##"fill="#ff69b4">r</text>"##))
+    #expect(text.contains(##"fill="#0080ff" font-weight="bold">g</text>"##))
+    #expect(text.contains(##"<rect x="26.8" y="10" width="8.4" height="18" fill="#ff8700"/>"##))
+    // A colour cut short, or out of range, is ignored, and takes nothing after it with it.
+    let broken = svg("\u{1B}[38:2:1:2;1mx\u{1B}[0;38:5:300;3my")
+    #expect(broken.contains(##"fill="#d0d0d0" font-weight="bold">x</text>"##))
+    #expect(broken.contains(##"fill="#d0d0d0" font-style="italic">y</text>"##))
+  }
+
+  /// `4:0` ends the underline; `4:3` (a curly one) is drawn as an underline.
+  @Test func underlineStylesInTheColonForm() {
+    let text = svg("\u{1B}[4:3mu\u{1B}[4:0mn")
+    #expect(text.contains(##"text-decoration="underline">u</text>"##))
+    #expect(text.contains(##"fill="#d0d0d0">n</text>"##))
+  }
+
   @Test func inverseSwapsTheColours() {
     let text = svg("\u{1B}[7mI\u{1B}[27m \u{1B}[7;32mJ")
     #expect(text.contains(##"<rect x="10" y="10" width="8.4" height="18" fill="#d0d0d0"/>"##))

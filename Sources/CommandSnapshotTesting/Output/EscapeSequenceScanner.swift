@@ -15,7 +15,7 @@ enum EscapeSequenceScanner {
   static func scan(
     _ bytes: UnsafeBufferPointer<UInt8>,
     text: (UnsafeBufferPointer<UInt8>) -> Void,
-    sgr: ([Int?]) -> Void
+    sgr: ([[Int?]]) -> Void
   ) {
     var index = 0
     var textStart = 0
@@ -38,7 +38,7 @@ enum EscapeSequenceScanner {
   private static func skipSequence(
     in bytes: UnsafeBufferPointer<UInt8>,
     at start: Int,
-    sgr: ([Int?]) -> Void
+    sgr: ([[Int?]]) -> Void
   ) -> Int {
     let next = start + 1
     guard next < bytes.count else { return next }
@@ -67,7 +67,7 @@ enum EscapeSequenceScanner {
   private static func skipControlSequence(
     in bytes: UnsafeBufferPointer<UInt8>,
     from start: Int,
-    sgr: ([Int?]) -> Void
+    sgr: ([[Int?]]) -> Void
   ) -> Int {
     var index = start
     while index < bytes.count, (0x30...0x3F).contains(bytes[index]) { index += 1 }
@@ -82,24 +82,32 @@ enum EscapeSequenceScanner {
     return index + 1
   }
 
-  /// Numbers separated by `;` (or `:`, the sub-parameter form of extended colours); `nil` when
-  /// the parameters hold anything else (a private marker such as `?`).
-  private static func sgrParameters(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int?]? {
-    var parameters: [Int?] = []
+  /// The parameters, separated by `;`, each with the sub-parameters `:` separates (ITU T.416's
+  /// form of extended colours, `38:2::255:0:0`, and of underline styles, `4:3`); `nil` when the
+  /// parameters hold anything else (a private marker such as `?`).
+  private static func sgrParameters(_ bytes: UnsafeBufferPointer<UInt8>) -> [[Int?]]? {
+    var parameters: [[Int?]] = []
+    var group: [Int?] = []
     var current: Int?
     for byte in bytes {
       switch byte {
       case UInt8(ascii: "0")...UInt8(ascii: "9"):
         // Clamped, so that a long run of digits cannot overflow.
         current = min((current ?? 0) * 10 + Int(byte - UInt8(ascii: "0")), 100_000)
-      case UInt8(ascii: ";"), UInt8(ascii: ":"):
-        parameters.append(current)
+      case UInt8(ascii: ":"):
+        group.append(current)
+        current = nil
+      case UInt8(ascii: ";"):
+        group.append(current)
+        parameters.append(group)
+        group = []
         current = nil
       default:
         return nil
       }
     }
-    parameters.append(current)
+    group.append(current)
+    parameters.append(group)
     return parameters
   }
 
