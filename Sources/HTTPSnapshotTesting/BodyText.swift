@@ -30,6 +30,10 @@ enum BodyText {
     guard let text = String(validatingUTF8Bytes: body) else {
       return summary(of: body, type: type.essence, why: "not UTF-8")
     }
+    if let number = JSONBody.numberBeyondDoubleRange(in: body) {
+      return "[\(type.essence) body holds \(number), beyond a Double's range; shown as text]\n"
+        + text
+    }
     return "[\(type.essence) body is not valid JSON; shown as text]\n" + text
   }
 

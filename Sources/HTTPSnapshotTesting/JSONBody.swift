@@ -102,11 +102,23 @@ enum JSONBody: Encodable {
   /// - Complexity: O(*n*) in the number of bytes; nesting deeper than 512 levels is refused, so
   ///   a hostile body cannot exhaust the stack.
   static func parse(_ data: Data) -> JSONBody? {
+    let (value, beyondRange) = parseNotingRange(data)
+    return beyondRange == nil ? value : nil
+  }
+
+  /// The first number of a well-formed body that no `Double` holds (`1e400`): valid JSON, which
+  /// `.json` cannot print as a number.
+  static func numberBeyondDoubleRange(in data: Data) -> String? {
+    let (value, beyondRange) = parseNotingRange(data)
+    return value == nil ? nil : beyondRange
+  }
+
+  private static func parseNotingRange(_ data: Data) -> (JSONBody?, beyondRange: String?) {
     data.withUnsafeBytes { raw in
       var parser = JSONBodyParser(bytes: raw.bindMemory(to: UInt8.self))
-      guard let value = parser.value(depth: 0) else { return nil }
+      guard let value = parser.value(depth: 0) else { return (nil, nil) }
       parser.skipWhitespace()
-      return parser.isAtEnd ? value : nil
+      return (parser.isAtEnd ? value : nil, parser.beyondRange)
     }
   }
 }
@@ -115,6 +127,8 @@ enum JSONBody: Encodable {
 private struct JSONBodyParser {
   let bytes: UnsafeBufferPointer<UInt8>
   var index = 0
+  /// The first number too large for a `Double`, as written (read on as if it were 0).
+  var beyondRange: String?
 
   init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -343,7 +357,13 @@ private struct JSONBodyParser {
     }
     if isInteger, let integer = integer(bytes[start..<index]) { return .int(integer) }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-    guard let double = Double(text), double.isFinite else { return nil }
+    guard let double = Double(text) else { return nil }
+    if !double.isFinite {
+      if beyondRange == nil {
+        beyondRange = text.count > 40 ? String(text.prefix(40)) + "…" : text
+      }
+      return .double(0)
+    }
     return .double(double)
   }
 

@@ -83,6 +83,26 @@ import Testing
     #expect(JSONBody.parse(Data(text.utf8)) != nil, "\(text.debugDescription) refused")
   }
 
+  /// Valid JSON with a number no `Double` holds is text under a line naming the number, not
+  /// "not valid JSON".
+  @Test func aNumberBeyondDoubleRangeIsNamed() {
+    let body = Data(#"{"big": 1e400, "also": -2E+999}"#.utf8)
+    #expect(JSONBody.numberBeyondDoubleRange(in: body) == "1e400")
+    #expect(
+      bodyText(body)
+        == "[application/json body holds 1e400, beyond a Double's range; shown as text]\n"
+        + #"{"big": 1e400, "also": -2E+999}"#
+    )
+    // Not well-formed around it: plain invalid JSON.
+    #expect(JSONBody.numberBeyondDoubleRange(in: Data("[1e400,]".utf8)) == nil)
+    #expect(bodyText(Data("[1e400,]".utf8)).hasPrefix("[application/json body is not valid JSON"))
+    let long = "1" + String(repeating: "0", count: 400)
+    #expect(
+      JSONBody.numberBeyondDoubleRange(in: Data("[\(long).5]".utf8))
+        == String(long.prefix(40)) + "…"
+    )
+  }
+
   @Test func deepNestingIsRefusedNotACrash() {
     let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
     #expect(JSONBody.parse(Data(deep.utf8)) == nil)
