@@ -115,6 +115,42 @@ import Testing
     #expect(Date().timeIntervalSince(started) < 10)
   }
 
+  /// A daemon (a process that left the group with `setsid`) keeps the output open long after the
+  /// program exited: the run ends with the program, and says so in a warning, not a timeout.
+  @Test func aDaemonHoldingTheOutputOpenIsAWarningNotATimeout() throws {
+    let marker = "29.\(Int.random(in: 100_000...999_999))"
+    defer {
+      _ = try? Process.run(URL(fileURLWithPath: "/usr/bin/pkill"), arguments: ["-f", marker])
+    }
+    // The program exits only once the daemon is in a session of its own (it has written the
+    // file), so that killing the program's group cannot catch it first.
+    let ready = FileManager.default.temporaryDirectory
+      .appendingPathComponent("daemon-ready-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: ready) }
+    let command = Command(
+      executable: shell,
+      arguments: [
+        "-c",
+        """
+        setsid sh -c 'echo up > "$0"; exec sleep \(marker)' "\(ready.path)" &
+        while [ ! -s "\(ready.path)" ]; do sleep 0.01; done
+        echo started
+        """,
+      ],
+      timeout: 20
+    )
+    let started = Date()
+    let ((text, failure), warnings) = SnapshotWarning.collecting {
+      snapshotText(command, as: .output)
+    }
+    #expect(failure == nil)
+    #expect(text.hasSuffix("\nstarted\n[exit 0]"))
+    #expect(Date().timeIntervalSince(started) < 10)
+    #expect(warnings.count == 1)
+    let warning = warnings.first ?? ""
+    #expect(warning.contains("a process it started outside its process group (a daemon)"))
+  }
+
   @Test func a100MegabyteOutputIsStreamedAndFailsNamingTheLimit() throws {
     let command = fixtureCommand("flood", "100")
     guard case .success(let run) = ProcessGroupRunner.run(command) else {

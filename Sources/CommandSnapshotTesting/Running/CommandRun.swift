@@ -21,6 +21,10 @@ struct CommandRun: Sendable, Equatable {
   /// How many bytes of standard error were read past the limit and not kept.
   var droppedErrorBytes = 0
   var termination: Termination = .exited(0)
+  /// Whether a process the program started outside its process group (a daemon, with
+  /// `setsid`) still held an output open a moment after the program exited; what it wrote later
+  /// was not read.
+  var outputHeldOpen = false
 }
 
 /// Why a command could not be run at all.

@@ -74,6 +74,7 @@ enum ProcessGroupRunner {
     var errorOutput = StreamBuffer(limit: command.outputLimit)
     let deadline = monotonicSeconds() + max(0, command.timeout)
     var status: Int32?
+    var exitedAt = Double.infinity
     var descriptors = [
       pollfd(fd: outputPipe.read, events: Int16(POLLIN), revents: 0),
       pollfd(fd: errorPipe.read, events: Int16(POLLIN), revents: 0),
@@ -81,16 +82,22 @@ enum ProcessGroupRunner {
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
     while descriptors.contains(where: { $0.fd >= 0 }) || status == nil {
-      let remaining = deadline - monotonicSeconds()
+      let now = monotonicSeconds()
+      let remaining = deadline - now
       if remaining <= 0 {
         kill(-pid, SIGKILL)
         run.termination = .timedOut
         break
       }
-      // Poll in short slices while the program runs, to notice its exit; at most a second at a
-      // time after it, so that a very long or infinite timeout never overflows the poll's
-      // milliseconds.
-      let slice = min(remaining, status == nil ? 0.05 : 1)
+      // Its group was killed when it exited, so the outputs reach their end within moments,
+      // unless a process that left the group (a daemon) holds them: that one is not waited for.
+      let graceLeft = exitedAt + Self.outputGrace - now
+      if graceLeft <= 0 {
+        run.outputHeldOpen = true
+        break
+      }
+      // Poll in short slices while the program runs, to notice its exit.
+      let slice = min(remaining, status == nil ? 0.05 : graceLeft)
       if descriptors.contains(where: { $0.fd >= 0 }) {
         _ = poll(&descriptors, nfds_t(descriptors.count), Int32((slice * 1000).rounded(.up)))
       } else {
@@ -116,6 +123,7 @@ enum ProcessGroupRunner {
         var waitStatus: Int32 = 0
         if waitpid(pid, &waitStatus, WNOHANG) == pid {
           status = waitStatus
+          exitedAt = monotonicSeconds()
           // Children it left running would hold the pipes open; end them with it.
           kill(-pid, SIGKILL)
         }
@@ -137,6 +145,9 @@ enum ProcessGroupRunner {
     }
     return .success(run)
   }
+
+  /// Seconds the outputs are read after the program exited, at most.
+  static let outputGrace = 1.0
 
   /// `exited(code)` or `signaled(number)` from a `waitpid` status, decoded by hand because the
   /// `WIFEXITED` family are C macros Swift does not import.

@@ -102,6 +102,15 @@ enum CommandSnapshot {
         """
       )
     }
+    if run.outputHeldOpen {
+      SnapshotWarning.report(
+        """
+        The command `\(command.commandLine)` exited, but a process it started outside its \
+        process group (a daemon) still held its output open; what that process wrote after the \
+        command exited is not in the snapshot, and it was left running.
+        """
+      )
+    }
     return render(run)
   }
 
