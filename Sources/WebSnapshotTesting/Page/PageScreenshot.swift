@@ -65,7 +65,14 @@ struct PageScreenshot {
     } catch {
       throw .screenshotUnreadable("\(error)")
     }
-    let origin = clip ?? Box(x: 0, y: 0, width: 0, height: 0)
+    // Boxes are in document coordinates; a viewport screenshot starts where the page is
+    // scrolled to.
+    var origin = clip ?? Box(x: 0, y: 0, width: 0, height: 0)
+    if clip == nil, !masks.isEmpty {
+      let scroll = try await session.evaluate(PageScripts.scrollOffset).evaluatedObject
+      origin.x = scroll?.double("x") ?? 0
+      origin.y = scroll?.double("y") ?? 0
+    }
     for mask in masks {
       Self.paint(mask, offsetBy: origin, in: &bitmap)
     }

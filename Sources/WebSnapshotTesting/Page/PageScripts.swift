@@ -91,6 +91,9 @@ enum PageScripts {
       """
   }
 
+  /// How far the page is scrolled, `{x, y}` in CSS pixels.
+  static let scrollOffset = "({ x: window.scrollX, y: window.scrollY })"
+
   /// The size of the whole document, at least the viewport's.
   static let documentSize = """
     (() => {

@@ -70,6 +70,25 @@ struct WebImageOptionsTests {
     #expect(far.pixel(x: 15, y: 10) == RGBA(red: 0, green: 255, blue: 0))
   }
 
+  /// On a page that scrolled itself, a mask covers the element where the viewport shows it.
+  @Test func masksFollowAScrolledPage() throws {
+    let page = WebPage(
+      html: """
+        <!doctype html><body style="margin:0;height:2000px;background:#fff">
+        <div class="stamp" style="position:absolute;left:10px;top:150px;width:20px;height:20px;background:#000"></div>
+        <script>window.addEventListener('load', () => window.scrollTo(0, 100));</script>
+        </body>
+        """
+    )
+    let bitmap = try WebTesting.render(
+      page,
+      as: .image(width: 50, height: 100, masking: [".stamp"])
+    )
+    #expect(bitmap.pixel(x: 15, y: 55) == PageScreenshot.maskColor)
+    #expect(bitmap.pixel(x: 15, y: 45) == .white)
+    #expect(bitmap.pixel(x: 15, y: 75) == .white)
+  }
+
   @Test func maskingPaintsEveryMatchAndHidesWhatChanges() throws {
     func page(_ time: String) -> WebPage {
       WebPage(
