@@ -59,8 +59,8 @@ import XCTest
     #expect(expectSnapshot(of: Self.invoice, as: .http, named: "mismatch", record: .never))
   }
 
-  @Test func aMissingReferenceIsNotWrittenWithRecordModeNever() throws {
-    try withTemporaryFolder { folder in
+  @Test func aMissingReferenceIsNotWrittenWithRecordModeNever() {
+    withTemporaryFolder { folder in
       let message = verifySnapshot(
         of: Self.invoice,
         as: .http,
