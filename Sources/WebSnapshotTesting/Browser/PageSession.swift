@@ -132,12 +132,19 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
 
   /// Navigates to `address` and waits for its `load` event.
   func navigate(to address: String) async throws(WebSnapshotError) {
+    try await startNavigating(to: address)
+    try await waitForEvent("Page.loadEventFired")
+  }
+
+  /// Starts the navigation to `address` (a failure names it `name`, if given); the events seen
+  /// before are forgotten, so that ``waitForEvent(_:)`` waits for this document's.
+  func startNavigating(to address: String, named name: String? = nil) async throws(WebSnapshotError)
+  {
     forgetEvents()
     let navigation = try await send("Page.navigate", ["url": address])
     if let errorText = navigation.string("errorText"), !errorText.isEmpty {
-      throw .loadFailed(url: address, reason: errorText)
+      throw .loadFailed(url: name ?? address, reason: errorText)
     }
-    try await waitForEvent("Page.loadEventFired")
   }
 
   /// Evaluates `expression` in the page and returns its value (awaiting a promise).

@@ -84,12 +84,8 @@ struct PageLoader {
 
   /// Starts the navigation to `address`; the caller waits for its `load` event.
   private func navigate(_ session: PageSession, to address: String) async throws(WebSnapshotError) {
-    session.forgetEvents()
     note("the response to \(displayAddress)")
-    let navigation = try await session.send("Page.navigate", ["url": address])
-    if let errorText = navigation.string("errorText"), !errorText.isEmpty {
-      throw WebSnapshotError.loadFailed(url: displayAddress, reason: errorText)
-    }
+    try await session.startNavigating(to: address, named: displayAddress)
   }
 
   private var displayAddress: String {
