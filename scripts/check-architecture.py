@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""Checks that ARCHITECTURE.md is true of the code, as far as a script can tell.
+
+Two kinds of check, both read from the map itself so the two cannot disagree:
+
+1. Every path and every symbol the map names in backticks exists: a path (a token with a `/` or
+   a file extension) must be a file or folder of the repository, given whole or as the end of a
+   path; a symbol (an identifier, dotted or called) must occur in the package's code.
+2. The rules of section "Checked rules": each bullet names a kind of code (an environment read, a
+   whole-file write, a task-local, a process spawn, a raw socket) and the only files of
+   `Sources/` allowed to hold it. A file outside its list that holds it fails the check, and so
+   does a listed file that no longer does (the list would be stale).
+
+Usage: scripts/check-architecture.py [--root DIR] [--map FILE]
+Exits 1 with one line per false claim, 0 when the map holds.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+# What each rule looks for in Sources/. The map names the rules (in bold) and their allowed
+# files; a rule the map lacks, or a rule the map names that is not here, is an error.
+RULES = {
+    "environment reads": re.compile(
+        r"ProcessInfo\.processInfo\.environment|\bgetenv\s*\(|\bsetenv\s*\(|\benviron\b"
+    ),
+    "whole-file writes": re.compile(
+        r"\.write\s*\(\s*to\s*:|\.write\s*\(\s*toFile\s*:|createFile\s*\(\s*atPath\s*:"
+    ),
+    "task-locals": re.compile(r"@TaskLocal\b"),
+    "process spawns": re.compile(
+        r"\bposix_spawnp?\s*\(|\bProcess\s*\(\s*\)|\bFoundation\.Process\b|\bfork\s*\(|"
+        r"\bvfork\s*\(|\bexecv[pe]*\s*\(|\bclone3?\s*\("
+    ),
+    "raw sockets": re.compile(r"\bsocket\s*\(\s*(AF_|PF_)"),
+}
+
+CODE_EXTENSIONS = (".swift", ".c", ".h", ".sh", ".py", ".js", ".mjs")
+CODE_FOLDERS = ("Sources", "Tests", "scripts", "Fuzz", "Benchmarks", "Examples", ".ci", "Oracle")
+SYSTEM_PREFIXES = ("/dev/", "/proc/", "/etc/", "/tmp", "/usr/", "/bin/", "/opt/")
+
+
+def repository_paths(root):
+    """Every tracked file and the folders that hold them, relative to root."""
+    try:
+        listed = subprocess.run(
+            ["git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard"],
+            check=True, capture_output=True, text=True,
+        ).stdout.split("\n")
+    except (OSError, subprocess.CalledProcessError):
+        listed = []
+        for folder, _, files in os.walk(root):
+            if "/." in folder[len(root):]:
+                continue
+            listed += [os.path.relpath(os.path.join(folder, f), root) for f in files]
+    files = [path for path in listed if path]
+    folders = set()
+    for path in files:
+        parts = path.split("/")
+        for end in range(1, len(parts)):
+            folders.add("/".join(parts[:end]))
+    return files, folders
+
+
+def strip_comments(text, is_c_like=True):
+    """The code of a Swift or C file without its comments (string contents are kept)."""
+    if not is_c_like:
+        return text
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+# The section whose paths are the files a run makes, not files of the repository.
+RUN_TIME_SECTION = "What is on disk after a run"
+
+
+def backticked_tokens(map_text):
+    """(line number, token, section) for each backticked span outside fenced blocks."""
+    tokens, fenced, section = [], False, ""
+    for number, line in enumerate(map_text.split("\n"), start=1):
+        if line.startswith("## "):
+            section = line[3:].strip()
+        if line.strip().startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        tokens += [(number, token, section) for token in re.findall(r"`([^`]+)`", line)]
+    return tokens
+
+
+def path_claim(token):
+    """The path a token names, or None when it names no path of the repository."""
+    if any(mark in token for mark in "<>$*… {}") or "://" in token:
+        return None
+    if token.startswith(SYSTEM_PREFIXES) or token.startswith("-"):
+        return None
+    if token.endswith("()") or (token.startswith(".") and "/" not in token):
+        return None
+    looks_like_file = re.search(r"\.(swift|c|h|md|json|sh|py|txt|yml|html|js)$", token)
+    if "/" not in token and not looks_like_file:
+        return None
+    if "/" in token and not re.fullmatch(r"[A-Za-z0-9_.@+\-/]+", token):
+        return None
+    return token.rstrip("/")
+
+
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def symbol_claim(token):
+    """The identifiers a token names (`A.b(c:)` names A and b), or None."""
+    spelled = re.fullmatch(
+        r"@?([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(\([^()]*\))?", token.strip()
+    )
+    if not spelled or token.startswith("."):
+        return None
+    names = spelled.group(1).split(".")
+    # Lower-case single words (`inline`, `matched`) are too often plain words; keep names that a
+    # reader would look up: types, functions with a call, dotted members, C and environment names.
+    if len(names) == 1 and spelled.group(2) is None:
+        name = names[0]
+        if not (name[0].isupper() or "_" in name or re.search(r"[a-z][A-Z]", name)):
+            return None
+    return names
+
+
+def check_claims(root, map_text, files, folders):
+    errors = []
+    known = set(files) | folders
+    suffixes = set()
+    for path in known:
+        parts = path.split("/")
+        for start in range(len(parts)):
+            suffixes.add("/".join(parts[start:]))
+    # A file's base name counts as a name of the code: the map may name a file by its concept.
+    words = {os.path.splitext(os.path.basename(path))[0] for path in files}
+    words.update(external_names(map_text))
+    for path in files:
+        if path.endswith(CODE_EXTENSIONS) or os.path.basename(path) == "Package.swift":
+            if path.split("/")[0] not in CODE_FOLDERS and "/" in path:
+                continue
+            if path.startswith("scripts/tests/"):  # the check's own tests name missing things
+                continue
+            try:
+                with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+                    words.update(IDENTIFIER.findall(f.read()))
+            except OSError:
+                continue
+    for number, token, section in backticked_tokens(map_text):
+        path = path_claim(token)
+        if path is not None and section == RUN_TIME_SECTION:
+            continue
+        if path is not None:
+            if path not in known and path not in suffixes:
+                errors.append(f"ARCHITECTURE.md:{number}: no file or folder `{token}`")
+            continue
+        names = symbol_claim(token)
+        if names is None:
+            continue
+        missing = [name for name in names if name not in words]
+        if missing:
+            errors.append(
+                f"ARCHITECTURE.md:{number}: `{token}` names {', '.join(missing)}, "
+                "which no code of the package holds"
+            )
+    return errors
+
+
+def external_names(map_text):
+    """The names of other projects the map cites, from its bullet **names of other projects**."""
+    bullet = re.search(r"^- \*\*names of other projects\*\*(.*?)(?=^- \*\*|^#|\Z)", map_text,
+                       flags=re.S | re.M)
+    return set(re.findall(r"`([^`]+)`", bullet.group(1))) if bullet else set()
+
+
+def allow_lists(map_text):
+    """{rule: [allowed path, …]} from the bullets of section "Checked rules"."""
+    section = re.search(r"^## Checked rules\n(.*?)(?=^## |\Z)", map_text, flags=re.S | re.M)
+    if not section:
+        return None
+    lists = {}
+    for bullet in re.findall(r"^- \*\*(.+?)\*\*(.*?)(?=^- \*\*|^#|\Z)", section.group(1),
+                             flags=re.S | re.M):
+        name, body = bullet
+        if name.strip() == "names of other projects":
+            continue
+        allowed = body.split("Allowed in:", 1)[1] if "Allowed in:" in body else ""
+        # Only paths of Sources/ are places; other backticked words explain them.
+        lists[name.strip()] = [t for t in re.findall(r"`([^`]+)`", allowed)
+                               if t.startswith("Sources/")]
+    return lists
+
+
+def check_rules(root, map_text, files):
+    lists = allow_lists(map_text)
+    if lists is None:
+        return ["ARCHITECTURE.md has no section \"## Checked rules\""]
+    errors = []
+    for name in sorted(set(RULES) - set(lists)):
+        errors.append(f"ARCHITECTURE.md: section \"Checked rules\" has no bullet **{name}**")
+    for name in sorted(set(lists) - set(RULES)):
+        errors.append(f"ARCHITECTURE.md: rule **{name}** is unknown to {sys.argv[0]}")
+    sources = [p for p in files if p.startswith("Sources/") and p.endswith((".swift", ".c", ".h"))]
+    for name, pattern in RULES.items():
+        allowed = set(lists.get(name, []))
+        holders = set()
+        for path in sources:
+            try:
+                with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+                    code = strip_comments(f.read())
+            except OSError:
+                continue
+            for number, line in enumerate(code.split("\n"), start=1):
+                if pattern.search(line):
+                    holders.add(path)
+                    if path not in allowed:
+                        errors.append(
+                            f"{path}:{number}: {name[:-1] if name.endswith('s') else name} "
+                            f"outside the places ARCHITECTURE.md allows (\"Checked rules\"): "
+                            f"{line.strip()}"
+                        )
+        for path in sorted(allowed - holders):
+            errors.append(
+                f"ARCHITECTURE.md: **{name}** allows `{path}`, which holds none (stale entry)"
+            )
+    return errors
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--root", default=os.path.join(os.path.dirname(__file__), ".."))
+    parser.add_argument("--map", help="the map to check (default: ROOT/ARCHITECTURE.md)")
+    arguments = parser.parse_args()
+    root = os.path.abspath(arguments.root)
+    map_path = arguments.map or os.path.join(root, "ARCHITECTURE.md")
+    with open(map_path, encoding="utf-8") as f:
+        map_text = f.read()
+    files, folders = repository_paths(root)
+    errors = check_claims(root, map_text, files, folders) + check_rules(root, map_text, files)
+    for error in errors:
+        print(f"error: {error}", file=sys.stderr)
+    if errors:
+        print(f"{len(errors)} false claim(s) in {map_path}", file=sys.stderr)
+        return 1
+    print(f"ARCHITECTURE.md holds: {len(backticked_tokens(map_text))} names checked, "
+          f"{len(RULES)} rules")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Proves that scripts/check-architecture.py can fail: it passes on the package as it is, then must
+# fail, naming the fault, on a map that names a missing file, a missing symbol, or a stale allowed
+# place, and on a tree where an environment read, a whole-file write, a task-local, a spawn and a
+# raw socket appear outside the places the map allows.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+check=scripts/check-architecture.py
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+expect_failure() {  # description, text the output must hold, command…
+  local what=$1 needle=$2
+  shift 2
+  if "$@" >"$work/out" 2>&1; then
+    echo "FAIL: $what: the check passed"; failures=$((failures + 1)); return
+  fi
+  if ! grep -qF -- "$needle" "$work/out"; then
+    echo "FAIL: $what: the output does not name \"$needle\":"; cat "$work/out"
+    failures=$((failures + 1)); return
+  fi
+  echo "ok: $what"
+}
+
+python3 "$check" >/dev/null && echo "ok: the package's own map holds" ||
+  { echo "FAIL: the package's own map does not hold:"; python3 "$check" || true; failures=$((failures + 1)); }
+
+sed 's#`Pipeline/SnapshotDecision.swift`#`Pipeline/SnapshotVerdict.swift`#' ARCHITECTURE.md >"$work/path.md"
+expect_failure "a renamed file" "no file or folder \`Pipeline/SnapshotVerdict.swift\`" \
+  python3 "$check" --map "$work/path.md"
+
+sed 's#`decideSnapshot`#`decideSnapshotNow`#' ARCHITECTURE.md >"$work/symbol.md"
+expect_failure "a renamed function" "decideSnapshotNow, which no code of the package holds" \
+  python3 "$check" --map "$work/symbol.md"
+
+sed 's#`Sources/CommandSnapshotTesting/Running/ProcessGroupRunner.swift`,#`Sources/CommandSnapshotTesting/Running/ProcessGroupRunner.swift`, `Sources/SnapshotTesting/Diff/LineDiff.swift`,#' \
+  ARCHITECTURE.md >"$work/stale.md"
+expect_failure "a stale allowed place" "allows \`Sources/SnapshotTesting/Diff/LineDiff.swift\`, which holds none" \
+  python3 "$check" --map "$work/stale.md"
+
+# A copy of the tree with one offending file per rule (not a Git checkout: the walk lists it).
+mkdir -p "$work/tree"
+cp -R Sources ARCHITECTURE.md Package.swift "$work/tree/"
+for folder in Tests scripts Fuzz Benchmarks Examples Documentation; do
+  [ -e "$folder" ] && cp -R "$folder" "$work/tree/"
+done
+cat >"$work/tree/Sources/SnapshotTesting/Offender.swift" <<'SWIFT'
+import Foundation
+@TaskLocal var hidden = 0
+let home = ProcessInfo.processInfo.environment["HOME"]
+func save() throws { try Data().write(to: URL(fileURLWithPath: "/tmp/x")) }
+func run() { let process = Process() ; _ = process }
+let descriptor = socket(AF_INET, 1, 0)
+SWIFT
+python3 "$check" --root "$work/tree" >"$work/out" 2>&1 && status=0 || status=$?
+for kind in "environment read" "whole-file write" "task-local" "process spawn" "raw socket"; do
+  if [ "$status" -ne 0 ] && grep -q "Offender.swift:.*: $kind outside" "$work/out"; then
+    echo "ok: $kind outside its places"
+  else
+    echo "FAIL: $kind outside its places was not reported:"; cat "$work/out"
+    failures=$((failures + 1))
+  fi
+done
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures check(s) of check-architecture.py failed" >&2
+  exit 1
+fi
+echo "check-architecture.py: every fault was caught"
