@@ -4,9 +4,11 @@
 # installs them with apt-get when running as root, otherwise prints the exact command to run and
 # fails.
 #
-#   --with-chromium  also Debian's `chromium`, which the HTML report's headless-browser tests
-#                    (Tests/SnapshotReviewTests/Report/HeadlessBrowserTests.swift) need; without
-#                    it those tests are skipped. The tests never install anything themselves.
+#   --with-chromium  also Debian's `chromium` and `chromium-headless-shell`: the web module's
+#                    tests and the HTML report's headless-browser tests need a browser (the web
+#                    module prefers the headless shell; CI runs the web suite with both). Without
+#                    one those tests are skipped, or fail when CI is set. The tests never install
+#                    anything themselves.
 #   --with-pixelmatch also PyPI's `pixelmatch` (0.3.0, with python3 and pip from Debian), which
 #                    the anti-aliasing cross-check
 #                    (Tests/ImageSnapshotTestingTests/Comparison/AntialiasingTests.swift) runs
@@ -20,7 +22,7 @@ needs="ImageSnapshotTesting needs"
 for argument in "$@"; do
   case "$argument" in
     --with-chromium)
-      packages+=(chromium)
+      packages+=(chromium chromium-headless-shell)
       needed_by="ImageSnapshotTesting and the HTML report's browser tests"
       needs="ImageSnapshotTesting and the HTML report's browser tests need"
       ;;

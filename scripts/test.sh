@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the package's whole test suite (XCTest and Swift Testing), after making sure what it needs
-# is installed: libpng, zlib and libdeflate (images), Debian's Chromium (the web snapshots and the
-# HTML report's browser tests) and PyPI's pixelmatch (the anti-aliasing cross-check). Extra
+# is installed: libpng, zlib and libdeflate (images), Debian's Chromium and its headless shell (the
+# web snapshots, which prefer the shell, and the HTML report's browser tests) and PyPI's pixelmatch (the anti-aliasing cross-check). Extra
 # arguments go to `swift test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,12 +1,16 @@
 import Foundation
 
 /// Finds the Chromium executable: `SNAPSHOT_TESTING_CHROMIUM` when set, else the first of the
-/// usual names on `PATH`.
+/// usual names on `PATH`, the headless shells first: they have no windows to make for each
+/// browser context and render the same pixels, so a snapshot costs about half as much.
 enum BrowserExecutable {
   /// The variable that names the executable.
   static let variable = "SNAPSHOT_TESTING_CHROMIUM"
   /// The names looked up on `PATH`, in order.
-  static let names = ["chromium", "chromium-browser", "google-chrome", "chrome-headless-shell"]
+  static let names = [
+    "chromium-headless-shell", "chrome-headless-shell", "chromium", "chromium-browser",
+    "google-chrome",
+  ]
 
   /// Replaces the process's environment for the lookup, in tests (the environment itself is
   /// shared by tests running in parallel).

@@ -44,9 +44,10 @@ enum WebSnapshotError: Error, CustomStringConvertible, Equatable {
         }
         ?? "SNAPSHOT_TESTING_CHROMIUM is not set"
       return """
-        No Chromium to render the web page: \(tried), and none of chromium, chromium-browser, \
-        google-chrome, chrome-headless-shell is on PATH. Install it (Debian and Ubuntu: \
-        `apt-get install chromium`) or set SNAPSHOT_TESTING_CHROMIUM to its executable.
+        No Chromium to render the web page: \(tried), and none of \
+        \(BrowserExecutable.names.joined(separator: ", ")) is on PATH. Install it (Debian and \
+        Ubuntu: `apt-get install chromium-headless-shell`, or `apt-get install chromium`) or set \
+        SNAPSHOT_TESTING_CHROMIUM to its executable.
         """
     case .browserDidNotStart(let path, let reason):
       return "Could not start the browser \(path): \(reason)."

@@ -12,7 +12,7 @@ import Testing
 @Suite(
   .serialized,
   .enabled(
-    if: HeadlessChromium.executable != nil,
+    if: HeadlessChromium.testsRun,
     "Chromium is not installed; install it with `scripts/require-system-packages.sh --with-chromium`"
   )
 )

@@ -6,6 +6,11 @@ enum HeadlessChromium {
   /// The browser's path, or `nil` when it is not installed.
   static let executable: URL? = onPath()
 
+  /// Whether the browser suites run: with a browser, and always on CI (`CI` set), where a
+  /// missing browser fails them with ``Unavailable``'s message instead of skipping them.
+  static let testsRun =
+    executable != nil || ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } == true
+
   struct Unavailable: Error, CustomStringConvertible {
     var description: String {
       "Chromium is not installed: run `scripts/require-system-packages.sh --with-chromium`."

@@ -9,14 +9,24 @@ import Testing
 /// What the web tests share: whether Chromium is here, taking a snapshot straight from a
 /// strategy (with what it reported), and a temporary folder for references.
 enum WebTesting {
-  /// Whether a browser can be found; the suites are skipped without one (CI installs it with
+  /// Whether the browser suites run: when a browser can be found, and always on CI (`CI` set),
+  /// where a missing browser must fail every browser test, naming what was looked for, rather
+  /// than skip them silently (CI installs it with
   /// `scripts/require-system-packages.sh --with-chromium`).
-  static let chromiumInstalled: Bool = {
-    if case .success = BrowserExecutable.locate(in: ProcessInfo.processInfo.environment) {
-      return true
-    }
-    return false
-  }()
+  static let chromiumInstalled: Bool = suitesRun(
+    browserFound: {
+      if case .success = BrowserExecutable.locate(in: ProcessInfo.processInfo.environment) {
+        return true
+      }
+      return false
+    }(),
+    environment: ProcessInfo.processInfo.environment
+  )
+
+  /// The rule behind `chromiumInstalled`, apart from this machine's browser and environment.
+  static func suitesRun(browserFound: Bool, environment: [String: String]) -> Bool {
+    browserFound || environment["CI"].map { !$0.isEmpty } == true
+  }
 
   static let skipReason: Comment =
     "Chromium is not installed; install it with `scripts/require-system-packages.sh --with-chromium`"
