@@ -66,7 +66,7 @@ package final class ReportServer: Sendable {
           )
         )
         return HTTPResponse(
-          statusCode: HTTPStatusCode(response.status, phrase: Self.phrase(response.status)),
+          statusCode: Self.statusCode(response.status),
           headers: [
             .contentType: response.contentType,
             HTTPHeader("Cache-Control"): "no-store",
@@ -123,36 +123,60 @@ package final class ReportServer: Sendable {
     )
   }
 
-  private static func phrase(_ status: Int) -> String {
-    switch status {
-    case 200: return "OK"
-    case 400: return "Bad Request"
-    case 403: return "Forbidden"
-    case 404: return "Not Found"
-    case 405: return "Method Not Allowed"
-    default: return "Status"
-    }
+  /// The statuses `ServedReport` answers with, spelled (code and phrase) by FlyingFox.
+  private static let statusCodes: [HTTPStatusCode] = [
+    .ok, .badRequest, .forbidden, .notFound, .methodNotAllowed, .payloadTooLarge,
+    .internalServerError,
+  ]
+
+  /// FlyingFox's status for `status`; a code it does not list keeps its number.
+  package static func statusCode(_ status: Int) -> HTTPStatusCode {
+    statusCodes.first { $0.code == status } ?? HTTPStatusCode(status, phrase: "")
   }
 
   /// Starts listening; returns once it does, with the port, or throws why it could not.
   package func start() async throws(StartError) -> Int {
+    let server = self.server
     let task = Task { try await server.run() }
     running.set(task)
-    let deadline = Date().addingTimeInterval(30)
-    while Date() < deadline {
-      if await server.isListening, case .ip4(_, let port)? = await server.listeningAddress {
-        report.listeningPort = Int(port)
-        return Int(port)
+    // Whichever comes first: FlyingFox says it listens, or its run ends (a failed start ends it
+    // at once, and FlyingFox's wait would not hear of it before its own timeout).
+    let (outcomes, outcome) = AsyncStream.makeStream(of: Result<Void, any Error>.self)
+    Task {
+      do {
+        try await server.waitUntilListening(timeout: 30)
+        outcome.yield(.success(()))
+      } catch {
+        outcome.yield(.failure(ListeningTimedOut()))
       }
-      if running.finished(task) {
-        let failure = await task.result
-        throw startError(failure)
-      }
-      try? await Task.sleep(nanoseconds: 20_000_000)
     }
-    task.cancel()
-    throw StartError(description: "The server did not start listening in time.", portInUse: false)
+    Task { outcome.yield((await task.result).flatMap { .failure(ServerStopped()) }) }
+    var first: Result<Void, any Error> = .failure(ListeningTimedOut())
+    for await result in outcomes {
+      first = result
+      break
+    }
+    outcome.finish()
+    switch first {
+    case .success:
+      guard case .ip4(_, let port)? = await server.listeningAddress else {
+        task.cancel()
+        throw StartError(description: "The server listens on no IPv4 address.", portInUse: false)
+      }
+      report.listeningPort = Int(port)
+      return Int(port)
+    case .failure(let error as ServerStopped):
+      _ = error
+      throw startError(await task.result)
+    case .failure:
+      task.cancel()
+      throw StartError(
+        description: "The server did not start listening in time.", portInUse: false)
+    }
   }
+
+  private struct ListeningTimedOut: Error {}
+  private struct ServerStopped: Error {}
 
   private func startError(_ result: Result<Void, any Error>) -> StartError {
     if case .failure(let error) = result, case SocketError.failed(_, let code, _) = error,
@@ -171,21 +195,14 @@ package final class ReportServer: Sendable {
   }
 }
 
-/// The server's task, and whether it has ended (a failed start ends it at once).
+/// The server's task, so that `stop()` can cancel it.
 private final class RunningTask: @unchecked Sendable {
   private let lock = NSLock()
   private var task: Task<Void, any Error>?
-  private var ended = false
 
   func set(_ task: Task<Void, any Error>) {
     lock.withLock { self.task = task }
-    Task {
-      _ = await task.result
-      self.lock.withLock { self.ended = true }
-    }
   }
-
-  func finished(_ task: Task<Void, any Error>) -> Bool { lock.withLock { ended } }
 
   func cancel() { lock.withLock { task?.cancel() } }
 }
