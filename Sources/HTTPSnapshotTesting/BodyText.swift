@@ -8,6 +8,9 @@ enum BodyText {
     guard let type = contentType else {
       return summary(of: body, type: "no Content-Type")
     }
+    if type.essence.isEmpty {
+      return summary(of: body, type: "blank Content-Type")
+    }
     if type.isJSON { return json(body, type: type) }
     if type.isFormURLEncoded { return form(body, type: type) }
     if type.isText {
@@ -33,6 +36,10 @@ enum BodyText {
     if let number = JSONBody.numberBeyondDoubleRange(in: body) {
       return "[\(type.essence) body holds \(number), beyond a Double's range; shown as text]\n"
         + text
+    }
+    if JSONBody.isWellFormedBeyondDepthLimit(body) {
+      let limit = JSONBody.depthLimit
+      return "[\(type.essence) body nests deeper than \(limit) levels; shown as text]\n" + text
     }
     return "[\(type.essence) body is not valid JSON; shown as text]\n" + text
   }

@@ -113,6 +113,22 @@ enum JSONBody: Encodable {
     return value == nil ? nil : beyondRange
   }
 
+  /// The deepest nesting `parse` accepts.
+  static let depthLimit = 512
+
+  /// Whether `data` is well-formed JSON that nests deeper than ``depthLimit``: valid, but more
+  /// than `parse` reads, so it is named as too deep rather than invalid.
+  ///
+  /// - Complexity: O(*n*) in the number of bytes, with a stack of containers in memory, not on
+  ///   the call stack, so no depth can exhaust it.
+  static func isWellFormedBeyondDepthLimit(_ data: Data) -> Bool {
+    data.withUnsafeBytes { raw in
+      var parser = JSONBodyParser(bytes: raw.bindMemory(to: UInt8.self))
+      guard let depth = parser.wellFormedDepth() else { return false }
+      return depth > depthLimit
+    }
+  }
+
   private static func parseNotingRange(_ data: Data) -> (JSONBody?, beyondRange: String?) {
     data.withUnsafeBytes { raw in
       var parser = JSONBodyParser(bytes: raw.bindMemory(to: UInt8.self))
@@ -146,7 +162,7 @@ private struct JSONBodyParser {
   }
 
   mutating func value(depth: Int) -> JSONBody? {
-    guard depth < 512 else { return nil }
+    guard depth < JSONBody.depthLimit else { return nil }
     skipWhitespace()
     guard index < bytes.count else { return nil }
     switch bytes[index] {
@@ -158,6 +174,78 @@ private struct JSONBodyParser {
     case UInt8(ascii: "n"): return literal("null", .null)
     default: return number()
     }
+  }
+
+  /// The deepest nesting of a well-formed document (and nothing after it but whitespace), or
+  /// `nil`. Containers are kept on an array, not the call stack; scalars are read by the same
+  /// functions `value(depth:)` uses.
+  mutating func wellFormedDepth() -> Int? {
+    var open: [UInt8] = []  // `{` or `[` for each container entered
+    var deepest = 0
+    var expectingValue = true
+    while true {
+      skipWhitespace()
+      guard index < bytes.count else { return nil }
+      if expectingValue {
+        let byte = bytes[index]
+        if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+          index += 1
+          open.append(byte)
+          deepest = max(deepest, open.count)
+          skipWhitespace()
+          let close = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+          if index < bytes.count, bytes[index] == close {
+            index += 1
+            open.removeLast()
+            expectingValue = false
+          } else if byte == UInt8(ascii: "{") {
+            guard objectKey() else { return nil }
+          }
+          if open.isEmpty { break }
+          continue
+        }
+        let scalar: JSONBody?
+        switch byte {
+        case UInt8(ascii: "\""): scalar = string().map(JSONBody.string)
+        case UInt8(ascii: "t"): scalar = literal("true", .bool(true))
+        case UInt8(ascii: "f"): scalar = literal("false", .bool(false))
+        case UInt8(ascii: "n"): scalar = literal("null", .null)
+        default: scalar = number()
+        }
+        guard scalar != nil else { return nil }
+        expectingValue = false
+        if open.isEmpty { break }
+        continue
+      }
+      // After a value inside a container: a comma, or the container's end.
+      let container = open[open.count - 1]
+      let close = container == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+      if bytes[index] == UInt8(ascii: ",") {
+        index += 1
+        if container == UInt8(ascii: "{") { guard objectKey() else { return nil } }
+        expectingValue = true
+      } else if bytes[index] == close {
+        index += 1
+        open.removeLast()
+        if open.isEmpty { break }
+      } else {
+        return nil
+      }
+    }
+    skipWhitespace()
+    return isAtEnd ? deepest : nil
+  }
+
+  /// A member's name and its colon, inside an object.
+  private mutating func objectKey() -> Bool {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), string() != nil else {
+      return false
+    }
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+    index += 1
+    return true
   }
 
   mutating func literal(_ word: StaticString, _ value: JSONBody) -> JSONBody? {
