@@ -193,3 +193,51 @@ import Testing
     #expect(ProcessGroupRunner.termination(fromWaitStatus: 0x80 | 11) == .signaled(11))
   }
 }
+
+/// What the program would receive differently from what the recorded command line shows is
+/// refused before it runs, naming the argument, the variable or the parameter.
+@Suite struct CommandInputRefusalTests {
+  func message(_ command: Command) -> String? {
+    withTemporaryFolder { folder in
+      verifySnapshot(
+        of: command, as: .output, record: .all, snapshotDirectory: folder.path,
+        testName: "refusal")
+    }
+  }
+
+  @Test func anArgumentHoldingNULIsRefusedNamingIt() {
+    let message = message(fixtureCommand("echo", "fine", "cut\u{0}here"))
+    #expect(
+      message?.contains(#"argument 2 ("cut\0here") holds a NUL byte"#) == true, "\(message ?? "")")
+    #expect(message?.contains("nothing was recorded") == true)
+  }
+
+  @Test(arguments: [
+    ("A=B", #"the environment variable "A=B" has "=" in its name"#),
+    ("", #"the environment variable "" has an empty name"#),
+    ("NUL\u{0}NAME", #"the environment variable "NUL\0NAME" has a NUL byte in its name"#),
+  ])
+  func anEnvironmentNameThatCannotBePassedIsRefused(name: String, expected: String) {
+    var command = fixtureCommand("echo", "x")
+    command.environment = ["PATH": "/usr/bin", name: "value"]
+    let message = message(command)
+    #expect(message?.contains(expected) == true, "\(message ?? "")")
+  }
+
+  @Test func anEnvironmentValueHoldingNULIsRefused() {
+    var command = fixtureCommand("echo", "x")
+    command.environment = ["SECRET": "a\u{0}b"]
+    #expect(message(command)?.contains(#""SECRET" has a NUL byte in its value"#) == true)
+  }
+
+  @Test(arguments: [0, -1, Double.nan])
+  func aTimeoutThatIsNotPositiveIsRefusedNamingTheParameter(_ timeout: Double) {
+    let message = message(fixtureCommand("echo", "x", timeout: timeout))
+    #expect(message?.contains("its timeout is \(timeout); `timeout` must be a positive") == true)
+  }
+
+  @Test func anInfiniteTimeoutStillRuns() {
+    let message = message(fixtureCommand("echo", "x", timeout: .infinity))
+    #expect(message?.contains("timeout") != true, "\(message ?? "")")
+  }
+}

@@ -35,6 +35,12 @@ struct CommandError: Error, Equatable, CustomStringConvertible {
     case notExecutable
     case spawnFailed(errno: Int32)
     case workingDirectoryMissing(String)
+    /// The argument at this index (from 0, the program's name not counted) holds a NUL byte.
+    case argumentHoldsNUL(index: Int, argument: String)
+    /// An environment variable whose name is empty or holds `=` or NUL, or whose value holds NUL.
+    case environmentVariableInvalid(name: String, why: String)
+    /// A timeout that is zero, negative or not a number.
+    case timeoutInvalid(Double)
   }
 
   var path: String
@@ -58,6 +64,21 @@ struct CommandError: Error, Equatable, CustomStringConvertible {
       #"Cannot run "\#(path)": \#(String(cString: strerror(code))) (errno \#(code))."#
     case .workingDirectoryMissing(let folder):
       #"Cannot run "\#(path)": its working directory "\#(folder)" is not a folder."#
+    case .argumentHoldsNUL(let index, let argument):
+      """
+      Cannot run "\(path)": argument \(index) (\(argument.debugDescription)) holds a NUL byte, \
+      which a program cannot receive (it would see the argument cut there). Remove the NUL.
+      """
+    case .environmentVariableInvalid(let name, let why):
+      """
+      Cannot run "\(path)": the environment variable \(name.debugDescription) \(why), which a \
+      program's environment cannot hold.
+      """
+    case .timeoutInvalid(let timeout):
+      """
+      Cannot run "\(path)": its timeout is \(timeout); `timeout` must be a positive number of \
+      seconds (or .infinity for none).
+      """
     }
   }
 }
@@ -67,6 +88,19 @@ extension Command {
   /// the execute permission, a working directory that is not there.
   func preflightError() -> CommandError? {
     let path = executable.path
+    // What the program would receive differently from what the recorded command line shows.
+    if let index = arguments.firstIndex(where: { $0.utf8.contains(0) }) {
+      return CommandError(
+        path: path, cause: .argumentHoldsNUL(index: index, argument: arguments[index]))
+    }
+    for (name, value) in environment.sorted(by: { $0.key < $1.key }) {
+      if let why = Self.whyUnpassable(name: name, value: value) {
+        return CommandError(path: path, cause: .environmentVariableInvalid(name: name, why: why))
+      }
+    }
+    guard timeout > 0 else {  // false for NaN too
+      return CommandError(path: path, cause: .timeoutInvalid(timeout))
+    }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       return CommandError(path: path, cause: .missing)
@@ -83,6 +117,16 @@ extension Command {
         return CommandError(path: path, cause: .workingDirectoryMissing(folder))
       }
     }
+    return nil
+  }
+
+  /// Why an environment variable cannot reach a program as it is written, or `nil`: the
+  /// environment is a list of `name=value` C strings.
+  private static func whyUnpassable(name: String, value: String) -> String? {
+    if name.isEmpty { return "has an empty name" }
+    if name.contains("=") { return #"has "=" in its name"# }
+    if name.utf8.contains(0) { return "has a NUL byte in its name" }
+    if value.utf8.contains(0) { return "has a NUL byte in its value" }
     return nil
   }
 }
