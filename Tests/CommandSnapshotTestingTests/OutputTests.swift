@@ -97,6 +97,17 @@ import Testing
     )
   }
 
+  /// A parameter byte after an intermediate (`-` in `-1`) makes a CSI sequence malformed: a
+  /// terminal ignores it up to its final byte, and so does the scanner, leaving no `1;0m` behind.
+  @Test(arguments: [
+    "\u{1B}[38;2;300;-1;0m", "\u{1B}[1 2m", "\u{1B}[!5;7p",
+    "\u{1B}[" + String(repeating: "9", count: 100_000) + "m",
+  ])
+  func malformedSequencesAreDroppedWhole(_ sequence: String) {
+    let text = EscapeSequenceScanner.strippingEscapes(from: Array(("a" + sequence + "b").utf8))
+    #expect(text == "ab", "\(text.debugDescription)")
+  }
+
   @Test func argumentsWithSpacesQuotesAndNewlinesAreQuotedForTheShell() throws {
     let awkward = ["two words", "it's", "say \"hi\"", "line\nbreak", "", "$HOME", "plain-1.0"]
     let command = Command(executable: fixture, arguments: ["args"] + awkward)

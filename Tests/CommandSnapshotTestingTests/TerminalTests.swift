@@ -113,6 +113,8 @@ import Testing
     // An escape cut in half at the end, and C0 controls, are dropped too.
     let raw = svg("a\u{1B}[3\u{7}b\u{1B}")
     #expect(!raw.contains("\u{1B}") && !raw.contains("\u{7}"))
+    // A malformed colour sequence is ignored whole, as a terminal ignores it.
+    #expect(svg("a\u{1B}[38;2;300;-1;0mb\n").contains(">ab</text>"))
   }
 
   @Test func longLinesWrapAt80Columns() {
