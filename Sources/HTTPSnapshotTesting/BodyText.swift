@@ -37,6 +37,11 @@ enum BodyText {
       return "[\(type.essence) body holds \(number), beyond a Double's range; shown as text]\n"
         + text
     }
+    if let (first, second) = JSONBody.namesDifferingOnlyInNormalization(in: body) {
+      let names = [first, second].map(\.unicodeScalars.escapedScalars).joined(separator: " and ")
+      return "[\(type.essence) body has names \(names), equal but for Unicode normalization; "
+        + "shown as text]\n" + text
+    }
     if JSONBody.isWellFormedBeyondDepthLimit(body) {
       let limit = JSONBody.depthLimit
       return "[\(type.essence) body nests deeper than \(limit) levels; shown as text]\n" + text
@@ -72,6 +77,14 @@ enum BodyText {
     let reason = why.map { ", \($0)" } ?? ""
     let noun = body.count == 1 ? "byte" : "bytes"
     return "[\(type) body\(reason): \(body.count) \(noun), SHA-256 \(SHA256.hexDigest(of: body))]"
+  }
+}
+
+extension String.UnicodeScalarView {
+  /// The scalars as a quoted Swift literal with every non-ASCII scalar escaped (`"e\u{301}"`), so
+  /// that two names a reader would see as the same are told apart.
+  var escapedScalars: String {
+    "\"" + map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined() + "\""
   }
 }
 

@@ -102,15 +102,23 @@ enum JSONBody: Encodable {
   /// - Complexity: O(*n*) in the number of bytes; nesting deeper than 512 levels is refused, so
   ///   a hostile body cannot exhaust the stack.
   static func parse(_ data: Data) -> JSONBody? {
-    let (value, beyondRange) = parseNotingRange(data)
-    return beyondRange == nil ? value : nil
+    let outcome = parseNoting(data)
+    return outcome.beyondRange == nil && outcome.normalizationTwins == nil ? outcome.value : nil
   }
 
   /// The first number of a well-formed body that no `Double` holds (`1e400`): valid JSON, which
   /// `.json` cannot print as a number.
   static func numberBeyondDoubleRange(in data: Data) -> String? {
-    let (value, beyondRange) = parseNotingRange(data)
-    return value == nil ? nil : beyondRange
+    let outcome = parseNoting(data)
+    return outcome.value == nil ? nil : outcome.beyondRange
+  }
+
+  /// The first two member names of one object of a well-formed body that differ only in Unicode
+  /// normalisation (`"é"` as one scalar and as `e` with a combining accent): distinct names in
+  /// JSON, one name to Swift's `String` and so to `JSONEncoder`, which would keep only one.
+  static func namesDifferingOnlyInNormalization(in data: Data) -> (String, String)? {
+    let outcome = parseNoting(data)
+    return outcome.value == nil ? nil : outcome.normalizationTwins
   }
 
   /// The deepest nesting `parse` accepts.
@@ -129,12 +137,22 @@ enum JSONBody: Encodable {
     }
   }
 
-  private static func parseNotingRange(_ data: Data) -> (JSONBody?, beyondRange: String?) {
+  private struct ParseOutcome {
+    var value: JSONBody?
+    var beyondRange: String?
+    var normalizationTwins: (String, String)?
+  }
+
+  private static func parseNoting(_ data: Data) -> ParseOutcome {
     data.withUnsafeBytes { raw in
       var parser = JSONBodyParser(bytes: raw.bindMemory(to: UInt8.self))
-      guard let value = parser.value(depth: 0) else { return (nil, nil) }
+      guard let value = parser.value(depth: 0) else { return ParseOutcome() }
       parser.skipWhitespace()
-      return (parser.isAtEnd ? value : nil, parser.beyondRange)
+      return ParseOutcome(
+        value: parser.isAtEnd ? value : nil,
+        beyondRange: parser.beyondRange,
+        normalizationTwins: parser.normalizationTwins
+      )
     }
   }
 }
@@ -145,6 +163,8 @@ private struct JSONBodyParser {
   var index = 0
   /// The first number too large for a `Double`, as written (read on as if it were 0).
   var beyondRange: String?
+  /// The first two names of one object that are equal as `String`s but not as scalars.
+  var normalizationTwins: (String, String)?
 
   init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -277,6 +297,10 @@ private struct JSONBodyParser {
       guard let member = value(depth: depth + 1) else { return nil }
       // A repeated name keeps its last value, in its first place, as a dictionary would.
       if let existing = position(of: key, in: members, names: &names) {
+        let first = members[existing].name
+        if normalizationTwins == nil, !first.unicodeScalars.elementsEqual(key.unicodeScalars) {
+          normalizationTwins = (first, key)
+        }
         members[existing].value = member
       } else {
         names?[key] = members.count

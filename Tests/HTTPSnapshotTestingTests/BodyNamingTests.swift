@@ -63,3 +63,32 @@ struct BodyNamingTests {
     #expect(!text.contains("[ body"))
   }
 }
+
+/// Names that differ only in Unicode normalisation are two names in JSON but one `String` key to
+/// `JSONEncoder`: the body keeps both, as text under a line that names them.
+struct NormalizationTwinTests {
+  @Test func bothNamesStayInTheSnapshot() {
+    let body = #"{"\#u{E9}": 1, "e\#u{301}": 2}"#
+    let text = BodyNamingTests().bodyText(Data(body.utf8))
+    #expect(
+      text
+        == #"[application/json body has names "\u{e9}" and "e\u{301}", equal but for Unicode "#
+        + "normalization; shown as text]\n" + body
+    )
+    #expect(JSONBody.parse(Data(body.utf8)) == nil)
+  }
+
+  @Test func theSameNameTwiceStillKeepsItsLastValue() {
+    let body = Data(#"{"a": 1, "a": 2}"#.utf8)
+    #expect(JSONBody.namesDifferingOnlyInNormalization(in: body) == nil)
+    #expect(BodyNamingTests().bodyText(body) == "{\n  \"a\" : 2\n}")
+  }
+
+  /// In a large object (names looked up through a dictionary) too.
+  @Test func twinsAreFoundPastTheLinearSearch() {
+    let members = (0..<40).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")
+    let body = Data(#"{\#(members), "\#u{C5}": 1, "A\#u{30A}": 2}"#.utf8)
+    let twins = JSONBody.namesDifferingOnlyInNormalization(in: body)
+    #expect(twins?.0 == "\u{C5}" && twins?.1.unicodeScalars.count == 2)
+  }
+}
