@@ -4,12 +4,62 @@ import SnapshotTesting
 /// A body as text, chosen by its media type. Never fails: a body that cannot be shown as its type
 /// says so in a line of its own, and is shown the next best way.
 enum BodyText {
+  /// The most bytes a compressed body is decoded to; a body that would give more is summarised.
+  static let decodedSizeLimit = 64 * 1024 * 1024
+
+  /// The body as text: decoded from its `Content-Encoding` (under a line naming it), then shown
+  /// by its type.
+  static func render(_ body: Data, contentType: MediaType?, contentEncoding: String?) -> String {
+    let codings = (contentEncoding ?? "").split(separator: ",")
+      .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+      .filter { !$0.isEmpty && $0 != "identity" }
+    guard !codings.isEmpty else { return render(body, contentType: contentType) }
+    let typeName = contentType.map { $0.essence.isEmpty ? "blank Content-Type" : $0.essence }
+      ?? "no Content-Type"
+    let names = codings.joined(separator: ", ")
+    var decoded = body
+    // The last coding applied is the first to undo.
+    for coding in codings.reversed() {
+      do {
+        switch coding {
+        case "gzip", "x-gzip": decoded = try Inflate.gunzip(decoded, limit: decodedSizeLimit)
+        case "deflate":
+          decoded = try Inflate.inflateZlibOrRaw(decoded, limit: decodedSizeLimit)
+        default:
+          return summary(of: body, type: typeName, why: "\(names)-encoded, which is not decoded")
+        }
+      } catch {
+        return summary(
+          of: body, type: typeName, why: "\(names)-encoded, and it does not decode: \(error)")
+      }
+    }
+    let noun = body.count == 1 ? "byte" : "bytes"
+    return "[body decoded from \(names): \(body.count) \(noun) gave \(decoded.count)]\n"
+      + render(decoded, contentType: contentType)
+  }
+
   static func render(_ body: Data, contentType: MediaType?) -> String {
     guard let type = contentType else {
       return summary(of: body, type: "no Content-Type")
     }
     if type.essence.isEmpty {
       return summary(of: body, type: "blank Content-Type")
+    }
+    if type.isJSON || type.isFormURLEncoded || type.isText {
+      // Another charset is read into UTF-8 first, so every rendering below reads UTF-8.
+      guard let encoding = type.stringEncoding else {
+        let charset = type.charset ?? ""
+        return summary(of: body, type: type.essence, why: "charset \(charset) is not read")
+      }
+      if encoding != .utf8 {
+        // Foundation drops a UTF-16 body's odd last byte; it is not UTF-16.
+        let isUTF16 = [.utf16, .utf16LittleEndian, .utf16BigEndian].contains(encoding)
+        guard !(isUTF16 && body.count % 2 == 1), let text = String(data: body, encoding: encoding)
+        else {
+          return summary(of: body, type: type.essence, why: "not \(type.charset ?? "")")
+        }
+        return render(Data(text.utf8), contentType: MediaType(type.essence))
+      }
     }
     if type.isJSON { return json(body, type: type) }
     if type.isFormURLEncoded { return form(body, type: type) }

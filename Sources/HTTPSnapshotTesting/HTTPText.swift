@@ -24,7 +24,8 @@ enum HTTPText {
     var text = lines.joined(separator: "\n")
     if let body = message.body, !body.isEmpty {
       let contentType = message.headerFields[.contentType].map(MediaType.init)
-      text += "\n\n" + BodyText.render(body, contentType: contentType)
+      let encoding = message.headerFields[.contentEncoding]
+      text += "\n\n" + BodyText.render(body, contentType: contentType, contentEncoding: encoding)
     }
     return text
   }
@@ -43,14 +44,37 @@ enum HTTPText {
   }
 }
 
-/// A `Content-Type` value reduced to what picks a rendering: `type/subtype`, lowercased, without
-/// parameters (`text/html; charset=utf-8` is `text/html`).
+/// A `Content-Type` value reduced to what picks a rendering: `type/subtype`, lowercased, and its
+/// `charset` parameter (`text/html; charset=ISO-8859-1` is `text/html` in `iso-8859-1`).
 struct MediaType: Equatable {
   var essence: String
+  /// The `charset` parameter, lowercased and unquoted, or `nil`.
+  var charset: String?
 
   init(_ fieldValue: String) {
-    let beforeParameters = fieldValue.split(separator: ";", maxSplits: 1).first ?? ""
-    essence = beforeParameters.trimmingCharacters(in: .whitespaces).lowercased()
+    let parts = fieldValue.split(separator: ";", omittingEmptySubsequences: false)
+    essence = (parts.first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+    for parameter in parts.dropFirst() {
+      let pair = parameter.split(separator: "=", maxSplits: 1).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+      guard pair.count == 2, pair[0].lowercased() == "charset" else { continue }
+      charset = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+    }
+  }
+
+  /// The encoding `charset` names: UTF-8 when it names none (JSON and most APIs), `nil` for a
+  /// charset this package does not read.
+  var stringEncoding: String.Encoding? {
+    switch charset {
+    case nil, "utf-8", "utf8", "us-ascii", "ascii": .utf8
+    case "iso-8859-1", "latin1", "iso_8859-1", "l1": .isoLatin1
+    case "windows-1252", "cp1252": .windowsCP1252
+    case "utf-16": .utf16
+    case "utf-16le": .utf16LittleEndian
+    case "utf-16be": .utf16BigEndian
+    default: nil
+    }
   }
 
   var isJSON: Bool { essence == "application/json" || essence.hasSuffix("+json") }
