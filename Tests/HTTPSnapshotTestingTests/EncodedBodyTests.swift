@@ -121,3 +121,18 @@ import Testing
         .hasPrefix("[text/plain body, not utf-16be: 3 bytes"))
   }
 }
+
+/// The HTTP article's example of a compressed body, as a run prints it.
+@Test func theArticlesCompressedBodyExampleIsWhatARunPrints() throws {
+  let body = try EncodedBodyTests.python(
+    "import gzip,sys; sys.stdout.buffer.write(gzip.compress(b'{\"ok\": true}', 9, mtime=0))")
+  let response = HTTPResponse(
+    status: .ok, headerFields: [.contentType: "application/json", .contentEncoding: "gzip"])
+  let text = snapshotText(HTTPMessage(response, body: body), as: .http).text
+  let article = try String(
+    contentsOf: URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Sources/HTTPSnapshotTesting/Documentation.docc/HTTPSnapshots.md"),
+    encoding: .utf8)
+  #expect(article.contains("```\n" + text + "\n```"), "\(text)")
+}
