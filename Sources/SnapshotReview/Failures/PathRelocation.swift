@@ -4,14 +4,26 @@ import RunRecord
 /// Finds a failure's files on this machine when the record was written on another one (a CI
 /// runner's checkout at `/home/runner/work/app/app`, artifacts downloaded to `./artifacts`).
 ///
-/// Paths that exist are kept (an artifact only inside the artifacts folder). Otherwise an artifact
-/// is looked up by the longest tail of its path found under the local artifacts folder, and a reference by the
-/// longest tail of its test file's path, or of its own folder's path, that exists under the
-/// package root.
+/// Paths that exist are kept only where they may be used: an artifact inside the artifacts folder,
+/// a reference inside the package. Otherwise an artifact is looked up by the longest tail of its
+/// path found under the local artifacts folder, and a reference by the longest tail of its test
+/// file's path, or of its own folder's path, that exists under the package root. So a record
+/// written in another checkout on the same machine (a second clone, a worktree, a container's
+/// bind mount), whose paths exist but lie outside this package, is moved into this one, as a
+/// record from a CI runner is.
 struct PathRelocation {
   var artifactsRoot: URL
   var packageRoot: URL
+  /// Where a recorded reference that exists is kept as it is: the package, and the reference
+  /// folder the environment names (``WritableFolders/folders``).
+  var referenceFolders: [String]
   var fileManager: FileManager { .default }
+
+  init(artifactsRoot: URL, packageRoot: URL, referenceFolders: [String]? = nil) {
+    self.artifactsRoot = artifactsRoot
+    self.packageRoot = packageRoot
+    self.referenceFolders = referenceFolders ?? [packageRoot.path]
+  }
 
   func artifact(_ path: String) -> URL {
     let recorded = URL(fileURLWithPath: path)
@@ -32,9 +44,22 @@ struct PathRelocation {
   func reference(of record: FailureRecord) -> URL? {
     let recorded = URL(fileURLWithPath: record.referencePath)
     let recordedFolder = recorded.deletingLastPathComponent()
-    if isDirectory(recordedFolder) || fileManager.fileExists(atPath: record.testFilePath) {
+    let recordedExists =
+      isDirectory(recordedFolder) || fileManager.fileExists(atPath: record.testFilePath)
+    let resolved = resolvedPath(recorded.path)
+    if recordedExists,
+      referenceFolders.contains(where: { isInside(resolved, folder: resolvedPath($0)) })
+    {
       return recorded
     }
+    if let relocated = relocatedReference(of: record, recorded: recorded) { return relocated }
+    // Nothing of it in this package: the recorded path, which the writable-folder check refuses
+    // naming it, when it exists; else nothing.
+    return recordedExists ? recorded : nil
+  }
+
+  private func relocatedReference(of record: FailureRecord, recorded: URL) -> URL? {
+    let recordedFolder = recorded.deletingLastPathComponent()
     // The reference sits beside its test file (`<folder>/__Snapshots__/…`): move it with the file.
     let testFolder =
       URL(fileURLWithPath: record.testFilePath).deletingLastPathComponent().path + "/"

@@ -131,8 +131,9 @@ package struct PendingFailures: Sendable {
   package static func load(artifactsRoot: URL, packageRoot: URL) -> PendingFailures {
     let artifacts = ArtifactsFolder(root: artifactsRoot)
     let (stored, problems) = FailureRecordStore.loadStored(from: artifacts)
-    let relocation = PathRelocation(artifactsRoot: artifactsRoot, packageRoot: packageRoot)
     let writable = WritableFolders(packageRoot: packageRoot, environment: .current)
+    let relocation = PathRelocation(
+      artifactsRoot: artifactsRoot, packageRoot: packageRoot, referenceFolders: writable.folders)
     let failures = stored.map { recordURL, record in
       if record.kind == .inline {
         return inlineFailure(
