@@ -45,8 +45,7 @@ struct ScannedCall {
 /// Reads a call from the token where its arguments start, refusing (with `nil`) anything it cannot
 /// read with certainty: a `(` or `{` that does not follow a callee on its line, a call in an `if`,
 /// `guard`, `while`, `for` or `switch` head or in a declaration (where a `{` is a body, not a
-/// closure), a `#if` among the arguments, an argument without an expression, a trailing closure
-/// on a line of its own.
+/// closure), a `#if` among the arguments, an argument without an expression.
 struct CallReader {
   let source: ParsedSource
 
@@ -76,10 +75,9 @@ struct CallReader {
       call.rightParenEnd = tokens[close].end
       call.end = tokens[close].end
       next = close + 1
+      // A `{` after the `)` is a trailing closure, also on a later line (a block statement
+      // cannot start with `{`).
       guard next < tokens.count, isPunctuation(next, "{") else { return call }
-      // A `{` on a later line may be a block of its own; the parser's answer depends on more
-      // than tokens.
-      guard !tokens[next].lineBreakBefore else { return nil }
     }
     guard let closure = closureLiteral(at: next) else { return nil }
     call.trailingClosure = closure
@@ -109,7 +107,8 @@ struct CallReader {
     let parenthesized = isPunctuation(opener, "(")
     switch token.kind {
     case .word:
-      if word == "init" { return index > 0 && isPunctuation(index - 1, ".") }
+      if isMemberName(index) { return true }
+      if word == "init" { return false }
       if !parenthesized, accessorNames.contains(word) { return false }
       return !keywords.contains(word)
     case .punctuation:
@@ -221,12 +220,12 @@ struct CallReader {
         return false
       case .symbol:
         if source.text(token.start..<token.end) == "=" { sawAssignment = true }
-      case .word:
+      case .word where !isMemberName(index):
         let word = source.text(token.start..<token.end)
         if word == "let" || word == "var" {
           if !sawAssignment { return true }
         } else if word == "init" {
-          if index == 0 || !isPunctuation(index - 1, ".") { return true }
+          return true
         } else if statementIntroducers.contains(word) {
           return true
         }
@@ -309,13 +308,19 @@ struct CallReader {
     tokens[index].kind == .word && source.text(tokens[index].start..<tokens[index].end) == word
   }
 
+  /// Whether the word at `index` follows a `.`, so that even a keyword there (`.default`,
+  /// `.init`) is a member's name.
+  private func isMemberName(_ index: Int) -> Bool {
+    index > 0 && isPunctuation(index - 1, ".")
+  }
+
   /// Whether the token at `index` can end an operand.
   private func endsOperand(_ index: Int) -> Bool {
     let token = tokens[index]
     switch token.kind {
     case .word:
       let word = source.text(token.start..<token.end)
-      return !keywords.contains(word) || operandKeywords.contains(word)
+      return !keywords.contains(word) || operandKeywords.contains(word) || isMemberName(index)
     case .number, .string, .regex:
       return true
     case .punctuation:
@@ -364,7 +369,6 @@ private let accessorNames: Set<String> = [
 /// Words that make what follows them, to the statement's `{`, a head or a declaration.
 private let statementIntroducers: Set<String> = [
   "if", "guard", "while", "for", "switch", "func", "subscript", "struct", "class", "enum",
-  "extension", "protocol", "actor", "else", "do", "defer", "catch", "repeat", "deinit", "case",
-  "default", "where", "typealias", "import", "operator", "precedencegroup", "macro",
+  "extension", "protocol", "actor", "else", "do", "defer", "catch", "repeat", "deinit", "where", "typealias", "import", "operator", "precedencegroup", "macro",
   "associatedtype", "get", "set", "willSet", "didSet",
 ]

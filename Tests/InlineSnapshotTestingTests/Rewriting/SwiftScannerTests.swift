@@ -116,7 +116,6 @@ import Testing
     ("func f() {\n}\n", 7),
     ("var x: Int {\n  get { 1 }\n}\n", 12),
     ("#expect(x)\n", 8),
-    ("f(x)\n{ }\n", 2),
     ("f(\n#if A\n  a\n#endif\n)\n", 2),
     ("#sourceLocation(file: \"a\", line: 1)\nf(x)\n", 2),
   ])
@@ -127,6 +126,9 @@ import Testing
 
   @Test func readsACallInAnAssignmentOrAClosure() {
     #expect(ParsedSource("let x = f { }\n").call(line: 1, column: 11) != nil)
+    #expect(ParsedSource("f(x)\n{ }\n").call(line: 1, column: 2)?.trailingClosure != nil)
+    #expect(ParsedSource("x = FileManager.default.f(1)\n").call(line: 1, column: 26) != nil)
+    #expect(ParsedSource("switch x {\ncase 1:\n  f(1) { }\n}\n").call(line: 3, column: 4) != nil)
     #expect(ParsedSource("if x {\n  f(1) { }\n}\n").call(line: 2, column: 4) != nil)
     #expect(ParsedSource("g { x in f { } }\n").call(line: 1, column: 12) != nil)
     #expect(ParsedSource("a\n  .b<Int>(1)\n").call(line: 2, column: 10)?.callee == "a\n  .b<Int>")
