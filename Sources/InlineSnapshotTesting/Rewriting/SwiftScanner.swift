@@ -56,6 +56,10 @@ struct SwiftScanner {
   private let bytes: [UInt8]
   private var index = 0
   private(set) var tokens: [SwiftToken] = []
+  /// The end of the line on which a bare regex was last sought up to the line's end in vain: a
+  /// `/` before it cannot start one either, so the search is not repeated (linear time on a line
+  /// of many `/`).
+  private var noBareRegexBefore = 0
 
   /// Scans `bytes` whole, or throws at its first problem.
   static func scan(_ bytes: [UInt8]) throws(SwiftScanError) -> [SwiftToken] {
@@ -455,7 +459,7 @@ struct SwiftScanner {
   /// Scans a bare `/…/` regex from its `/` when the text there reads as one; otherwise leaves the
   /// position and returns `false`, for the `/` to be an operator.
   private mutating func scanBareRegex() throws(SwiftScanError) -> Bool {
-    guard let first = byte(at: index + 1),
+    guard index >= noBareRegexBefore, let first = byte(at: index + 1),
       first != UInt8(ascii: " "), first != UInt8(ascii: "\t"), !isLineBreak(first),
       first != UInt8(ascii: "/"), first != UInt8(ascii: "*")
     else { return false }
@@ -480,6 +484,7 @@ struct SwiftScanner {
       }
       cursor += 1
     }
+    noBareRegexBefore = cursor
     return false
   }
 
