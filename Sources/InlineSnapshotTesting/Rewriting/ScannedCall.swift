@@ -139,6 +139,8 @@ struct CallReader {
         guard index > 0 else { return nil }
         index -= 1
         continue
+      } else if token.kind == .string || token.kind == .regex {
+        return index  // `"a".f(…)`: a literal starts the chain.
       } else if token.kind != .word && token.kind != .number {
         return nil
       }

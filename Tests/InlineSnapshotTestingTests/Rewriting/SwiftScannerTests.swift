@@ -127,6 +127,7 @@ import Testing
   @Test func readsACallInAnAssignmentOrAClosure() {
     #expect(ParsedSource("let x = f { }\n").call(line: 1, column: 11) != nil)
     #expect(ParsedSource("f(x)\n{ }\n").call(line: 1, column: 2)?.trailingClosure != nil)
+    #expect(ParsedSource("_ = \"a\".f(1)\n").call(line: 1, column: 10)?.callee == "\"a\".f")
     #expect(ParsedSource("x = FileManager.default.f(1)\n").call(line: 1, column: 26) != nil)
     #expect(ParsedSource("switch x {\ncase 1:\n  f(1) { }\n}\n").call(line: 3, column: 4) != nil)
     #expect(ParsedSource("if x {\n  f(1) { }\n}\n").call(line: 2, column: 4) != nil)
