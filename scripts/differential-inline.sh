@@ -40,6 +40,7 @@ fi
 
 corpus_list=$(IFS=:; echo "${folders[*]}")
 cd Oracle
-swift build -c release --build-tests
-DIFFERENTIAL_CORPUS="$corpus_list" swift test -c release --skip-build \
+# Release with testability: the test reads the package's rewriter through @testable import.
+swift build -c release --build-tests -Xswiftc -enable-testing
+DIFFERENTIAL_CORPUS="$corpus_list" swift test -c release -Xswiftc -enable-testing --skip-build \
   --filter DifferentialInlineTests 2>&1 | grep -v -E '^(◇|↳|Test Suite|Test Case)'
