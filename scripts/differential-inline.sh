@@ -9,7 +9,7 @@
 # swift-structured-queries (when the mirror has it), swift-macro-testing, swift-dependencies and
 # swift-case-paths, cloned into .build-differential/corpus (once), and this package's Tests.
 # DIFFERENTIAL_CALLS_PER_FILE (default 16) sets how many call sites of each file are tried. Built
-# in release (swift-syntax's parser is ten times slower in debug), in Oracle/.build.
+# in release (swift-syntax's parser is ten times slower in debug), in Oracle/.build-release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -41,6 +41,7 @@ fi
 corpus_list=$(IFS=:; echo "${folders[*]}")
 cd Oracle
 # Release with testability: the test reads the package's rewriter through @testable import.
-swift build -c release --build-tests -Xswiftc -enable-testing
-DIFFERENTIAL_CORPUS="$corpus_list" swift test -c release -Xswiftc -enable-testing --skip-build \
+flags=(-c release --scratch-path .build-release -Xswiftc -enable-testing)
+swift build "${flags[@]}" --build-tests
+DIFFERENTIAL_CORPUS="$corpus_list" swift test "${flags[@]}" --skip-build \
   --filter DifferentialInlineTests 2>&1 | grep -v -E '^(◇|↳|Test Suite|Test Case)'
