@@ -22,11 +22,9 @@ let package = Package(
     .executable(name: "snapshot-testing", targets: ["SnapshotTestingCLI"]),
   ],
   dependencies: [
-    // Only the inline and custom-dump modules use these; the core stays toolchain-only. The
-    // swift-syntax range reaches as high as upstream's (<605), so a project whose other
-    // dependencies moved to 604 still resolves; scripts/check-swift-syntax-versions.sh builds
-    // against every version from 600 on that this machine can fetch.
-    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
+    // Only the custom-dump module uses this; the core stays toolchain-only. No swift-syntax: the
+    // inline module reads sources with a scanner of its own (Oracle/ keeps the swift-syntax
+    // rewriter it is checked against).
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
     // Only the `snapshot-testing` command-line tool uses these: FlyingFox serves
     // `report --serve` (pure Swift over sockets, no SwiftNIO; see the README for the cost).
@@ -97,8 +95,6 @@ let package = Package(
         "RunRecord",
         // As upstream: users of the inline product can reach `.customDump` without another product.
         "SnapshotTestingCustomDump",
-        .product(name: "SwiftParser", package: "swift-syntax"),
-        .product(name: "SwiftSyntax", package: "swift-syntax"),
       ]
     ),
     .testTarget(
@@ -132,11 +128,7 @@ let package = Package(
     ),
     .target(
       name: "InlineSnapshotRewriter",
-      dependencies: [
-        "RunRecord",
-        .product(name: "SwiftParser", package: "swift-syntax"),
-        .product(name: "SwiftSyntax", package: "swift-syntax"),
-      ]
+      dependencies: ["RunRecord"]
     ),
     .executableTarget(
       name: "SnapshotTestingCLI",
@@ -197,15 +189,7 @@ if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_FUZZ"] != nil {
   let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzPNGDecoder", ["ImageSnapshotTesting"]),
     ("FuzzAntialiasing", ["ImageSnapshotTesting"]),
-    (
-      "FuzzInlineRewriter",
-      [
-        "InlineSnapshotTesting",
-        .product(name: "SwiftParser", package: "swift-syntax"),
-        .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
-        .product(name: "SwiftSyntax", package: "swift-syntax"),
-      ]
-    ),
+    ("FuzzInlineRewriter", ["InlineSnapshotTesting"]),
     ("FuzzFailureRecord", ["RunRecord"]),
     ("FuzzUsageLog", ["RunRecord"]),
     ("FuzzTemporaryFileName", ["RunRecord"]),

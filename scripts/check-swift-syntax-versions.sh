@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the inline-snapshot module (the package's only user of swift-syntax) against each
-# swift-syntax version the Package.swift range allows and this machine can fetch, each in a
-# scratch folder of its own under .build-syntax/, so that a version the range admits but the code
-# does not compile with is found before a user finds it.
+# Builds the differential test's oracle (Oracle/, the swift-syntax rewriter the inline module used
+# before its own scanner; no product of the main package depends on swift-syntax) against each
+# swift-syntax version Oracle/Package.swift allows and this machine can fetch, each in a scratch
+# folder of its own under .build-syntax/, so that the differential test runs whichever version
+# resolves.
 #
 #   scripts/check-swift-syntax-versions.sh [VERSION…]   (default: 600.0.1 602.0.0 603.0.1)
 #
@@ -22,14 +23,15 @@ for version in "${versions[@]}"; do
   # A copy of the manifest and sources, so that pinning a version never touches the checkout's
   # own Package.resolved.
   rm -rf "$work/package" && mkdir -p "$work/package"
-  tar -C "$root" --exclude './.build*' --exclude './.git' --exclude './Benchmarks' \
+  tar -C "$root" --exclude './.build*' --exclude './Oracle/.build*' --exclude './.git' \
+    --exclude './Benchmarks' \
     --exclude './.docs-build' -cf - . | tar -C "$work/package" -xf -
   echo "swift-syntax $version:"
-  if (cd "$work/package" &&
+  if (cd "$work/package/Oracle" &&
     swift package --scratch-path "$work/scratch" resolve >"$work/resolve.log" 2>&1 &&
     swift package --scratch-path "$work/scratch" resolve swift-syntax --version "$version" \
       >>"$work/resolve.log" 2>&1 &&
-    swift build --scratch-path "$work/scratch" --target InlineSnapshotTesting \
+    swift build --scratch-path "$work/scratch" --target InlineSnapshotOracle \
       >"$work/build.log" 2>&1); then
     echo "  builds"
   else
@@ -39,7 +41,7 @@ for version in "${versions[@]}"; do
   fi
 done
 if [ ${#failed[@]} -gt 0 ]; then
-  echo "error: the inline module does not build with swift-syntax ${failed[*]}" >&2
+  echo "error: the oracle does not build with swift-syntax ${failed[*]}" >&2
   exit 1
 fi
-echo "The inline module builds with swift-syntax ${versions[*]}."
+echo "The oracle builds with swift-syntax ${versions[*]}."

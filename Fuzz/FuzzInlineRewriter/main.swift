@@ -1,10 +1,12 @@
-// libFuzzer harness: `rewriteInlineSnapshots(in:recordings:)` on mutated test sources. Run with
-// `scripts/fuzz.sh FuzzInlineRewriter SECONDS`.
+// libFuzzer harness: the inline rewriter's Swift scanner and `rewriteInlineSnapshots(in:recordings:)`
+// on arbitrary bytes and mutated test sources. Run with `scripts/fuzz.sh FuzzInlineRewriter SECONDS`.
+// (The differential harness, which compares every edit with the swift-syntax rewriter, is in the
+// Oracle package: it needs swift-syntax, which this package does not depend on.)
 //
 // The input is four choice bytes, then the test's source, then optionally a 0xFF byte (never in
 // UTF-8) and the snapshot text to record:
 //
-//   byte 0  which call: the n-th call of the source (below 240), or a position near it, off by
+//   byte 0  which call: the n-th call the scanner reads (below 240), or a position near it, off by
 //           a few columns (240 and up), so that calls not found are tried too
 //   byte 1  the syntax descriptor: trailing closure offset -1…3, label, a deprecated label
 //   byte 2  the snapshot the running test saw: none, or the text of one of the call's closures
@@ -12,26 +14,15 @@
 //           few awkward texts (quotes, backslashes, `#`, control characters, CR LF)
 //
 // Invariants, for any input:
-// - the rewriter never crashes;
-// - when it returns a text, that text parses without errors. It refuses sources that do not
-//   parse, so "no more errors than the input" reduces to "none"; in addition, the diagnostics of
-//   SwiftParserDiagnostics (which also sees lexer errors such as bad escapes in other literals)
-//   may not grow: the edit may remove an error with the closure it replaces, never add one;
-// - every byte outside the call's argument list and closures is unchanged: the output is the
-//   input's bytes up to the end of the called name, then anything, then the input's bytes from
-//   the end of the call.
-//
-// Sources with `[` nested more than 12 deep are skipped: swift-syntax 603's parser takes time
-// exponential in that depth, even for valid code (in this sanitized build, 18 levels of
-// `let x: [[…[Int]…]]` take 3 s, and each level doubles it): a problem of the dependency, not of
-// the rewriter, that would make every such input a timeout. See Documentation/Reliability.md.
+// - neither the scanner nor the rewriter crashes, and both end (libFuzzer's timeout);
+// - every position of the source either names a call or not, without a crash;
+// - when the rewriter returns a text, that text scans without errors and its closure reads back
+//   as the recorded text (the rewriter checks this itself; here it is checked again);
+// - every byte outside the call is unchanged: the output is the input's bytes up to the end of
+//   the called name, then anything, then the input's bytes from the end of the call.
 
 import Foundation
 import FuzzingSupport
-import SwiftDiagnostics
-import SwiftParser
-import SwiftParserDiagnostics
-import SwiftSyntax
 
 @testable import InlineSnapshotTesting
 
@@ -51,24 +42,31 @@ private func fuzzInlineRewriter(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
   let choices = Array(input.prefix(4))
   let rest = input.dropFirst(4)
   let split = rest.firstIndex(of: 0xFF)
-  let sourceBytes = rest[..<(split ?? rest.endIndex)]
-  guard bracketDepth(sourceBytes) <= 12 else { return -1 }  // Not added to the corpus.
-  let source = String(decoding: sourceBytes, as: UTF8.self)
+  let source = String(decoding: rest[..<(split ?? rest.endIndex)], as: UTF8.self)
   let recordedText = split.map { String(decoding: rest[($0 + 1)...], as: UTF8.self) } ?? ""
 
-  let tree = Parser.parse(source: source)
-  let converter = SourceLocationConverter(fileName: "", tree: tree)
-  let calls = CallCollector(viewMode: .sourceAccurate).calls(in: tree)
+  let parsed = ParsedSource(source)
+  // Every token start is tried as a call's position: no crash, whatever the reader makes of it.
+  var calls: [(line: Int, column: Int, call: ScannedCall)] = []
+  for token in parsed.tokens {
+    let location = parsed.location(of: token.start)
+    if let call = parsed.call(line: location.line, column: location.column) {
+      require(call.position == token.start, "a call found at another position:\n\(source)")
+      require(
+        call.start <= call.calleeEnd && call.calleeEnd <= call.position
+          && call.position < call.end && call.end <= parsed.bytes.count,
+        "a call whose parts are out of order:\n\(source)"
+      )
+      calls.append((location.line, location.column, call))
+    }
+  }
   guard !calls.isEmpty else { return 0 }
-  let call = calls[Int(choices[0]) % calls.count]
-  var location = converter.location(for: call.calledExpression.endPosition)
+  let chosen = calls[Int(choices[0]) % calls.count]
+  var line = chosen.line
+  var column = chosen.column
   if choices[0] >= 240 {
-    location = SourceLocation(
-      line: location.line + (choices[0] & 1 == 0 ? 0 : 1),
-      column: location.column + Int(choices[0] % 8) - 4,
-      offset: 0,
-      file: ""
-    )
+    line += choices[0] & 1 == 0 ? 0 : 1
+    column += Int(choices[0] % 8) - 4
   }
 
   let descriptor = InlineSnapshotSyntaxDescriptor(
@@ -76,7 +74,7 @@ private func fuzzInlineRewriter(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
     trailingClosureLabel: ["matches", "expansion", "diagnostics"][Int(choices[1] / 5) % 3],
     trailingClosureOffset: [0, 1, 2, -1, 3][Int(choices[1]) % 5]
   )
-  let candidates = closureTexts(of: call)
+  let candidates = closureTexts(of: chosen.call)
   let expectedChoice = Int(choices[2]) % (candidates.count + 1)
   let expected = expectedChoice == candidates.count ? nil : candidates[expectedChoice]
   let actual: String?
@@ -87,114 +85,63 @@ private func fuzzInlineRewriter(_ data: UnsafePointer<UInt8>?, _ size: Int) -> I
   case let index: actual = awkwardTexts[index - 3]
   }
   let recording = InlineSnapshotRecording(
-    line: location.line,
-    column: location.column,
+    line: line,
+    column: column,
     syntaxDescriptor: descriptor,
     expected: expected,
     actual: actual
   )
-
-  guard let output = try? rewriteInlineSnapshots(in: source, recordings: [recording]) else {
-    return 0
-  }
-  check(output, rewriting: source, tree: tree, converter: converter, recording: recording)
+  guard let output = try? rewriteInlineSnapshots(in: source, recordings: [recording]),
+    output != source
+  else { return 0 }
+  check(output, rewriting: parsed, recording: recording)
   return 0
 }
 
-private func check(
-  _ output: String,
-  rewriting source: String,
-  tree: SourceFileSyntax,
-  converter: SourceLocationConverter,
-  recording: InlineSnapshotRecording
-) {
-  guard output != source else { return }
-  let outputTree = Parser.parse(source: output)
-  require(!tree.hasError, "a source with syntax errors was rewritten:\n\(source)")
+private func check(_ output: String, rewriting parsed: ParsedSource, recording: InlineSnapshotRecording)
+{
+  let source = String(decoding: parsed.bytes, as: UTF8.self)
+  let rewritten = ParsedSource(output)
+  require(parsed.scanError == nil, "a source that does not scan was rewritten:\n\(source)")
   require(
-    !outputTree.hasError,
-    "the rewritten source has syntax errors:\n--- input\n\(source)\n--- output\n\(output)"
+    rewritten.scanError == nil,
+    "the rewritten source does not scan:\n--- input\n\(source)\n--- output\n\(output)"
   )
-  let errorsBefore = errorCount(in: tree)
-  let errorsAfter = errorCount(in: outputTree)
-  require(
-    errorsAfter <= errorsBefore,
-    "\(errorsAfter) diagnostics after, \(errorsBefore) before:\n--- input\n\(source)\n"
-      + "--- output\n\(output)"
-  )
-
-  let before = Array(source.utf8)
-  let after = Array(output.utf8)
-  // Every call the recording's position names: the rewriter may take any of them.
-  let regions = CallCollector(viewMode: .sourceAccurate).calls(in: tree)
-    .filter {
-      let start = converter.location(for: $0.calledExpression.endPosition)
-      return start.line == recording.line && start.column == recording.column
+  if let actual = recording.actual {
+    let call = rewritten.call(line: recording.line, column: recording.column)
+    let slot = call.flatMap {
+      try? SnapshotSlot(of: $0, descriptor: recording.syntaxDescriptor, line: recording.line)
     }
-    .map {
-      $0.calledExpression.endPositionBeforeTrailingTrivia
-        .utf8Offset..<$0.endPositionBeforeTrailingTrivia.utf8Offset
-    }
-  // The output is the input's bytes before the region, anything, then its bytes after the
-  // region. (A diff's common prefix and suffix would not do: an insertion that begins with the
-  // byte after it, such as " {…}" before "  // comment", seems to start one byte later.)
-  require(
-    regions.contains { region in
-      after.count >= region.lowerBound + (before.count - region.upperBound)
-        && after.starts(with: before[..<region.lowerBound])
-        && after.reversed().starts(with: before[region.upperBound...].reversed())
-    },
-    "bytes outside the call (\(regions)) changed:\n--- input\n\(source)\n--- output\n\(output)"
-  )
-}
-
-/// The deepest nesting of `[`, counted on bytes without regard to strings or comments.
-private func bracketDepth(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
-  var depth = 0
-  var deepest = 0
-  for byte in bytes {
-    if byte == UInt8(ascii: "[") {
-      depth += 1
-      deepest = max(deepest, depth)
-    } else if byte == UInt8(ascii: "]") {
-      depth = max(0, depth - 1)
-    }
+    let text = slot?.closure?.literalText
+    let normalized = SourceStyle(source).newline == "\r\n" ? text?.replacingCRLF() : text
+    require(
+      normalized == actual,
+      "the written closure does not read back:\n--- input\n\(source)\n--- output\n\(output)"
+    )
   }
-  return deepest
-}
-
-/// The error diagnostics SwiftParserDiagnostics reports for a tree.
-private func errorCount(in tree: SourceFileSyntax) -> Int {
-  ParseDiagnosticsGenerator.diagnostics(for: tree).filter { $0.diagMessage.severity == .error }
-    .count
+  guard let call = parsed.call(line: recording.line, column: recording.column) else {
+    fail("a source was rewritten at a position with no call:\n\(source)")
+  }
+  let before = parsed.bytes
+  let after = Array(output.utf8)
+  let region = call.calleeEnd..<call.end
+  // The output is the input's bytes before the region, anything, then its bytes after it. (A
+  // diff's common prefix and suffix would not do: an insertion that begins with the byte after
+  // it, such as " {…}" before "  // comment", seems to start one byte later.)
+  require(
+    after.count >= region.lowerBound + (before.count - region.upperBound)
+      && after.starts(with: before[..<region.lowerBound])
+      && after.reversed().starts(with: before[region.upperBound...].reversed()),
+    "bytes outside the call (\(region)) changed:\n--- input\n\(source)\n--- output\n\(output)"
+  )
 }
 
 /// The texts of the call's closures that are a single string literal: what a test may have seen.
-private func closureTexts(of call: FunctionCallExprSyntax) -> [String] {
-  var closures = call.arguments.compactMap { $0.expression.as(ClosureExprSyntax.self) }
+private func closureTexts(of call: ScannedCall) -> [String] {
+  var closures = call.arguments.compactMap(\.closure)
   closures += [call.trailingClosure].compactMap { $0 }
   closures += call.additionalTrailingClosures.map(\.closure)
-  return closures.compactMap { closure in
-    guard closure.statements.count == 1,
-      let literal = closure.statements.first?.item.as(StringLiteralExprSyntax.self)
-    else { return nil }
-    return literal.representedLiteralValue
-  }
-}
-
-/// Every function call of a tree, in source order.
-private final class CallCollector: SyntaxVisitor {
-  private var found: [FunctionCallExprSyntax] = []
-
-  func calls(in tree: SourceFileSyntax) -> [FunctionCallExprSyntax] {
-    walk(tree)
-    return found
-  }
-
-  override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-    found.append(node)
-    return .visitChildren
-  }
+  return closures.compactMap(\.literalText)
 }
 
 /// Stops with a message libFuzzer reports as a crash, saving the input.

@@ -1,6 +1,4 @@
 @_spi(Internals) import SnapshotTesting
-import SwiftParser
-import SwiftSyntax
 
 /// Says where, at a call in the test's source, the inline snapshot's closure lives.
 ///

@@ -22,8 +22,8 @@ func remapRecordings(
     guard let call = parsed.call(line: recording.line, column: recording.column) else {
       return nil
     }
-    let first = min(recording.line, parsed.line(of: call.positionAfterSkippingLeadingTrivia))
-    let last = parsed.line(of: call.endPositionBeforeTrailingTrivia)
+    let first = min(recording.line, parsed.line(of: call.start))
+    let last = parsed.line(of: call.end)
     guard first >= 1, last <= originalLines.count, first <= last else { return nil }
     let block = Array(originalLines[(first - 1)..<last])
     let matches = occurrences(of: block, in: currentLines)

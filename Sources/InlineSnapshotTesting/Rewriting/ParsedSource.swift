@@ -1,11 +1,9 @@
 import RunRecord
-import SwiftParser
-import SwiftSyntax
 
-/// A test's source, or the text of one call in it, parsed once: the syntax tree, its lines, and
-/// its calls by the position `#line` and `#column` give them.
+/// A test's source, or the text of one call in it, scanned once: its tokens, its lines, and its
+/// calls by the position `#line` and `#column` give them.
 ///
-/// Every step of a pass over a file reads the same parse: finding the recorded calls, checking and
+/// Every step of a pass over a file reads the same scan: finding the recorded calls, checking and
 /// writing their closures, following them into a file another process rewrote.
 ///
 /// ```swift
@@ -13,16 +11,16 @@ import SwiftSyntax
 /// let call = source.call(line: recording.line, column: recording.column)
 /// ```
 ///
-/// - Complexity: O(*n*) to build for *n* bytes; each lookup is O(1) or O(log *n*).
+/// - Complexity: O(*n*) to build for *n* bytes; a lookup is O(log *n*) plus the call's length.
 struct ParsedSource {
-  /// The byte offset, line and column in the file of the parsed text's first byte.
+  /// The byte offset, line and column in the file of the scanned text's first byte.
   struct Origin {
     var offset = 0
     var line = 1
     var column = 1
   }
 
-  /// Told of every parse, with the text parsed; lets tests check how often a pass parses (bound
+  /// Told of every scan, with the text scanned; lets tests check how often a pass scans (bound
   /// through `TestHooks`).
   static var parseObserver: (@Sendable (String) -> Void)? { TestHooks.value(ParseObserver.self) }
 
@@ -30,105 +28,98 @@ struct ParsedSource {
     typealias Value = @Sendable (String) -> Void
   }
 
-  /// The parsed text's syntax tree; its positions count from ``origin``.
-  let tree: SourceFileSyntax
-  /// Where the parsed text stands in the file.
+  /// Where the scanned text stands in the file.
   let origin: Origin
-  private let converter: SourceLocationConverter
-  private let calls: [CallPosition: FunctionCallExprSyntax]
+  let bytes: [UInt8]
+  /// The tokens, brackets matched; empty when the text does not scan.
+  let tokens: [SwiftToken]
+  /// Why the text does not scan, if it does not.
+  let scanError: SwiftScanError?
+  /// The offset of each line's first byte; a line ends at LF, CR LF or a lone CR.
+  private let lineStarts: [Int]
+  /// Whether a `#sourceLocation` makes `#line` and `#column` name other lines than the text's.
+  private let movesLines: Bool
 
-  /// Parses `text`, which stands in its file at `origin` (a whole file by default); lines and
+  /// Scans `text`, which stands in its file at `origin` (a whole file by default); lines and
   /// columns are the file's.
   init(_ text: String, origin: Origin = Origin()) {
     Self.parseObserver?(text)
-    tree = Parser.parse(source: text)
-    converter = SourceLocationConverter(fileName: "", tree: tree)
+    bytes = Array(text.utf8)
     self.origin = origin
-    calls = CallIndexer.calls(in: tree, converter: converter, origin: origin)
+    var starts = [0]
+    var index = 0
+    while index < bytes.count {
+      if bytes[index] == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
+      if isLineBreak(bytes[index]) { starts.append(index + 1) }
+      index += 1
+    }
+    lineStarts = starts
+    do {
+      tokens = try SwiftScanner.scan(bytes)
+      scanError = nil
+    } catch {
+      tokens = []
+      scanError = error
+    }
+    let scanned = bytes
+    movesLines = tokens.contains { token in
+      token.kind == .pound && scanned[token.start..<token.end].elementsEqual("#sourceLocation".utf8)
+    }
   }
 
   /// The call whose argument list starts at `line` and `column` (the position `#line` and
-  /// `#column` give a function's default arguments: just after the called expression and its
-  /// whitespace); the outermost one should several start there.
-  func call(line: Int, column: Int) -> FunctionCallExprSyntax? {
-    calls[CallPosition(line: line, column: column)]
+  /// `#column` give a function's default arguments: just after the called expression and the
+  /// spaces and comments that follow it on its line), or `nil` when none certainly does.
+  func call(line: Int, column: Int) -> ScannedCall? {
+    let localLine = line - origin.line + 1
+    let localColumn = localLine == 1 ? column - origin.column + 1 : column
+    guard !movesLines, localLine >= 1, localLine <= lineStarts.count, localColumn >= 1 else { return nil }
+    let offset = lineStarts[localLine - 1] + localColumn - 1
+    let lineEnd = localLine < lineStarts.count ? lineStarts[localLine] : bytes.count
+    guard offset < lineEnd, let index = tokenIndex(startingAt: offset) else { return nil }
+    return CallReader(source: self).call(openingAt: index)
   }
 
-  /// The file's line and column of a position in ``tree``.
-  func location(of position: AbsolutePosition) -> (line: Int, column: Int) {
-    let location = converter.location(for: position)
-    return origin.fileLocation(line: location.line, column: location.column)
+  /// The file's line and column of a byte offset in the scanned text.
+  func location(of offset: Int) -> (line: Int, column: Int) {
+    var low = 0
+    var high = lineStarts.count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+    }
+    return origin.fileLocation(line: low + 1, column: offset - lineStarts[low] + 1)
   }
 
-  /// The file's line of a position in ``tree``.
-  func line(of position: AbsolutePosition) -> Int {
-    location(of: position).line
+  /// The file's line of a byte offset in the scanned text.
+  func line(of offset: Int) -> Int {
+    location(of: offset).line
   }
 
-  /// The line of the first syntax error, or `nil` when the text parses cleanly.
+  /// The line of the first problem the scanner met, or `nil` when the text scans cleanly.
   var firstSyntaxErrorLine: Int? {
-    guard tree.hasError else { return nil }
-    let finder = SyntaxErrorFinder(viewMode: .all)
-    finder.walk(tree)
-    return line(of: finder.position ?? tree.endPosition)
+    scanError.map { line(of: $0.offset) }
+  }
+
+  /// The text of a byte range.
+  func text(_ range: Range<Int>) -> String {
+    String(decoding: bytes[range], as: UTF8.self)
+  }
+
+  private func tokenIndex(startingAt offset: Int) -> Int? {
+    var low = 0
+    var high = tokens.count
+    while low < high {
+      let middle = (low + high) / 2
+      if tokens[middle].start < offset { low = middle + 1 } else { high = middle }
+    }
+    return low < tokens.count && tokens[low].start == offset ? low : nil
   }
 }
 
 extension ParsedSource.Origin {
-  /// The file's line and column of a line and column counted in the parsed text.
+  /// The file's line and column of a line and column counted in the scanned text.
   func fileLocation(line: Int, column: Int) -> (line: Int, column: Int) {
     (self.line + line - 1, line == 1 ? self.column + column - 1 : column)
-  }
-}
-
-/// A call's `#line` and `#column`.
-private struct CallPosition: Hashable {
-  var line: Int
-  var column: Int
-}
-
-/// Collects every call by its position, in one walk of the tree.
-private final class CallIndexer: SyntaxVisitor {
-  private let converter: SourceLocationConverter
-  private let origin: ParsedSource.Origin
-  private var calls: [CallPosition: FunctionCallExprSyntax] = [:]
-
-  static func calls(
-    in tree: SourceFileSyntax,
-    converter: SourceLocationConverter,
-    origin: ParsedSource.Origin
-  ) -> [CallPosition: FunctionCallExprSyntax] {
-    let indexer = CallIndexer(converter: converter, origin: origin)
-    indexer.walk(tree)
-    return indexer.calls
-  }
-
-  private init(converter: SourceLocationConverter, origin: ParsedSource.Origin) {
-    self.converter = converter
-    self.origin = origin
-    super.init(viewMode: .sourceAccurate)
-  }
-
-  override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-    let start = converter.location(for: node.calledExpression.endPosition)
-    let file = origin.fileLocation(line: start.line, column: start.column)
-    let position = CallPosition(line: file.line, column: file.column)
-    // Visited outside in, so the outermost call that starts there keeps the position.
-    if calls[position] == nil { calls[position] = node }
-    return .visitChildren
-  }
-}
-
-private final class SyntaxErrorFinder: SyntaxVisitor {
-  var position: AbsolutePosition?
-
-  override func visit(_ node: UnexpectedNodesSyntax) -> SyntaxVisitorContinueKind {
-    if position == nil { position = node.positionAfterSkippingLeadingTrivia }
-    return .skipChildren
-  }
-
-  override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
-    if position == nil, token.presence == .missing { position = token.position }
-    return .skipChildren
   }
 }

@@ -1,5 +1,3 @@
-import SwiftSyntax
-
 /// Writes inline snapshots into a test's source text and returns the new text.
 ///
 /// A pure function of its inputs: it never touches the disk, so every rule below is tested on
@@ -99,10 +97,10 @@ private struct RewritePass {
     guard let call = source.call(line: recording.line, column: recording.column) else {
       return nil
     }
-    let start = call.positionAfterSkippingLeadingTrivia.utf8Offset
-    let end = call.endPositionBeforeTrailingTrivia.utf8Offset
+    let start = call.start
+    let end = call.end
     let editsInside = edits.filter { (start..<end).contains($0.callOffset) }
-    let originalPosition = call.calledExpression.endPosition.utf8Offset
+    let originalPosition = call.position
     guard !editsInside.isEmpty else {
       return CallView(call: call, offset: 0, originalPosition: originalPosition)
     }
@@ -114,7 +112,7 @@ private struct RewritePass {
     let currentEnd = end + editsInside.reduce(0) { $0 + $1.addedBytes }
     let utf8 = Array(text.utf8)
     let callText = String(decoding: utf8[start..<min(currentEnd, utf8.count)], as: UTF8.self)
-    let location = source.location(of: call.positionAfterSkippingLeadingTrivia)
+    let location = source.location(of: call.start)
     let reparsed = ParsedSource(
       callText,
       origin: .init(offset: start, line: location.line, column: location.column)
@@ -149,7 +147,7 @@ private struct RewritePass {
 
 /// A call as the pass reads it: from the file's parse, or from its own text parsed anew.
 private struct CallView {
-  var call: FunctionCallExprSyntax
+  var call: ScannedCall
   /// Where position 0 of `call`'s tree is in the current text.
   var offset: Int
   /// The offset in the file's parse of the call's position, which names it across edits.

@@ -1,5 +1,3 @@
-import SwiftSyntax
-
 /// Where a call keeps, or would keep, the closure an ``InlineSnapshotSyntaxDescriptor`` names.
 ///
 /// The descriptor's offset counts from the call's first trailing closure. Closures passed last
@@ -7,11 +5,11 @@ import SwiftSyntax
 /// parentheses' end means one of them.
 enum SnapshotSlot {
   /// A closure argument inside the parentheses.
-  case argument(LabeledExprSyntax, ClosureExprSyntax)
+  case argument(ScannedCall.Argument, ScannedCall.Closure)
   /// The unlabelled first trailing closure.
-  case trailingClosure(ClosureExprSyntax)
+  case trailingClosure(ScannedCall.Closure)
   /// A labelled trailing closure after the first.
-  case additionalClosure(MultipleTrailingClosureElementSyntax)
+  case additionalClosure(ScannedCall.LabeledClosure)
   /// No first trailing closure yet.
   case missingTrailingClosure
   /// No labelled closure for the snapshot yet; one belongs before the labelled closure at
@@ -19,7 +17,7 @@ enum SnapshotSlot {
   case missingAdditionalClosure(index: Int)
 
   /// The closure the slot holds, if any.
-  var closure: ClosureExprSyntax? {
+  var closure: ScannedCall.Closure? {
     switch self {
     case .argument(_, let closure), .trailingClosure(let closure): return closure
     case .additionalClosure(let element): return element.closure
@@ -32,21 +30,19 @@ enum SnapshotSlot {
   /// A labelled trailing closure whose label the descriptor names is taken wherever it stands, so
   /// that closures the helper writes in another order, or removes, do not shift it.
   init(
-    of call: FunctionCallExprSyntax,
+    of call: ScannedCall,
     descriptor: InlineSnapshotSyntaxDescriptor,
     line: Int
   ) throws(InlineSnapshotRewriteError) {
-    let arguments = Array(call.arguments)
+    let arguments = call.arguments
     var firstClosureArgument = arguments.count
-    while firstClosureArgument > 0,
-      arguments[firstClosureArgument - 1].expression.is(ClosureExprSyntax.self)
-    {
+    while firstClosureArgument > 0, arguments[firstClosureArgument - 1].closure != nil {
       firstClosureArgument -= 1
     }
     let position = firstClosureArgument + descriptor.trailingClosureOffset
     if position < arguments.count {
       guard position >= firstClosureArgument, position >= 0,
-        let closure = arguments[position].expression.as(ClosureExprSyntax.self)
+        let closure = arguments[position].closure
       else {
         throw .negativeOffset(line: line, offset: descriptor.trailingClosureOffset)
       }
@@ -58,11 +54,10 @@ enum SnapshotSlot {
       self = call.trailingClosure.map { .trailingClosure($0) } ?? .missingTrailingClosure
       return
     }
-    let additional = Array(call.additionalTrailingClosures)
-    if additionalIndex < additional.count, descriptor.names(additional[additionalIndex].label.text)
-    {
+    let additional = call.additionalTrailingClosures
+    if additionalIndex < additional.count, descriptor.names(additional[additionalIndex].label) {
       self = .additionalClosure(additional[additionalIndex])
-    } else if let named = additional.first(where: { descriptor.names($0.label.text) }) {
+    } else if let named = additional.first(where: { descriptor.names($0.label) }) {
       self = .additionalClosure(named)
     } else {
       self = .missingAdditionalClosure(index: min(additionalIndex, additional.count))
@@ -81,20 +76,17 @@ func snapshotClosureLine(
   let parsed = ParsedSource(source)
   guard let call = parsed.call(line: callLine, column: callColumn) else { return nil }
   let slot = try SnapshotSlot(of: call, descriptor: syntaxDescriptor, line: callLine)
-  let node: Syntax
+  let start: Int
   switch slot {
-  case .argument(let argument, _): node = Syntax(argument)
-  case .trailingClosure(let closure): node = Syntax(closure)
-  case .additionalClosure(let element): node = Syntax(element)
+  case .argument(let argument, _): start = argument.start
+  case .trailingClosure(let closure): start = closure.start
+  case .additionalClosure(let element): start = element.start
   case .missingTrailingClosure, .missingAdditionalClosure: return nil
   }
-  return parsed.line(of: node.positionAfterSkippingLeadingTrivia)
+  return parsed.line(of: start)
 }
 
 /// The text a closure returns when its body is a single string literal without interpolation.
-func literalText(of closure: ClosureExprSyntax) -> String? {
-  guard closure.statements.count == 1,
-    let literal = closure.statements.first?.item.as(StringLiteralExprSyntax.self)
-  else { return nil }
-  return literal.representedLiteralValue
+func literalText(of closure: ScannedCall.Closure) -> String? {
+  closure.literalText
 }

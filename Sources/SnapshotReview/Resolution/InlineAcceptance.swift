@@ -65,7 +65,24 @@ enum InlineAcceptance {
     var results: [ResolutionError?] = []
     var changes: [InlineSnapshotChange] = []
     for failure in failures {
-      let change = self.change(for: failure)
+      var change = self.change(for: failure)
+      // The local file may have changed since the run: the call at the recorded place must be
+      // in the recorded test, or that test's assertion is found by its expected text.
+      switch placement(of: change, recordedIn: failure.record.testName, in: source) {
+      case .asRecorded:
+        break
+      case .moved(let line, let column):
+        (change.line, change.column) = (line, column)
+      case .refused(let reason):
+        results.append(
+          ResolutionError(
+            description: """
+              Refusing to accept "\(failure.record.testName)" at \(path):\(change.line): \(reason)
+              """
+          )
+        )
+        continue
+      }
       if let refusal = refusal(of: change, in: source) {
         results.append(
           ResolutionError(

@@ -28,9 +28,9 @@ import Testing
     let source = "f {\n  assertInlineSnapshot(of: g(1), as: .lines) {\n    \"x\"\n  }\n}\n"
     let parsed = ParsedSource(source)
     let call = parsed.call(line: 2, column: 23)
-    #expect(call?.calledExpression.trimmedDescription == "assertInlineSnapshot")
-    #expect(call.map { parsed.line(of: $0.endPositionBeforeTrailingTrivia) } == 4)
-    #expect(parsed.call(line: 2, column: 29)?.calledExpression.trimmedDescription == "g")
+    #expect(call?.callee == "assertInlineSnapshot")
+    #expect(call.map { parsed.line(of: $0.end) } == 4)
+    #expect(parsed.call(line: 2, column: 29)?.callee == "g")
     #expect(parsed.call(line: 2, column: 22) == nil)
     #expect(parsed.firstSyntaxErrorLine == nil)
 

@@ -240,6 +240,60 @@ import Testing
     }
   }
 
+  /// Locally, a new test above `greeting()` has an assertion with the same expected text at the
+  /// line and column CI recorded: accepting writes into `greeting()`, where its assertion moved.
+  @Test func anotherTestsAssertionAtTheRecordedPlaceIsNotWritten() throws {
+    let inserted = """
+      import InlineSnapshotTesting
+      import Testing
+
+      @Test func other() {
+        assertInlineSnapshot(of: greeting, as: .lines) {
+          \"\"\"
+          Hello, Blobby!
+          \"\"\"
+        }
+      }
+
+      """
+    let moved = Self.source.replacingOccurrences(
+      of: "import InlineSnapshotTesting\nimport Testing\n\n",
+      with: inserted
+    )
+    try Self.withFolder { base in
+      let downloaded = try Self.failOnCI(PackageCopy(in: base, named: "ci"), base: base)
+      let mine = try PackageCopy(in: base, named: "mine", source: moved)
+      let console = ScriptedConsole()
+      let session = Self.session([downloaded], root: mine.root, console: console)
+      _ = session.resolve(.accept, filters: [])
+      let text = try mine.text()
+      let otherTest = try #require(text.components(separatedBy: "@Test func greeting").first)
+      #expect(otherTest.contains("Hello, Blobby!"), "other() is untouched")
+      #expect(!otherTest.contains("Hello, Blob!\n"))
+      #expect(text.contains("Hello, Blob!\n"), "greeting() gets CI's text")
+      #expect(text.components(separatedBy: "Hello, Blobby!").count == 2)
+    }
+  }
+
+  /// The same, but `greeting()`'s assertion is gone: refused, naming both tests.
+  @Test func anotherTestsAssertionAtTheRecordedPlaceIsRefusedNamingBoth() throws {
+    let replaced = Self.source.replacingOccurrences(of: "func greeting()", with: "func other()")
+      + "@Test func greeting() {}\n"
+    try Self.withFolder { base in
+      let downloaded = try Self.failOnCI(PackageCopy(in: base, named: "ci"), base: base)
+      let mine = try PackageCopy(in: base, named: "mine", source: replaced)
+      let console = ScriptedConsole()
+      let session = Self.session([downloaded], root: mine.root, console: console)
+      #expect(session.resolve(.accept, filters: []) == .failure)
+      #expect(
+        console.errors.contains(
+          #"the assertion at line 5, column 23 is in "other()", not in "greeting()", and "greeting()" has no assertion with the snapshot the run saw"#
+        )
+      )
+      #expect(try mine.text() == replaced, "nothing is written")
+    }
+  }
+
   @Test func aMovedTestFileIsRefusedAndNamed() throws {
     try Self.withFolder { base in
       let downloaded = try Self.failOnCI(PackageCopy(in: base, named: "ci"), base: base)

@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+
+// The test oracle of the inline-snapshot rewriter: the swift-syntax rewriter the package used
+// before its own scanner, and the differential test that compares the two on a corpus of real
+// Swift. Kept out of the main package so that no user resolves or builds swift-syntax. Run
+// `scripts/differential-inline.sh` from the root.
+
+import PackageDescription
+
+let package = Package(
+  name: "swift-snapshot-testing-oracle",
+  platforms: [.macOS(.v13)],
+  dependencies: [
+    .package(name: "swift-snapshot-testing", path: ".."),
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
+  ],
+  targets: [
+    // The swift-syntax rewriter, as it was (Rewriter/), behind a small public surface.
+    .target(
+      name: "InlineSnapshotOracle",
+      dependencies: [
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+      ]
+    ),
+    .testTarget(
+      name: "DifferentialTests",
+      dependencies: [
+        "InlineSnapshotOracle",
+        .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
+      ]
+    ),
+  ]
+)

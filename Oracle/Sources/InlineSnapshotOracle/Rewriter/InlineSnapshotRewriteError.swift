@@ -1,0 +1,1 @@
+../../../../Sources/InlineSnapshotTesting/Rewriting/InlineSnapshotRewriteError.swift

@@ -1,0 +1,1 @@
+../../../../Sources/InlineSnapshotRewriter/SyntaxDescriptor.swift

@@ -1,0 +1,1 @@
+../../InlineSnapshotTesting/Rewriting/ScannedCall.swift

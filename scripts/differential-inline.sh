@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The differential test of the inline rewriter: the package's own Swift scanner against the
+# swift-syntax rewriter it replaced (the Oracle package), edit for edit, on every .swift file of a
+# corpus. Fails on any difference, or on a text the scanner writes where swift-syntax refused.
+#
+#   scripts/differential-inline.sh [FOLDER…]
+#
+# Without folders the corpus is the test suites of swift-syntax, swift-snapshot-testing 1.19.7,
+# swift-structured-queries (when the mirror has it), swift-macro-testing, swift-dependencies and
+# swift-case-paths, cloned into .build-differential/corpus (once), and this package's Tests.
+# DIFFERENTIAL_CALLS_PER_FILE (default 16) sets how many call sites of each file are tried. Built
+# in release (swift-syntax's parser is ten times slower in debug), in Oracle/.build-release.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+folders=("$@")
+if [ ${#folders[@]} -eq 0 ]; then
+  corpus="$root/.build-differential/corpus"
+  mkdir -p "$corpus"
+  clone() {  # clone OWNER/NAME [TAG]: a shallow copy of the mirror's repository, once.
+    local name="${1#*/}"
+    if [ ! -d "$corpus/$name" ]; then
+      git clone -q ${2:+--branch "$2"} "https://github.com/$1" "$corpus/$name" 2>/dev/null ||
+        { echo "note: $1 is not in the mirror; left out of the corpus" >&2; return 0; }
+    fi
+  }
+  clone swiftlang/swift-syntax
+  clone pointfreeco/swift-snapshot-testing 1.19.7
+  clone pointfreeco/swift-structured-queries
+  clone pointfreeco/swift-macro-testing
+  clone pointfreeco/swift-dependencies
+  clone pointfreeco/swift-case-paths
+  for name in swift-syntax swift-snapshot-testing swift-structured-queries swift-macro-testing \
+    swift-dependencies swift-case-paths; do
+    [ -d "$corpus/$name/Tests" ] && folders+=("$corpus/$name/Tests")
+  done
+  folders+=("$root/Tests")
+fi
+
+corpus_list=$(IFS=:; echo "${folders[*]}")
+cd Oracle
+# Release with testability: the test reads the package's rewriter through @testable import.
+flags=(-c release --scratch-path .build-release -Xswiftc -enable-testing)
+swift build "${flags[@]}" --build-tests
+DIFFERENTIAL_CORPUS="$corpus_list" swift test "${flags[@]}" --skip-build \
+  --filter DifferentialInlineTests 2>&1 | grep -v -E '^(◇|↳|Test Suite|Test Case)'
