@@ -50,6 +50,18 @@ final class BrowserProcess: @unchecked Sendable {
     self.logFile = logFile
   }
 
+  /// The proxy that everything but loopback is sent to: a name under `.invalid`, which never
+  /// resolves (and the resolver rules would refuse it anyway).
+  static let deadEnd = "http://no-network.invalid:9"
+
+  /// No name is looked up but localhost's, and no address is used but loopback's (`127.*` and
+  /// `::ffff:7f*`, 127.0.0.0/8 mapped into IPv6, as literal addresses; a name that merely begins
+  /// with `127.` is not loopback, and the proxy above sends it nowhere).
+  static let resolverRules = [
+    "MAP * ~NOTFOUND", "EXCLUDE localhost", "EXCLUDE *.localhost", "EXCLUDE 127.*",
+    "EXCLUDE ::1", "EXCLUDE [::1]", "EXCLUDE ::ffff:7f*", "EXCLUDE [::ffff:7f*",
+  ].joined(separator: ", ")
+
   /// The command line after the executable.
   static func arguments(profileFolder: URL) -> [String] {
     var arguments = [
@@ -73,7 +85,25 @@ final class BrowserProcess: @unchecked Sendable {
       // Each browser context is a window of its own, and Chromium would start a second
       // renderer for it, preloading the address bar's pop-up: for a snapshot, that is more work
       // than the page. And no spare renderer started ahead for a context that closes next.
-      "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,PreloadTopChromeWebUI,AimEnabled,SpareRendererForSitePerProcess",
+      "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,PreloadTopChromeWebUI,AimEnabled,SpareRendererForSitePerProcess,"
+        // The browser's own traffic: hints and models, casting, translation, autofill, logs.
+        + "OptimizationHints,OptimizationHintsFetching,OptimizationGuideModelDownloading,"
+        + "OptimizationTargetPrediction,MediaRouter,DialMediaRouteProvider,Translate,"
+        + "AutofillServerCommunication,CertificateTransparencyComponentUpdater",
+      "--disable-client-side-phishing-detection",
+      "--disable-domain-reliability",
+      "--disable-breakpad",
+      "--no-pings",
+      "--dns-prefetch-disable",
+      "--metrics-recording-only",
+      // The second wall, behind the interception of every target's requests: whatever is not
+      // loopback goes to a proxy that cannot exist (Chromium never sends loopback through a
+      // proxy), and no name but localhost's is ever looked up, so that nothing the interception
+      // could miss (a preconnect, the browser's own background traffic) leaves the machine.
+      "--proxy-server=\(deadEnd)",
+      "--host-resolver-rules=\(resolverRules)",
+      // WebRTC may send UDP only through the proxy, that is nowhere.
+      "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
       // A screenshot on a surface of its own, without waiting for the page's next frame.
       "--enable-features=CDPScreenshotNewSurface",
       // No first window and tab: every snapshot opens its own.

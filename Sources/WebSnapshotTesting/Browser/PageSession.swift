@@ -1,10 +1,19 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One page in a browser context of its own, attached with a flat session: what one assertion
 /// renders. It answers the page's paused requests (loopback, `file:` and `data:` go on, the rest
-/// is blocked and remembered), remembers uncaught script errors, and fails everything waiting
-/// on it when the page crashes, the browser goes away or the assertion gives up.
-final class PageSession: DevToolsSessionListener, @unchecked Sendable {
+/// is blocked and remembered), and those of every frame and worker the page makes (see
+/// ``TargetGuard``), remembers uncaught script errors, and fails everything waiting on it when
+/// the page crashes, the browser goes away or the assertion gives up.
+final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked Sendable {
   let connection: DevToolsConnection
   let contextIdentifier: String
   let sessionIdentifier: String
@@ -13,8 +22,22 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
   private var firedEvents: Set<String> = []
   private var eventWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
   private var failure: WebSnapshotError?
-  private var blocked: [String] = []
+  private var blockedURLs: [String] = []
   private var scriptErrors: [String] = []
+  private var childSessions: [String] = []
+
+  /// The open pages by browser context, for the targets the browser attaches on its own.
+  private static let pagesLock = NSLock()
+  nonisolated(unsafe) private static var pages: [String: WeakPage] = [:]
+
+  private struct WeakPage {
+    weak var page: PageSession?
+  }
+
+  /// The open page of the browser context `context`, if any.
+  static func page(ofContext context: String) -> PageSession? {
+    pagesLock.withLock { pages[context]?.page }
+  }
 
   private init(connection: DevToolsConnection, context: String, session: String) {
     self.connection = connection
@@ -36,6 +59,9 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
         "Emulation.setEmulatedMedia",
         ["features": [["name": "prefers-reduced-motion", "value": "reduce"]]]
       ),
+      // Every frame and worker the page makes is attached paused, and intercepted before it runs.
+      TargetGuard.autoAttach,
+      TargetGuard.webSocketWatch,
     ]
   }
 
@@ -77,18 +103,16 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
         session: sessionIdentifier
       )
       connection.addListener(session, for: sessionIdentifier)
+      pagesLock.withLock { pages[contextIdentifier] = WeakPage(page: session) }
       do throws(WebSnapshotError) {
         try await session.sendAll(setup + [viewport.command])
         try await session.navigate(to: browser.process.blankDocument.absoluteString)
         // Interception starts once the blank document is in. Only requests that could leave
         // the machine are paused (`file:`, `data:` and `blob:` never do), so that a page's
         // local files load without a round trip through this process each.
-        try await session.send(
-          "Fetch.enable",
-          ["patterns": [["urlPattern": "http*:*"], ["urlPattern": "ws*:*"]]]
-        )
+        try await session.send("Fetch.enable", ["patterns": TargetGuard.interceptedPatterns])
       } catch {
-        connection.removeListener(for: sessionIdentifier)
+        session.close()
         throw error
       }
       return session
@@ -181,7 +205,7 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
   }
 
   /// The requests blocked so far.
-  var blockedRequests: [String] { lock.withLock { blocked } }
+  var blockedRequests: [String] { lock.withLock { blockedURLs } }
 
   /// The uncaught script errors so far.
   var uncaughtScriptErrors: [String] { lock.withLock { scriptErrors } }
@@ -199,7 +223,10 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
 
   /// Closes the page and its browser context, without waiting.
   func close() {
+    let children = lock.withLock { childSessions }
+    for child in children { connection.removeListener(for: child) }
     connection.removeListener(for: sessionIdentifier)
+    _ = Self.pagesLock.withLock { Self.pages.removeValue(forKey: contextIdentifier) }
     connection.post("Target.disposeBrowserContext", ["browserContextId": contextIdentifier])
   }
 
@@ -208,7 +235,17 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
   func receive(event method: String, params: JSONMessage) {
     switch method {
     case "Fetch.requestPaused":
-      answer(pausedRequest: params)
+      if let url = TargetGuard.answer(
+        pausedRequest: params,
+        on: connection,
+        session: sessionIdentifier
+      ) {
+        blocked(url)
+      }
+    case "Network.webSocketCreated":
+      if let url = TargetGuard.blockedWebSocket(params) { blocked(url) }
+    case "Target.attachedToTarget":
+      TargetGuard.guardTarget(announcedBy: params, on: connection, owner: self)
     case "Runtime.exceptionThrown":
       let details = params.message("exceptionDetails")
       let text =
@@ -235,23 +272,14 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
     fail(error)
   }
 
-  private func answer(pausedRequest params: JSONMessage) {
-    guard let requestIdentifier = params.string("requestId") else { return }
-    let url = params.message("request")?.string("url") ?? ""
-    if RequestPolicy.allows(url) {
-      connection.post(
-        "Fetch.continueRequest",
-        ["requestId": requestIdentifier],
-        sessionId: sessionIdentifier
-      )
-    } else {
-      lock.withLock { blocked.append(url) }
-      connection.post(
-        "Fetch.failRequest",
-        ["requestId": requestIdentifier, "errorReason": "BlockedByClient"],
-        sessionId: sessionIdentifier
-      )
-    }
+  // MARK: RequestGuardOwner
+
+  func blocked(_ url: String) {
+    lock.withLock { blockedURLs.append(url) }
+  }
+
+  func adopt(session: String) {
+    lock.withLock { childSessions.append(session) }
   }
 }
 
@@ -283,11 +311,22 @@ enum RequestPolicy {
     }
   }
 
+  /// Whether `host`, as a URL spells it, is this machine: `localhost` and its subdomains,
+  /// `127.0.0.0/8`, `::1` and `127.0.0.0/8` mapped into IPv6 (`::ffff:127.0.0.1`). Decided by
+  /// the name alone, never by looking it up: a name that resolves to 127.0.0.1 is not loopback.
   static func isLoopback(_ host: String?) -> Bool {
-    guard var host = host?.lowercased() else { return false }
+    guard var host = host?.lowercased(), !host.isEmpty else { return false }
     if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-    if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
-    let parts = host.split(separator: ".")
+    if host.hasSuffix(".") { host.removeLast() }
+    if host == "localhost" || host.hasSuffix(".localhost") { return true }
+    if host.contains(":") {
+      var bytes = [UInt8](repeating: 0, count: 16)
+      guard inet_pton(AF_INET6, host, &bytes) == 1 else { return false }
+      let isOne = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
+      let isMapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
+      return isOne || (isMapped && bytes[12] == 127)
+    }
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
     return parts.count == 4 && parts.first == "127" && parts.allSatisfy { UInt8($0) != nil }
   }
 }

@@ -113,6 +113,14 @@ actor SharedBrowser {
     }
   }
 
+  /// Stops the running browser and forgets the page made ready ahead: the next snapshot starts
+  /// a new one (tests that run a browser of their own use it).
+  func stop() {
+    current?.process.terminate()
+    current = nil
+    spare = nil
+  }
+
   /// The running browser's process identifier, if one runs (tests kill it).
   func runningProcessIdentifier() -> pid_t? {
     guard let current, current.isRunning else { return nil }
@@ -124,6 +132,13 @@ actor SharedBrowser {
 
   /// Another deadline, for the tests.
   @TaskLocal static var startDeadlineOverride: Double?
+
+  /// `error`'s message as a clause inside another sentence: without its final full stop.
+  private static func sentence(_ error: WebSnapshotError) -> String {
+    var text = error.description
+    while text.hasSuffix(".") { text.removeLast() }
+    return text
+  }
 
   private static func start() async throws(WebSnapshotError) -> Browser {
     let path = try BrowserExecutable.locate().get()
@@ -144,11 +159,26 @@ actor SharedBrowser {
       let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
       let log = process.logTail()
       let span = seconds == 1 ? "1 second" : "\(String(format: "%g", seconds)) seconds"
-      let reason = elapsed >= seconds ? "it did not answer within \(span)" : "\(error)"
+      let reason: String
+      if elapsed >= seconds {
+        reason = "it did not answer within \(span)"
+      } else {
+        reason = Self.sentence(error)
+      }
       throw .browserDidNotStart(
         path: path,
-        reason: reason + (log.isEmpty ? "" : " Its log ends:\n\(log)")
+        reason: reason + (log.isEmpty ? "" : ". Its log ends:\n\(log)")
       )
+    }
+    // Service workers and shared workers belong to a browser context, not to a page: the
+    // browser announces them, paused, to be guarded like the page's own frames and workers.
+    let watcher = BrowserTargetWatcher(connection: connection)
+    connection.addListener(watcher, for: DevToolsConnection.browserSession)
+    do {
+      _ = try await connection.send(BrowserTargetWatcher.command.0, BrowserTargetWatcher.command.1)
+    } catch {
+      process.terminate()
+      throw .browserDidNotStart(path: path, reason: Self.sentence(error))
     }
     return Browser(process: process, connection: connection)
   }
