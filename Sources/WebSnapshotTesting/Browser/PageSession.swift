@@ -25,6 +25,9 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
   private var blockedURLs: [String] = []
   private var scriptErrors: [String] = []
   private var childSessions: [String] = []
+  /// The main frame, and the address of the document it was given.
+  private var mainFrame: String?
+  private var document: String?
 
   /// The open pages by browser context, for the targets the browser attaches on its own.
   private static let pagesLock = NSLock()
@@ -166,6 +169,12 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
   {
     forgetEvents()
     let navigation = try await send("Page.navigate", ["url": address])
+    if let frame = navigation.string("frameId") {
+      lock.withLock {
+        mainFrame = frame
+        document = address
+      }
+    }
     if let errorText = navigation.string("errorText"), !errorText.isEmpty {
       throw .loadFailed(url: name ?? address, reason: errorText)
     }
@@ -201,6 +210,12 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
       }
       if resumeNow { continuation.resume() }
     }
+    if let failure = lock.withLock({ failure }) { throw failure }
+  }
+
+  /// Throws what ended the session, if anything did: a snapshot taken just as the page opened a
+  /// dialog or navigated away is not handed on.
+  func throwIfFailed() throws(WebSnapshotError) {
     if let failure = lock.withLock({ failure }) { throw failure }
   }
 
@@ -259,6 +274,28 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
       lock.withLock { scriptErrors.append(firstLine + (location ?? "")) }
     case "Inspector.targetCrashed":
       fail(.pageCrashed("its renderer process crashed"))
+    case "Page.javascriptDialogOpening":
+      // Closed at once, or the page would wait for an answer until the assertion gives up.
+      connection.post(
+        "Page.handleJavaScriptDialog",
+        ["accept": false],
+        sessionId: sessionIdentifier
+      )
+      fail(
+        .dialogOpened(
+          kind: params.string("type") ?? "unknown",
+          message: params.string("message") ?? ""
+        )
+      )
+    case "Page.frameRequestedNavigation":
+      // A navigation the page asked for itself (a script, a form, a refresh). Only its own
+      // document may be snapshotted: the frame is the main one when it has no parent, and the
+      // page's frames other than the main one may go where they like.
+      guard params.string("frameId") == mainFrame,
+        let target = params.string("url"),
+        !isSameDocument(target)
+      else { break }
+      fail(.navigatedAway(target: target))
     default:
       let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
         firedEvents.insert(method)
@@ -270,6 +307,16 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
 
   func connectionClosed(_ error: WebSnapshotError) {
     fail(error)
+  }
+
+  /// Whether `target` is the document the page was given, up to its fragment: a link to an
+  /// anchor of the page stays in it.
+  private func isSameDocument(_ target: String) -> Bool {
+    guard let document = lock.withLock({ document }) else { return false }
+    func withoutFragment(_ address: String) -> Substring {
+      address.prefix { $0 != "#" }
+    }
+    return withoutFragment(target) == withoutFragment(document)
   }
 
   // MARK: RequestGuardOwner
