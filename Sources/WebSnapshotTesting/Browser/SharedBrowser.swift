@@ -162,6 +162,10 @@ actor SharedBrowser {
       let reason: String
       if elapsed >= seconds {
         reason = "it did not answer within \(span)"
+      } else if case .browserExited(let how) = error {
+        // Not a browser at all (`/bin/true`), or one that crashed at once.
+        reason =
+          "it ended before answering its first command (\(how)), so it is not a working Chromium"
       } else {
         reason = Self.sentence(error)
       }

@@ -127,6 +127,34 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     )
   }
 
+  /// An executable that is no browser at all (`/bin/true` exits at once) fails in one sentence,
+  /// not in a message nested in another.
+  func testAnExecutableThatIsNoBrowserFailsInOneSentence() throws {
+    let outcome = ResultBox()
+    let done = DispatchSemaphore(value: 0)
+    BrowserExecutable.$environmentOverride.withValue(["SNAPSHOT_TESTING_CHROMIUM": "/bin/true"]) {
+      Task {
+        do throws(WebSnapshotError) {
+          _ = try await SharedBrowser().browser()
+          outcome.error = nil
+        } catch {
+          outcome.error = error
+        }
+        done.signal()
+      }
+    }
+    XCTAssertEqual(done.wait(timeout: .now() + 20), .success, "the start never ended")
+    let message = try XCTUnwrap(outcome.error?.description)
+    XCTAssertTrue(
+      message.hasPrefix(
+        "Could not start the browser /bin/true: it ended before answering its first command ("),
+      message
+    )
+    XCTAssertTrue(message.hasSuffix("), so it is not a working Chromium."), message)
+    XCTAssertFalse(message.contains(".."), message)
+    XCTAssertFalse(message.contains("The browser exited while"), message)
+  }
+
   /// A page whose renderer crashes fails what waits on it with the crash; the browser lives on.
   func testRendererCrashFailsTheSnapshotNamingIt() throws {
     let outcome = ResultBox()
