@@ -12,11 +12,13 @@ import Foundation
 /// A headless Chromium started with `--remote-debugging-pipe`: it reads commands on its fd 3 and
 /// writes replies on its fd 4.
 ///
-/// Started with `posix_spawn`, because Foundation's `Process` cannot hand a child descriptors 3
-/// and 4. Only the child holds the far ends of the two pipes, so when this process dies, however
-/// it dies (SIGKILL included), the kernel closes our ends, the browser reads end-of-file and exits
-/// with its helper processes. The browser runs in a process group of its own, which
-/// ``terminate()`` kills as a whole.
+/// Started with `command_spawn` (CCommandSpawn), because Foundation's `Process` cannot hand a
+/// child descriptors 3 and 4. When this process dies, however it dies (SIGKILL included), the
+/// browser dies too, twice over: on Linux the kernel kills it (it is started with
+/// `PR_SET_PDEATHSIG`), even one that never answers; and only the browser holds the far ends of
+/// the two pipes, so the kernel closes ours, the browser reads end-of-file and exits with its
+/// helper processes. The browser runs in a process group of its own, which ``terminate()``
+/// kills as a whole.
 final class BrowserProcess: @unchecked Sendable {
   /// The variable a browser and its helpers carry in their environment: the process identifier
   /// of the process that started them (tests count leftover browsers with it).
@@ -145,31 +147,6 @@ final class BrowserProcess: @unchecked Sendable {
     guard let commands = makePipe(), let replies = makePipe() else {
       throw .browserDidNotStart(path: path, reason: "cannot create a pipe: errno \(errno)")
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    posix_spawn_file_actions_adddup2(&actions, commands.read, 3)
-    posix_spawn_file_actions_adddup2(&actions, replies.write, 4)
-
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setpgroup(&attributes, 0)
-    var defaultSignals = sigset_t()
-    sigemptyset(&defaultSignals)
-    sigaddset(&defaultSignals, SIGPIPE)
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setflags(
-      &attributes,
-      Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
-    )
-
     let argumentList = [path] + arguments(profileFolder: profile)
     var environment = ProcessInfo.processInfo.environment
     environment[ownerVariable] = String(getpid())
@@ -182,7 +159,32 @@ final class BrowserProcess: @unchecked Sendable {
     }
 
     var pid: pid_t = 0
-    let status = posix_spawn(&pid, path, &actions, &attributes, cArguments, cEnvironment)
+    let status = log.path.withCString { logPath in
+      "/dev/null".withCString { nullPath in
+        let descriptors = [
+          command_spawn_descriptor(fd: 0, source: -1, path: nullPath, flags: O_RDONLY, mode: 0),
+          command_spawn_descriptor(
+            fd: 1,
+            source: -1,
+            path: logPath,
+            flags: O_WRONLY | O_CREAT | O_APPEND,
+            mode: 0o600
+          ),
+          command_spawn_descriptor(fd: 2, source: 1, path: nil, flags: 0, mode: 0),
+          command_spawn_descriptor(fd: 3, source: commands.read, path: nil, flags: 0, mode: 0),
+          command_spawn_descriptor(fd: 4, source: replies.write, path: nil, flags: 0, mode: 0),
+        ]
+        return command_spawn(
+          &pid,
+          path,
+          cArguments,
+          cEnvironment,
+          descriptors,
+          Int32(descriptors.count),
+          nil
+        )
+      }
+    }
     close(commands.read)
     close(replies.write)
     guard status == 0 else {
