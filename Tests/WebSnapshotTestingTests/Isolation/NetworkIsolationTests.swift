@@ -86,6 +86,7 @@ final class NetworkIsolationTests: XCTestCase {
       return "no /usr/bin/unshare"
     }
     guard python() != nil else { return "no python3 for the logging server" }
+    guard ipCommand() != nil else { return "no `ip` (iproute2) to bring loopback up" }
     let probe = Process()
     probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
     probe.arguments = ["--net", "--mount", "/bin/true"]
@@ -94,6 +95,12 @@ final class NetworkIsolationTests: XCTestCase {
     probe.waitUntilExit()
     return probe.terminationStatus == 0
       ? nil : "`unshare --net --mount` failed (it needs root or user namespaces)"
+  }
+
+  static func ipCommand() -> String? {
+    ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
   }
 
   static func python() -> String? {
@@ -123,7 +130,7 @@ final class NetworkIsolationTests: XCTestCase {
       #!/bin/sh
       exec /usr/bin/unshare --net --mount /bin/sh -c '
         set -e
-        ip link set lo up 2>/dev/null || /usr/sbin/ip link set lo up
+        \(ipCommand()!) link set lo up
         mount --bind "$0/hosts" /etc/hosts
         mount --bind "$0/resolv.conf" /etc/resolv.conf
         \(python()!) "$0/server.py" "$0" &
