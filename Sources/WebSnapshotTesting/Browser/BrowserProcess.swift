@@ -65,7 +65,10 @@ final class BrowserProcess: @unchecked Sendable {
   ].joined(separator: ", ")
 
   /// The command line after the executable.
-  static func arguments(profileFolder: URL) -> [String] {
+  static func arguments(
+    profileFolder: URL,
+    walls: NetworkWalls = SharedBrowser.networkWalls
+  ) -> [String] {
     var arguments = [
       "--headless",
       "--remote-debugging-pipe",
@@ -98,14 +101,6 @@ final class BrowserProcess: @unchecked Sendable {
       "--no-pings",
       "--dns-prefetch-disable",
       "--metrics-recording-only",
-      // The second wall, behind the interception of every target's requests: whatever is not
-      // loopback goes to a proxy that cannot exist (Chromium never sends loopback through a
-      // proxy), and no name but localhost's is ever looked up, so that nothing the interception
-      // could miss (a preconnect, the browser's own background traffic) leaves the machine.
-      "--proxy-server=\(deadEnd)",
-      "--host-resolver-rules=\(resolverRules)",
-      // WebRTC may send UDP only through the proxy, that is nowhere.
-      "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
       // A screenshot on a surface of its own, without waiting for the page's next frame.
       "--enable-features=CDPScreenshotNewSurface",
       // No first window and tab: every snapshot opens its own.
@@ -115,6 +110,18 @@ final class BrowserProcess: @unchecked Sendable {
       "--password-store=basic",
       "--use-mock-keychain",
     ]
+    if walls.contains(.browserRule) {
+      arguments += [
+        // The second wall, behind the interception of every target's requests: whatever is not
+        // loopback goes to a proxy that cannot exist (Chromium never sends loopback through a
+        // proxy), and no name but localhost's is ever looked up, so that nothing the interception
+        // could miss (a preconnect, the browser's own background traffic) leaves the machine.
+        "--proxy-server=\(deadEnd)",
+        "--host-resolver-rules=\(resolverRules)",
+        // WebRTC may send UDP only through the proxy, that is nowhere.
+        "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+      ]
+    }
     // Chromium's sandbox refuses to run as root, which containers and CI jobs often are.
     if geteuid() == 0 { arguments.append("--no-sandbox") }
     return arguments

@@ -62,10 +62,11 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
         "Emulation.setEmulatedMedia",
         ["features": [["name": "prefers-reduced-motion", "value": "reduce"]]]
       ),
-      // Every frame and worker the page makes is attached paused, and intercepted before it runs.
-      TargetGuard.autoAttach,
-      TargetGuard.webSocketWatch,
     ]
+      + (SharedBrowser.networkWalls.contains(.interception)
+        // Every frame and worker the page makes is attached paused, and intercepted before it
+        // runs.
+        ? [TargetGuard.autoAttach, TargetGuard.webSocketWatch] : [])
   }
 
   /// Opens a page in a new browser context of `browser`, set up for a snapshot at `viewport`,
@@ -113,7 +114,9 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
         // Interception starts once the blank document is in. Only requests that could leave
         // the machine are paused (`file:`, `data:` and `blob:` never do), so that a page's
         // local files load without a round trip through this process each.
-        try await session.send("Fetch.enable", ["patterns": TargetGuard.interceptedPatterns])
+        if SharedBrowser.networkWalls.contains(.interception) {
+          try await session.send("Fetch.enable", ["patterns": TargetGuard.interceptedPatterns])
+        }
       } catch {
         session.close()
         throw error

@@ -133,6 +133,11 @@ actor SharedBrowser {
   /// Another deadline, for the tests.
   @TaskLocal static var startDeadlineOverride: Double?
 
+  /// The walls between a page and the network that a browser started, and a page opened, in
+  /// this task put up: both, always, but for the tests that take one down to prove that the
+  /// other holds alone.
+  @TaskLocal static var networkWalls: NetworkWalls = .both
+
   /// `error`'s message as a clause inside another sentence: without its final full stop.
   private static func sentence(_ error: WebSnapshotError) -> String {
     var text = error.description
@@ -178,18 +183,34 @@ actor SharedBrowser {
     // browser announces them, paused, to be guarded like the page's own frames and workers.
     let watcher = BrowserTargetWatcher(connection: connection)
     connection.addListener(watcher, for: DevToolsConnection.browserSession)
-    do {
-      _ = try await connection.send(BrowserTargetWatcher.command.0, BrowserTargetWatcher.command.1)
-    } catch {
-      process.terminate()
-      throw .browserDidNotStart(path: path, reason: Self.sentence(error))
+    if networkWalls.contains(.interception) {
+      do {
+        _ = try await connection.send(
+          BrowserTargetWatcher.command.0,
+          BrowserTargetWatcher.command.1
+        )
+      } catch {
+        process.terminate()
+        throw .browserDidNotStart(path: path, reason: Self.sentence(error))
+      }
     }
     return Browser(process: process, connection: connection)
   }
 }
 
+/// The two walls between a page and the network: interception of every request of every
+/// target (``TargetGuard``), and the browser's own rule that sends everything but loopback
+/// nowhere (``BrowserProcess/arguments(profileFolder:walls:)``).
+struct NetworkWalls: OptionSet, Sendable {
+  let rawValue: Int
+  static let interception = NetworkWalls(rawValue: 1)
+  static let browserRule = NetworkWalls(rawValue: 2)
+  static let both: NetworkWalls = [.interception, .browserRule]
+}
+
 /// The browsers this process started, killed when it exits normally. (When it is killed, the
-/// browser exits on its own as its command pipe closes.)
+/// kernel kills the browser, started with `PR_SET_PDEATHSIG`, and its helpers exit as its
+/// command pipe closes.)
 final class BrowserRegistry: @unchecked Sendable {
   static let shared = BrowserRegistry()
 

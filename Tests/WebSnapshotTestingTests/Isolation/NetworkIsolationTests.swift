@@ -33,7 +33,63 @@ final class NetworkIsolationTests: XCTestCase {
     }
   }
 
+  /// The kinds of request the page makes to `evil.test`, as the paths they ask for.
+  static let kinds = [
+    "from-page", "from-frame", "from-worker", "from-shared-worker", "from-service-worker",
+    "beacon", "socket",
+  ]
+
   func testNoRequestOfAnyKindLeavesTheMachineAndEachIsNamed() async throws {
+    let run = try await snapshotInNamespace(walls: .both)
+    XCTAssertEqual(run.leaks, [], "reached the network: \(run.log)")
+    XCTAssertNil(run.failure)
+    assertEveryKindNamed(run.warnings)
+  }
+
+  /// The browser's own rule holds alone: with no interception at all, nothing the page does and
+  /// nothing the browser does on its own reaches a name or a host that is not loopback.
+  func testTheBrowserRuleAloneLetsNothingOut() async throws {
+    let run = try await snapshotInNamespace(walls: .browserRule)
+    XCTAssertEqual(run.leaks, [], "reached the network: \(run.log)")
+    XCTAssertNil(run.failure)
+  }
+
+  /// Interception alone names every request and stops each one it can pause; what it cannot
+  /// pause (a WebSocket's handshake, a bare preconnect, the browser's own look-ups) is what the
+  /// browser's rule is there for.
+  func testInterceptionAloneNamesEveryRequest() async throws {
+    let run = try await snapshotInNamespace(walls: .interception)
+    XCTAssertNil(run.failure)
+    assertEveryKindNamed(run.warnings)
+    let requests = run.leaks.filter { $0.hasPrefix("\(Self.leakPort) ") }.filter {
+      !$0.contains("GET /socket ") && !$0.contains("(connection, no request)")
+    }
+    XCTAssertEqual(requests, [], "an intercepted request reached the network: \(run.log)")
+  }
+
+  private func assertEveryKindNamed(
+    _ warnings: [String],
+    file: StaticString = #filePath,
+    line: UInt = #line
+  ) {
+    let named = warnings.joined(separator: "\n")
+    for kind in Self.kinds {
+      XCTAssertTrue(
+        named.contains("http://evil.test:\(Self.leakPort)/\(kind)")
+          || named.contains("ws://evil.test:\(Self.leakPort)/\(kind)"),
+        "\(kind) is not named: \(named)",
+        file: file,
+        line: line
+      )
+    }
+    XCTAssertTrue(named.contains("which was blocked"), named, file: file, line: line)
+  }
+
+  /// The page snapshotted by a browser in the namespace with `walls` up, and what the servers
+  /// logged: `leaks` are the connections to the leak port and the names looked up.
+  private func snapshotInNamespace(
+    walls: NetworkWalls
+  ) async throws -> (log: String, leaks: [String], failure: String?, warnings: [String]) {
     let folder = try Self.makeNamespaceFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let browser = try XCTUnwrap(
@@ -45,11 +101,13 @@ final class NetworkIsolationTests: XCTestCase {
     var environment = ProcessInfo.processInfo.environment
     environment[BrowserExecutable.variable] = wrapper.path
     let (_, failure, warnings) = BrowserExecutable.$environmentOverride.withValue(environment) {
-      WebTesting.snapshot(
-        WebPage(url: URL(string: "http://127.0.0.1:\(Self.pagePort)/page")!),
-        as: .image(width: 200, height: 200),
-        timeout: 60
-      )
+      SharedBrowser.$networkWalls.withValue(walls) {
+        WebTesting.snapshot(
+          WebPage(url: URL(string: "http://127.0.0.1:\(Self.pagePort)/page")!),
+          as: .image(width: 200, height: 200),
+          timeout: 60
+        )
+      }
     }
     await SharedBrowser.shared.stop()
 
@@ -61,21 +119,7 @@ final class NetworkIsolationTests: XCTestCase {
     }
     XCTAssertTrue(lines.contains("\(Self.pagePort) GET /frame localhost:\(Self.pagePort)"), log)
     let leaks = lines.filter { $0.hasPrefix("\(Self.leakPort) ") || $0.hasPrefix("dns ") }
-    XCTAssertEqual(leaks, [], "reached the network: \(log)")
-    XCTAssertNil(failure)
-
-    let named = warnings.joined(separator: "\n")
-    for kind in [
-      "from-page", "from-frame", "from-worker", "from-shared-worker", "from-service-worker",
-      "beacon", "socket",
-    ] {
-      XCTAssertTrue(
-        named.contains("http://evil.test:\(Self.leakPort)/\(kind)")
-          || named.contains("ws://evil.test:\(Self.leakPort)/\(kind)"),
-        "\(kind) is not named: \(named)"
-      )
-    }
-    XCTAssertTrue(named.contains("which was blocked"), named)
+    return (log, leaks, failure, warnings)
   }
 
   // MARK: The namespace
