@@ -97,32 +97,13 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
       .appendingPathComponent("silent-browser-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let executable = folder.appendingPathComponent("chromium")
-    try Data("#!/bin/sh\nexec sleep 600\n".utf8).write(to: executable)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+    let executable = try writeSilentBrowser(in: folder)
 
-    let outcome = ResultBox()
-    let done = DispatchSemaphore(value: 0)
     let started = Date()
-    BrowserExecutable.$environmentOverride.withValue([
-      "SNAPSHOT_TESTING_CHROMIUM": executable.path
-    ]) {
-      SharedBrowser.$startDeadlineOverride.withValue(1) {
-        Task {
-          do throws(WebSnapshotError) {
-            _ = try await SharedBrowser().browser()
-            outcome.error = nil
-          } catch {
-            outcome.error = error
-          }
-          done.signal()
-        }
-      }
-    }
-    XCTAssertEqual(done.wait(timeout: .now() + 20), .success, "the start never ended")
+    let error = startError(executable: executable.path, deadline: 1)
     XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     XCTAssertEqual(
-      outcome.error?.description,
+      error?.description,
       "Could not start the browser \(executable.path): it did not answer within 1 second."
     )
   }
@@ -130,21 +111,7 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
   /// An executable that is no browser at all (`/bin/true` exits at once) fails in one sentence,
   /// not in a message nested in another.
   func testAnExecutableThatIsNoBrowserFailsInOneSentence() throws {
-    let outcome = ResultBox()
-    let done = DispatchSemaphore(value: 0)
-    BrowserExecutable.$environmentOverride.withValue(["SNAPSHOT_TESTING_CHROMIUM": "/bin/true"]) {
-      Task {
-        do throws(WebSnapshotError) {
-          _ = try await SharedBrowser().browser()
-          outcome.error = nil
-        } catch {
-          outcome.error = error
-        }
-        done.signal()
-      }
-    }
-    XCTAssertEqual(done.wait(timeout: .now() + 20), .success, "the start never ended")
-    let message = try XCTUnwrap(outcome.error?.description)
+    let message = try XCTUnwrap(startError(executable: "/bin/true")?.description)
     XCTAssertTrue(
       message.hasPrefix(
         "Could not start the browser /bin/true: it ended before answering its first command ("
@@ -194,29 +161,16 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
   /// Starts a test process that starts the browser and sleeps, kills that process with SIGKILL
   /// mid-run, and counts the browser processes it leaves: none, within seconds.
   func testNoBrowserOutlivesATestProcessKilledWithSIGKILL() throws {
-    let executable = try XCTUnwrap(
-      try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    )
     let ready = FileManager.default.temporaryDirectory
       .appendingPathComponent("web-holder-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: ready) }
-
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: executable)
-    child.arguments = ["WebSnapshotTestingTests.BrowserHoldingProcess/testHoldTheBrowser"]
-    var environment = ProcessInfo.processInfo.environment
-    environment[BrowserHoldingProcess.readyFileVariable] = ready.path
-    child.environment = environment
-    child.standardOutput = FileHandle.nullDevice
-    child.standardError = FileHandle.nullDevice
-    try child.run()
+    let child = try startHoldingProcess(
+      test: "testHoldTheBrowser",
+      environment: ProcessInfo.processInfo.environment,
+      ready: ready
+    )
     defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
 
-    let deadline = Date(timeIntervalSinceNow: 60)
-    while !FileManager.default.fileExists(atPath: ready.path) && Date() < deadline {
-      XCTAssertTrue(child.isRunning, "the holding process ended early")
-      Thread.sleep(forTimeInterval: 0.2)
-    }
     XCTAssertTrue(FileManager.default.fileExists(atPath: ready.path), "no browser started")
     let before = browserProcesses(startedBy: child.processIdentifier)
     // The browser, and its helpers where it has started them yet (Chromium's old headless
@@ -224,13 +178,7 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     XCTAssertFalse(before.isEmpty, "the browser was not found")
 
     kill(child.processIdentifier, SIGKILL)
-    child.waitUntilExit()
-    var left = browserProcesses(startedBy: child.processIdentifier)
-    let cleanupDeadline = Date(timeIntervalSinceNow: 15)
-    while !left.isEmpty && Date() < cleanupDeadline {
-      Thread.sleep(forTimeInterval: 0.2)
-      left = browserProcesses(startedBy: child.processIdentifier)
-    }
+    let left = waitForNoBrowser(startedBy: child.processIdentifier)
     XCTAssertEqual(
       left,
       [],
@@ -248,9 +196,7 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
       .appendingPathComponent("web-kill-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let silent = folder.appendingPathComponent("silent-chromium")
-    try Data("#!/bin/sh\nexec sleep 600\n".utf8).write(to: silent)
-    chmod(silent.path, 0o755)
+    let silent = try writeSilentBrowser(in: folder)
 
     // (a browser that never answers?, kill when: after the start began / once the browser runs)
     let moments: [(silent: Bool, afterBrowserAppears: Bool, delay: Double)] = [
@@ -290,9 +236,7 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
       .appendingPathComponent("web-thread-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let silent = folder.appendingPathComponent("silent-chromium")
-    try Data("#!/bin/sh\nexec sleep 600\n".utf8).write(to: silent)
-    chmod(silent.path, 0o755)
+    let silent = try writeSilentBrowser(in: folder)
 
     let started = ProcessBox()
     let thread = Thread {
@@ -312,6 +256,35 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     XCTAssertEqual(state, "S", "the browser is not running (state \(state ?? "none"))")
   }
 
+  /// Why a browser of its own, started with `executable`, did not start (nil if it did).
+  private func startError(executable: String, deadline: Double? = nil) -> WebSnapshotError? {
+    let outcome = ResultBox()
+    let done = DispatchSemaphore(value: 0)
+    BrowserExecutable.$environmentOverride.withValue([BrowserExecutable.variable: executable]) {
+      SharedBrowser.$startDeadlineOverride.withValue(deadline) {
+        Task {
+          do throws(WebSnapshotError) {
+            _ = try await SharedBrowser().browser()
+            outcome.error = nil
+          } catch {
+            outcome.error = error
+          }
+          done.signal()
+        }
+      }
+    }
+    XCTAssertEqual(done.wait(timeout: .now() + 20), .success, "the start never ended")
+    return outcome.error
+  }
+
+  /// A "browser" that starts and never answers.
+  private func writeSilentBrowser(in folder: URL) throws -> URL {
+    let executable = folder.appendingPathComponent("chromium")
+    try Data("#!/bin/sh\nexec sleep 600\n".utf8).write(to: executable)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+    return executable
+  }
+
   private func startHoldingProcess(
     test: String,
     environment: [String: String],
@@ -329,7 +302,8 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     child.standardOutput = FileHandle.nullDevice
     child.standardError = FileHandle.nullDevice
     try child.run()
-    let deadline = Date(timeIntervalSinceNow: 30)
+    // The holder of testHoldTheBrowser says so once its browser has rendered.
+    let deadline = Date(timeIntervalSinceNow: 60)
     while !FileManager.default.fileExists(atPath: ready.path) && Date() < deadline {
       if !child.isRunning { break }
       usleep(2_000)
