@@ -8,7 +8,9 @@
 #                    tests and the HTML report's headless-browser tests need a browser (the web
 #                    module prefers the headless shell; CI runs the web suite with both). Without
 #                    one those tests are skipped, or fail when CI is set. The tests never install
-#                    anything themselves.
+#                    anything themselves. With it `python3` and `iproute2`: the web isolation
+#                    tests (NetworkIsolationTests) run a logging server in a network namespace
+#                    and bring its loopback up.
 #   --with-pixelmatch also PyPI's `pixelmatch` (0.3.0, with python3 and pip from Debian), which
 #                    the anti-aliasing cross-check
 #                    (Tests/ImageSnapshotTestingTests/Comparison/AntialiasingTests.swift) runs
@@ -22,7 +24,7 @@ needs="ImageSnapshotTesting needs"
 for argument in "$@"; do
   case "$argument" in
     --with-chromium)
-      packages+=(chromium chromium-headless-shell)
+      packages+=(chromium chromium-headless-shell python3 iproute2)
       needed_by="ImageSnapshotTesting and the HTML report's browser tests"
       needs="ImageSnapshotTesting and the HTML report's browser tests need"
       ;;

@@ -12,11 +12,13 @@ import Foundation
 /// A headless Chromium started with `--remote-debugging-pipe`: it reads commands on its fd 3 and
 /// writes replies on its fd 4.
 ///
-/// Started with `posix_spawn`, because Foundation's `Process` cannot hand a child descriptors 3
-/// and 4. Only the child holds the far ends of the two pipes, so when this process dies, however
-/// it dies (SIGKILL included), the kernel closes our ends, the browser reads end-of-file and exits
-/// with its helper processes. The browser runs in a process group of its own, which
-/// ``terminate()`` kills as a whole.
+/// Started with `command_spawn` (CCommandSpawn), because Foundation's `Process` cannot hand a
+/// child descriptors 3 and 4. When this process dies, however it dies (SIGKILL included), the
+/// browser dies too, twice over: on Linux the kernel kills it (it is started with
+/// `PR_SET_PDEATHSIG`), even one that never answers; and only the browser holds the far ends of
+/// the two pipes, so the kernel closes ours, the browser reads end-of-file and exits with its
+/// helper processes. The browser runs in a process group of its own, which ``terminate()``
+/// kills as a whole.
 final class BrowserProcess: @unchecked Sendable {
   /// The variable a browser and its helpers carry in their environment: the process identifier
   /// of the process that started them (tests count leftover browsers with it).
@@ -50,8 +52,23 @@ final class BrowserProcess: @unchecked Sendable {
     self.logFile = logFile
   }
 
+  /// The proxy that everything but loopback is sent to: a name under `.invalid`, which never
+  /// resolves (and the resolver rules would refuse it anyway).
+  static let deadEnd = "http://no-network.invalid:9"
+
+  /// No name is looked up but localhost's, and no address is used but loopback's (`127.*` and
+  /// `::ffff:7f*`, 127.0.0.0/8 mapped into IPv6, as literal addresses; a name that merely begins
+  /// with `127.` is not loopback, and the proxy above sends it nowhere).
+  static let resolverRules = [
+    "MAP * ~NOTFOUND", "EXCLUDE localhost", "EXCLUDE *.localhost", "EXCLUDE 127.*",
+    "EXCLUDE ::1", "EXCLUDE [::1]", "EXCLUDE ::ffff:7f*", "EXCLUDE [::ffff:7f*",
+  ].joined(separator: ", ")
+
   /// The command line after the executable.
-  static func arguments(profileFolder: URL) -> [String] {
+  static func arguments(
+    profileFolder: URL,
+    walls: NetworkWalls = SharedBrowser.networkWalls
+  ) -> [String] {
     var arguments = [
       "--headless",
       "--remote-debugging-pipe",
@@ -73,7 +90,17 @@ final class BrowserProcess: @unchecked Sendable {
       // Each browser context is a window of its own, and Chromium would start a second
       // renderer for it, preloading the address bar's pop-up: for a snapshot, that is more work
       // than the page. And no spare renderer started ahead for a context that closes next.
-      "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,PreloadTopChromeWebUI,AimEnabled,SpareRendererForSitePerProcess",
+      "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,PreloadTopChromeWebUI,AimEnabled,SpareRendererForSitePerProcess,"
+        // The browser's own traffic: hints and models, casting, translation, autofill, logs.
+        + "OptimizationHints,OptimizationHintsFetching,OptimizationGuideModelDownloading,"
+        + "OptimizationTargetPrediction,MediaRouter,DialMediaRouteProvider,Translate,"
+        + "AutofillServerCommunication,CertificateTransparencyComponentUpdater",
+      "--disable-client-side-phishing-detection",
+      "--disable-domain-reliability",
+      "--disable-breakpad",
+      "--no-pings",
+      "--dns-prefetch-disable",
+      "--metrics-recording-only",
       // A screenshot on a surface of its own, without waiting for the page's next frame.
       "--enable-features=CDPScreenshotNewSurface",
       // No first window and tab: every snapshot opens its own.
@@ -83,6 +110,18 @@ final class BrowserProcess: @unchecked Sendable {
       "--password-store=basic",
       "--use-mock-keychain",
     ]
+    if walls.contains(.browserRule) {
+      arguments += [
+        // The second wall, behind the interception of every target's requests: whatever is not
+        // loopback goes to a proxy that cannot exist (Chromium never sends loopback through a
+        // proxy), and no name but localhost's is ever looked up, so that nothing the interception
+        // could miss (a preconnect, the browser's own background traffic) leaves the machine.
+        "--proxy-server=\(deadEnd)",
+        "--host-resolver-rules=\(resolverRules)",
+        // WebRTC may send UDP only through the proxy, that is nowhere.
+        "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+      ]
+    }
     // Chromium's sandbox refuses to run as root, which containers and CI jobs often are.
     if geteuid() == 0 { arguments.append("--no-sandbox") }
     return arguments
@@ -115,31 +154,6 @@ final class BrowserProcess: @unchecked Sendable {
     guard let commands = makePipe(), let replies = makePipe() else {
       throw .browserDidNotStart(path: path, reason: "cannot create a pipe: errno \(errno)")
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    posix_spawn_file_actions_adddup2(&actions, commands.read, 3)
-    posix_spawn_file_actions_adddup2(&actions, replies.write, 4)
-
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    posix_spawnattr_setpgroup(&attributes, 0)
-    var defaultSignals = sigset_t()
-    sigemptyset(&defaultSignals)
-    sigaddset(&defaultSignals, SIGPIPE)
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setflags(
-      &attributes,
-      Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
-    )
-
     let argumentList = [path] + arguments(profileFolder: profile)
     var environment = ProcessInfo.processInfo.environment
     environment[ownerVariable] = String(getpid())
@@ -152,7 +166,32 @@ final class BrowserProcess: @unchecked Sendable {
     }
 
     var pid: pid_t = 0
-    let status = posix_spawn(&pid, path, &actions, &attributes, cArguments, cEnvironment)
+    let status = log.path.withCString { logPath in
+      "/dev/null".withCString { nullPath in
+        let descriptors = [
+          command_spawn_descriptor(fd: 0, source: -1, path: nullPath, flags: O_RDONLY, mode: 0),
+          command_spawn_descriptor(
+            fd: 1,
+            source: -1,
+            path: logPath,
+            flags: O_WRONLY | O_CREAT | O_APPEND,
+            mode: 0o600
+          ),
+          command_spawn_descriptor(fd: 2, source: 1, path: nil, flags: 0, mode: 0),
+          command_spawn_descriptor(fd: 3, source: commands.read, path: nil, flags: 0, mode: 0),
+          command_spawn_descriptor(fd: 4, source: replies.write, path: nil, flags: 0, mode: 0),
+        ]
+        return command_spawn(
+          &pid,
+          path,
+          cArguments,
+          cEnvironment,
+          descriptors,
+          Int32(descriptors.count),
+          nil
+        )
+      }
+    }
     close(commands.read)
     close(replies.write)
     guard status == 0 else {

@@ -124,7 +124,11 @@ final class DevToolsConnection: @unchecked Sendable {
     }
   }
 
-  /// Routes the events of `sessionId` to `listener` until ``removeListener(for:)``.
+  /// The "session" of the browser's own events, those without a `sessionId`.
+  static let browserSession = ""
+
+  /// Routes the events of `sessionId` (``browserSession`` for the browser's own) to `listener`
+  /// until ``removeListener(for:)``.
   func addListener(_ listener: any DevToolsSessionListener, for sessionId: String) {
     let closed: WebSnapshotError? = lock.withLock {
       if closedError == nil { listeners[sessionId] = listener }
@@ -215,9 +219,8 @@ final class DevToolsConnection: @unchecked Sendable {
     }
     guard let method = message.string("method") else { return }
     let params = message.message("params") ?? JSONMessage()
-    if let sessionId = message.string("sessionId"),
-      let listener = lock.withLock({ listeners[sessionId] })
-    {
+    let sessionId = message.string("sessionId") ?? Self.browserSession
+    if let listener = lock.withLock({ listeners[sessionId] }) {
       listener.receive(event: method, params: params)
     }
   }

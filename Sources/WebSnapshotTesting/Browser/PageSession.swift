@@ -1,10 +1,19 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One page in a browser context of its own, attached with a flat session: what one assertion
 /// renders. It answers the page's paused requests (loopback, `file:` and `data:` go on, the rest
-/// is blocked and remembered), remembers uncaught script errors, and fails everything waiting
-/// on it when the page crashes, the browser goes away or the assertion gives up.
-final class PageSession: DevToolsSessionListener, @unchecked Sendable {
+/// is blocked and remembered), and those of every frame and worker the page makes (see
+/// ``TargetGuard``), remembers uncaught script errors, and fails everything waiting on it when
+/// the page crashes, the browser goes away or the assertion gives up.
+final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked Sendable {
   let connection: DevToolsConnection
   let contextIdentifier: String
   let sessionIdentifier: String
@@ -13,8 +22,25 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
   private var firedEvents: Set<String> = []
   private var eventWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
   private var failure: WebSnapshotError?
-  private var blocked: [String] = []
+  private var blockedURLs: [String] = []
   private var scriptErrors: [String] = []
+  private var childSessions: [String] = []
+  /// The main frame, and the address of the document it was given.
+  private var mainFrame: String?
+  private var document: String?
+
+  /// The open pages by browser context, for the targets the browser attaches on its own.
+  private static let pagesLock = NSLock()
+  nonisolated(unsafe) private static var pages: [String: WeakPage] = [:]
+
+  private struct WeakPage {
+    weak var page: PageSession?
+  }
+
+  /// The open page of the browser context `context`, if any.
+  static func page(ofContext context: String) -> PageSession? {
+    pagesLock.withLock { pages[context]?.page }
+  }
 
   private init(connection: DevToolsConnection, context: String, session: String) {
     self.connection = connection
@@ -37,6 +63,10 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
         ["features": [["name": "prefers-reduced-motion", "value": "reduce"]]]
       ),
     ]
+      + (SharedBrowser.networkWalls.contains(.interception)
+        // Every frame and worker the page makes is attached paused, and intercepted before it
+        // runs.
+        ? [TargetGuard.autoAttach, TargetGuard.webSocketWatch] : [])
   }
 
   /// Opens a page in a new browser context of `browser`, set up for a snapshot at `viewport`,
@@ -77,18 +107,18 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
         session: sessionIdentifier
       )
       connection.addListener(session, for: sessionIdentifier)
+      pagesLock.withLock { pages[contextIdentifier] = WeakPage(page: session) }
       do throws(WebSnapshotError) {
         try await session.sendAll(setup + [viewport.command])
         try await session.navigate(to: browser.process.blankDocument.absoluteString)
         // Interception starts once the blank document is in. Only requests that could leave
         // the machine are paused (`file:`, `data:` and `blob:` never do), so that a page's
         // local files load without a round trip through this process each.
-        try await session.send(
-          "Fetch.enable",
-          ["patterns": [["urlPattern": "http*:*"], ["urlPattern": "ws*:*"]]]
-        )
+        if SharedBrowser.networkWalls.contains(.interception) {
+          try await session.send("Fetch.enable", ["patterns": TargetGuard.interceptedPatterns])
+        }
       } catch {
-        connection.removeListener(for: sessionIdentifier)
+        session.close()
         throw error
       }
       return session
@@ -142,6 +172,12 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
   {
     forgetEvents()
     let navigation = try await send("Page.navigate", ["url": address])
+    if let frame = navigation.string("frameId") {
+      lock.withLock {
+        mainFrame = frame
+        document = address
+      }
+    }
     if let errorText = navigation.string("errorText"), !errorText.isEmpty {
       throw .loadFailed(url: name ?? address, reason: errorText)
     }
@@ -180,8 +216,14 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
     if let failure = lock.withLock({ failure }) { throw failure }
   }
 
+  /// Throws what ended the session, if anything did: a snapshot taken just as the page opened a
+  /// dialog or navigated away is not handed on.
+  func throwIfFailed() throws(WebSnapshotError) {
+    if let failure = lock.withLock({ failure }) { throw failure }
+  }
+
   /// The requests blocked so far.
-  var blockedRequests: [String] { lock.withLock { blocked } }
+  var blockedRequests: [String] { lock.withLock { blockedURLs } }
 
   /// The uncaught script errors so far.
   var uncaughtScriptErrors: [String] { lock.withLock { scriptErrors } }
@@ -199,7 +241,10 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
 
   /// Closes the page and its browser context, without waiting.
   func close() {
+    let children = lock.withLock { childSessions }
+    for child in children { connection.removeListener(for: child) }
     connection.removeListener(for: sessionIdentifier)
+    _ = Self.pagesLock.withLock { Self.pages.removeValue(forKey: contextIdentifier) }
     connection.post("Target.disposeBrowserContext", ["browserContextId": contextIdentifier])
   }
 
@@ -208,7 +253,17 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
   func receive(event method: String, params: JSONMessage) {
     switch method {
     case "Fetch.requestPaused":
-      answer(pausedRequest: params)
+      if let url = TargetGuard.answer(
+        pausedRequest: params,
+        on: connection,
+        session: sessionIdentifier
+      ) {
+        blocked(url)
+      }
+    case "Network.webSocketCreated":
+      if let url = TargetGuard.blockedWebSocket(params) { blocked(url) }
+    case "Target.attachedToTarget":
+      TargetGuard.guardTarget(announcedBy: params, on: connection, owner: self)
     case "Runtime.exceptionThrown":
       let details = params.message("exceptionDetails")
       let text =
@@ -222,6 +277,28 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
       lock.withLock { scriptErrors.append(firstLine + (location ?? "")) }
     case "Inspector.targetCrashed":
       fail(.pageCrashed("its renderer process crashed"))
+    case "Page.javascriptDialogOpening":
+      // Closed at once, or the page would wait for an answer until the assertion gives up.
+      connection.post(
+        "Page.handleJavaScriptDialog",
+        ["accept": false],
+        sessionId: sessionIdentifier
+      )
+      fail(
+        .dialogOpened(
+          kind: params.string("type") ?? "unknown",
+          message: params.string("message") ?? ""
+        )
+      )
+    case "Page.frameRequestedNavigation":
+      // A navigation the page asked for itself (a script, a form, a refresh). Only its own
+      // document may be snapshotted: the frame is the main one when it has no parent, and the
+      // page's frames other than the main one may go where they like.
+      guard params.string("frameId") == mainFrame,
+        let target = params.string("url"),
+        !isSameDocument(target)
+      else { break }
+      fail(.navigatedAway(target: target))
     default:
       let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
         firedEvents.insert(method)
@@ -235,23 +312,24 @@ final class PageSession: DevToolsSessionListener, @unchecked Sendable {
     fail(error)
   }
 
-  private func answer(pausedRequest params: JSONMessage) {
-    guard let requestIdentifier = params.string("requestId") else { return }
-    let url = params.message("request")?.string("url") ?? ""
-    if RequestPolicy.allows(url) {
-      connection.post(
-        "Fetch.continueRequest",
-        ["requestId": requestIdentifier],
-        sessionId: sessionIdentifier
-      )
-    } else {
-      lock.withLock { blocked.append(url) }
-      connection.post(
-        "Fetch.failRequest",
-        ["requestId": requestIdentifier, "errorReason": "BlockedByClient"],
-        sessionId: sessionIdentifier
-      )
+  /// Whether `target` is the document the page was given, up to its fragment: a link to an
+  /// anchor of the page stays in it.
+  private func isSameDocument(_ target: String) -> Bool {
+    guard let document = lock.withLock({ document }) else { return false }
+    func withoutFragment(_ address: String) -> Substring {
+      address.prefix { $0 != "#" }
     }
+    return withoutFragment(target) == withoutFragment(document)
+  }
+
+  // MARK: RequestGuardOwner
+
+  func blocked(_ url: String) {
+    lock.withLock { blockedURLs.append(url) }
+  }
+
+  func adopt(session: String) {
+    lock.withLock { childSessions.append(session) }
   }
 }
 
@@ -283,11 +361,22 @@ enum RequestPolicy {
     }
   }
 
+  /// Whether `host`, as a URL spells it, is this machine: `localhost` and its subdomains,
+  /// `127.0.0.0/8`, `::1` and `127.0.0.0/8` mapped into IPv6 (`::ffff:127.0.0.1`). Decided by
+  /// the name alone, never by looking it up: a name that resolves to 127.0.0.1 is not loopback.
   static func isLoopback(_ host: String?) -> Bool {
-    guard var host = host?.lowercased() else { return false }
+    guard var host = host?.lowercased(), !host.isEmpty else { return false }
     if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-    if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
-    let parts = host.split(separator: ".")
+    if host.hasSuffix(".") { host.removeLast() }
+    if host == "localhost" || host.hasSuffix(".localhost") { return true }
+    if host.contains(":") {
+      var bytes = [UInt8](repeating: 0, count: 16)
+      guard inet_pton(AF_INET6, host, &bytes) == 1 else { return false }
+      let isOne = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
+      let isMapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
+      return isOne || (isMapped && bytes[12] == 127)
+    }
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
     return parts.count == 4 && parts.first == "127" && parts.allSatisfy { UInt8($0) != nil }
   }
 }

@@ -113,6 +113,14 @@ actor SharedBrowser {
     }
   }
 
+  /// Stops the running browser and forgets the page made ready ahead: the next snapshot starts
+  /// a new one (tests that run a browser of their own use it).
+  func stop() {
+    current?.process.terminate()
+    current = nil
+    spare = nil
+  }
+
   /// The running browser's process identifier, if one runs (tests kill it).
   func runningProcessIdentifier() -> pid_t? {
     guard let current, current.isRunning else { return nil }
@@ -124,6 +132,18 @@ actor SharedBrowser {
 
   /// Another deadline, for the tests.
   @TaskLocal static var startDeadlineOverride: Double?
+
+  /// The walls between a page and the network that a browser started, and a page opened, in
+  /// this task put up: both, always, but for the tests that take one down to prove that the
+  /// other holds alone.
+  @TaskLocal static var networkWalls: NetworkWalls = .both
+
+  /// `error`'s message as a clause inside another sentence: without its final full stop.
+  private static func sentence(_ error: WebSnapshotError) -> String {
+    var text = error.description
+    while text.hasSuffix(".") { text.removeLast() }
+    return text
+  }
 
   private static func start() async throws(WebSnapshotError) -> Browser {
     let path = try BrowserExecutable.locate().get()
@@ -144,18 +164,53 @@ actor SharedBrowser {
       let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
       let log = process.logTail()
       let span = seconds == 1 ? "1 second" : "\(String(format: "%g", seconds)) seconds"
-      let reason = elapsed >= seconds ? "it did not answer within \(span)" : "\(error)"
+      let reason: String
+      if elapsed >= seconds {
+        reason = "it did not answer within \(span)"
+      } else if case .browserExited(let how) = error {
+        // Not a browser at all (`/bin/true`), or one that crashed at once.
+        reason =
+          "it ended before answering its first command (\(how)), so it is not a working Chromium"
+      } else {
+        reason = Self.sentence(error)
+      }
       throw .browserDidNotStart(
         path: path,
-        reason: reason + (log.isEmpty ? "" : " Its log ends:\n\(log)")
+        reason: reason + (log.isEmpty ? "" : ". Its log ends:\n\(log)")
       )
+    }
+    // Service workers and shared workers belong to a browser context, not to a page: the
+    // browser announces them, paused, to be guarded like the page's own frames and workers.
+    let watcher = BrowserTargetWatcher(connection: connection)
+    connection.addListener(watcher, for: DevToolsConnection.browserSession)
+    if networkWalls.contains(.interception) {
+      do {
+        _ = try await connection.send(
+          BrowserTargetWatcher.command.0,
+          BrowserTargetWatcher.command.1
+        )
+      } catch {
+        process.terminate()
+        throw .browserDidNotStart(path: path, reason: Self.sentence(error))
+      }
     }
     return Browser(process: process, connection: connection)
   }
 }
 
+/// The two walls between a page and the network: interception of every request of every
+/// target (``TargetGuard``), and the browser's own rule that sends everything but loopback
+/// nowhere (``BrowserProcess/arguments(profileFolder:walls:)``).
+struct NetworkWalls: OptionSet, Sendable {
+  let rawValue: Int
+  static let interception = NetworkWalls(rawValue: 1)
+  static let browserRule = NetworkWalls(rawValue: 2)
+  static let both: NetworkWalls = [.interception, .browserRule]
+}
+
 /// The browsers this process started, killed when it exits normally. (When it is killed, the
-/// browser exits on its own as its command pipe closes.)
+/// kernel kills the browser, started with `PR_SET_PDEATHSIG`, and its helpers exit as its
+/// command pipe closes.)
 final class BrowserRegistry: @unchecked Sendable {
   static let shared = BrowserRegistry()
 

@@ -82,7 +82,9 @@ enum WebRendering {
           defer {
             if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
           }
-          return try await body(session)
+          let output = try await body(session)
+          try session.throwIfFailed()
+          return output
         }
       )
     } catch {

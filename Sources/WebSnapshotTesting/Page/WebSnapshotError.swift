@@ -34,6 +34,10 @@ enum WebSnapshotError: Error, CustomStringConvertible, Equatable {
   case screenshotUnreadable(String)
   /// The assertion stopped waiting.
   case abandoned
+  /// The page's main frame started to navigate away from the document it was given.
+  case navigatedAway(target: String)
+  /// The page opened a JavaScript dialog (`alert`, `confirm`, `prompt`, `beforeunload`).
+  case dialogOpened(kind: String, message: String)
 
   var description: String {
     switch self {
@@ -90,6 +94,17 @@ enum WebSnapshotError: Error, CustomStringConvertible, Equatable {
       return "The browser's screenshot is not a readable PNG: \(reason)."
     case .abandoned:
       return "The assertion stopped waiting for the web snapshot."
+    case .navigatedAway(let target):
+      return """
+        The web page navigated itself to \(target), away from the document it was given; a \
+        snapshot shows only that document, so that a page can never put another page or a \
+        local file into a reference.
+        """
+    case .dialogOpened(let kind, let message):
+      return """
+        The web page opened a JavaScript \(kind) dialog ("\(message)"), which was closed at \
+        once: a snapshot cannot answer dialogs, so a page under test must not open one.
+        """
     }
   }
 }

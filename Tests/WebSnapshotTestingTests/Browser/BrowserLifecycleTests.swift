@@ -97,34 +97,30 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
       .appendingPathComponent("silent-browser-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let executable = folder.appendingPathComponent("chromium")
-    try Data("#!/bin/sh\nexec sleep 600\n".utf8).write(to: executable)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+    let executable = try writeSilentBrowser(in: folder)
 
-    let outcome = ResultBox()
-    let done = DispatchSemaphore(value: 0)
     let started = Date()
-    BrowserExecutable.$environmentOverride.withValue([
-      "SNAPSHOT_TESTING_CHROMIUM": executable.path
-    ]) {
-      SharedBrowser.$startDeadlineOverride.withValue(1) {
-        Task {
-          do throws(WebSnapshotError) {
-            _ = try await SharedBrowser().browser()
-            outcome.error = nil
-          } catch {
-            outcome.error = error
-          }
-          done.signal()
-        }
-      }
-    }
-    XCTAssertEqual(done.wait(timeout: .now() + 20), .success, "the start never ended")
+    let error = startError(executable: executable.path, deadline: 1)
     XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     XCTAssertEqual(
-      outcome.error?.description,
+      error?.description,
       "Could not start the browser \(executable.path): it did not answer within 1 second."
     )
+  }
+
+  /// An executable that is no browser at all (`/bin/true` exits at once) fails in one sentence,
+  /// not in a message nested in another.
+  func testAnExecutableThatIsNoBrowserFailsInOneSentence() throws {
+    let message = try XCTUnwrap(startError(executable: "/bin/true")?.description)
+    XCTAssertTrue(
+      message.hasPrefix(
+        "Could not start the browser /bin/true: it ended before answering its first command ("
+      ),
+      message
+    )
+    XCTAssertTrue(message.hasSuffix("), so it is not a working Chromium."), message)
+    XCTAssertFalse(message.contains(".."), message)
+    XCTAssertFalse(message.contains("The browser exited while"), message)
   }
 
   /// A page whose renderer crashes fails what waits on it with the crash; the browser lives on.
@@ -165,29 +161,16 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
   /// Starts a test process that starts the browser and sleeps, kills that process with SIGKILL
   /// mid-run, and counts the browser processes it leaves: none, within seconds.
   func testNoBrowserOutlivesATestProcessKilledWithSIGKILL() throws {
-    let executable = try XCTUnwrap(
-      try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    )
     let ready = FileManager.default.temporaryDirectory
       .appendingPathComponent("web-holder-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: ready) }
-
-    let child = Process()
-    child.executableURL = URL(fileURLWithPath: executable)
-    child.arguments = ["WebSnapshotTestingTests.BrowserHoldingProcess/testHoldTheBrowser"]
-    var environment = ProcessInfo.processInfo.environment
-    environment[BrowserHoldingProcess.readyFileVariable] = ready.path
-    child.environment = environment
-    child.standardOutput = FileHandle.nullDevice
-    child.standardError = FileHandle.nullDevice
-    try child.run()
+    let child = try startHoldingProcess(
+      test: "testHoldTheBrowser",
+      environment: ProcessInfo.processInfo.environment,
+      ready: ready
+    )
     defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
 
-    let deadline = Date(timeIntervalSinceNow: 60)
-    while !FileManager.default.fileExists(atPath: ready.path) && Date() < deadline {
-      XCTAssertTrue(child.isRunning, "the holding process ended early")
-      Thread.sleep(forTimeInterval: 0.2)
-    }
     XCTAssertTrue(FileManager.default.fileExists(atPath: ready.path), "no browser started")
     let before = browserProcesses(startedBy: child.processIdentifier)
     // The browser, and its helpers where it has started them yet (Chromium's old headless
@@ -195,19 +178,149 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     XCTAssertFalse(before.isEmpty, "the browser was not found")
 
     kill(child.processIdentifier, SIGKILL)
-    child.waitUntilExit()
-    var left = browserProcesses(startedBy: child.processIdentifier)
-    let cleanupDeadline = Date(timeIntervalSinceNow: 15)
-    while !left.isEmpty && Date() < cleanupDeadline {
-      Thread.sleep(forTimeInterval: 0.2)
-      left = browserProcesses(startedBy: child.processIdentifier)
-    }
+    let left = waitForNoBrowser(startedBy: child.processIdentifier)
     XCTAssertEqual(
       left,
       [],
       "\(left.count) of \(before.count) browser processes outlived the test process"
     )
     for pid in left { kill(pid, SIGKILL) }
+  }
+
+  /// However early the test process dies (before the browser is started, while it starts,
+  /// before it answers, just after), the kernel takes the browser with it: no process that
+  /// the browser's start made is left. A browser that never answers, which would not notice its
+  /// pipes closing, included.
+  func testNoBrowserOutlivesATestProcessKilledAtAnyMoment() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("web-kill-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let silent = try writeSilentBrowser(in: folder)
+
+    // (a browser that never answers?, kill when: after the start began / once the browser runs)
+    let moments: [(silent: Bool, afterBrowserAppears: Bool, delay: Double)] = [
+      (false, false, 0), (false, false, 0.05), (false, true, 0), (false, true, 0.3),
+      (true, true, 0), (true, true, 0.5),
+    ]
+    for moment in moments {
+      var environment = ProcessInfo.processInfo.environment
+      if moment.silent { environment[BrowserExecutable.variable] = silent.path }
+      let child = try startHoldingProcess(
+        test: "testStartTheBrowserAndWait",
+        environment: environment,
+        ready: folder.appendingPathComponent("ready-\(UUID().uuidString)")
+      )
+      defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+      if moment.afterBrowserAppears {
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while browserProcesses(startedBy: child.processIdentifier).isEmpty && Date() < deadline {
+          usleep(2_000)
+        }
+        XCTAssertFalse(browserProcesses(startedBy: child.processIdentifier).isEmpty, "\(moment)")
+      }
+      Thread.sleep(forTimeInterval: moment.delay)
+      // Not waited for with `waitUntilExit()`, which may never see a child whose browser
+      // outlived it end.
+      kill(child.processIdentifier, SIGKILL)
+      let left = waitForNoBrowser(startedBy: child.processIdentifier)
+      XCTAssertEqual(left, [], "browser processes outlived the test process killed at \(moment)")
+      for pid in left { kill(pid, SIGKILL) }
+    }
+  }
+
+  /// The kernel ties a child to the thread that forked it: a browser started from a thread that
+  /// then ends (a pool thread retired) keeps running.
+  func testABrowserOutlivesTheThreadThatStartedIt() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("web-thread-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let silent = try writeSilentBrowser(in: folder)
+
+    let started = ProcessBox()
+    let thread = Thread {
+      started.process = try? BrowserProcess.start(path: silent.path)
+    }
+    thread.start()
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while !thread.isFinished && Date() < deadline { usleep(10_000) }
+    XCTAssertTrue(thread.isFinished)
+    let process = try XCTUnwrap(started.process, "the browser did not start")
+    defer { process.terminate() }
+    // Long enough for a kill the thread's end would have caused to land.
+    Thread.sleep(forTimeInterval: 1)
+    let state =
+      (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8))?
+      .split(separator: ")").last?.split(separator: " ").first
+    XCTAssertEqual(state, "S", "the browser is not running (state \(state ?? "none"))")
+  }
+
+  /// Why a browser of its own, started with `executable`, did not start (nil if it did).
+  private func startError(executable: String, deadline: Double? = nil) -> WebSnapshotError? {
+    let outcome = ResultBox()
+    let done = DispatchSemaphore(value: 0)
+    BrowserExecutable.$environmentOverride.withValue([BrowserExecutable.variable: executable]) {
+      SharedBrowser.$startDeadlineOverride.withValue(deadline) {
+        Task {
+          do throws(WebSnapshotError) {
+            _ = try await SharedBrowser().browser()
+            outcome.error = nil
+          } catch {
+            outcome.error = error
+          }
+          done.signal()
+        }
+      }
+    }
+    XCTAssertEqual(done.wait(timeout: .now() + 20), .success, "the start never ended")
+    return outcome.error
+  }
+
+  /// A "browser" that starts and never answers.
+  private func writeSilentBrowser(in folder: URL) throws -> URL {
+    let executable = folder.appendingPathComponent("chromium")
+    try Data("#!/bin/sh\nexec sleep 600\n".utf8).write(to: executable)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+    return executable
+  }
+
+  private func startHoldingProcess(
+    test: String,
+    environment: [String: String],
+    ready: URL
+  ) throws -> Process {
+    let executable = try XCTUnwrap(
+      try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    )
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: executable)
+    child.arguments = ["WebSnapshotTestingTests.BrowserHoldingProcess/\(test)"]
+    var environment = environment
+    environment[BrowserHoldingProcess.readyFileVariable] = ready.path
+    child.environment = environment
+    child.standardOutput = FileHandle.nullDevice
+    child.standardError = FileHandle.nullDevice
+    try child.run()
+    // The holder of testHoldTheBrowser says so once its browser has rendered.
+    let deadline = Date(timeIntervalSinceNow: 60)
+    while !FileManager.default.fileExists(atPath: ready.path) && Date() < deadline {
+      if !child.isRunning { break }
+      usleep(2_000)
+    }
+    XCTAssertTrue(FileManager.default.fileExists(atPath: ready.path), "the holder never got ready")
+    return child
+  }
+
+  /// The browser processes `owner` left, once they have had 15 seconds to go.
+  private func waitForNoBrowser(startedBy owner: pid_t) -> [pid_t] {
+    var left = browserProcesses(startedBy: owner)
+    let deadline = Date(timeIntervalSinceNow: 15)
+    while !left.isEmpty && Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.1)
+      left = browserProcesses(startedBy: owner)
+    }
+    return left
   }
 
   private func runningBrowser() -> pid_t? {
@@ -220,6 +333,10 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     done.wait()
     return box.pid
   }
+}
+
+private final class ProcessBox: @unchecked Sendable {
+  var process: BrowserProcess?
 }
 
 private final class PIDBox: @unchecked Sendable {
@@ -241,6 +358,16 @@ final class BrowserHoldingProcess: XCTestCase {
     }
     _ = try WebTesting.render(WebTesting.solidPage("#fff"), as: .image(width: 10, height: 10))
     try Data().write(to: URL(fileURLWithPath: ready))
+    Thread.sleep(forTimeInterval: 120)
+  }
+
+  /// Says it is about to start the browser, starts it, and waits to be killed.
+  func testStartTheBrowserAndWait() throws {
+    guard let ready = ProcessInfo.processInfo.environment[Self.readyFileVariable] else {
+      throw XCTSkip("runs only as the child of testNoBrowserOutlivesATestProcessKilledAtAnyMoment")
+    }
+    try Data().write(to: URL(fileURLWithPath: ready))
+    _ = WebTesting.snapshot(WebTesting.solidPage("#fff"), as: .image(width: 10, height: 10))
     Thread.sleep(forTimeInterval: 120)
   }
 }

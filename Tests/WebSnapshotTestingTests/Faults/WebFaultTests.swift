@@ -240,13 +240,16 @@ struct WebFaultTests {
   @Test func requestPolicyAllowsOnlyLoopbackFileAndData() {
     for allowed in [
       "http://127.0.0.1:8080/a", "http://localhost/", "https://[::1]:9/", "file:///tmp/x",
-      "data:text/plain,hi", "http://127.1.2.3/", "about:blank",
+      "data:text/plain,hi", "http://127.1.2.3/", "about:blank", "http://[::ffff:127.0.0.1]:80/",
+      "http://[::ffff:7f00:1]/", "http://app.localhost:8/", "ws://localhost./", "http://[0:0::1]/",
     ] {
       #expect(RequestPolicy.allows(allowed), "\(allowed)")
     }
     for blocked in [
       "https://example.com/", "http://10.0.0.1/", "http://127.0.0.1.example.com/",
-      "ftp://127.0.0.1/", "ws://example.com/", "not a url",
+      "ftp://127.0.0.1/", "ws://example.com/", "not a url", "http://evil.test/",
+      "http://[::ffff:10.0.0.1]/", "http://[::2]/", "http://localhost.evil.test/",
+      "http://127.0.0/", "http://[::127.0.0.1]/",
     ] {
       #expect(!RequestPolicy.allows(blocked), "\(blocked)")
     }
