@@ -1,0 +1,58 @@
+import SnapshotTesting
+
+/// The canonical text of HTML or XML bytes, or the reason reported through
+/// `UnavailableSnapshot` (so the assertion fails and nothing is recorded).
+enum MarkupText {
+  static func html(_ bytes: [UInt8], redacting redactions: [MarkupRedaction]) -> String {
+    let document = HTMLReader.read(bytes)
+    if let failure = MarkupRedaction.apply(
+      redactions,
+      to: document,
+      caseSensitive: false,
+      format: "HTML"
+    ) {
+      return UnavailableSnapshot.report(failure)
+    }
+    return CanonicalPrinter(flavor: .html).print(document)
+  }
+
+  static func xml(_ bytes: [UInt8], redacting redactions: [MarkupRedaction]) -> String {
+    if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+      return UnavailableSnapshot.report("The XML is UTF-16; only UTF-8 XML can be snapshotted.")
+    }
+    if let offset = firstInvalidUTF8(bytes) {
+      return UnavailableSnapshot.report("The XML is not valid UTF-8 at byte \(offset).")
+    }
+    let document: MarkupDocument
+    do {
+      document = try XMLReader.read(bytes)
+    } catch {
+      return UnavailableSnapshot.report(
+        "The XML is not well-formed at \(error.position(in: bytes)): \(error.reason)."
+      )
+    }
+    if let failure = MarkupRedaction.apply(
+      redactions,
+      to: document,
+      caseSensitive: true,
+      format: "XML"
+    ) {
+      return UnavailableSnapshot.report(failure)
+    }
+    return CanonicalPrinter(flavor: .xml).print(document)
+  }
+
+  /// The offset of the first byte that does not begin or continue valid UTF-8, or `nil`.
+  static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let scalar): offset += scalar.count
+      case .emptyInput: return nil
+      case .error: return offset
+      }
+    }
+  }
+}
