@@ -6,10 +6,13 @@
 /// `button`), void elements, the leading newline of `pre` and `textarea`, and stray end tags
 /// (`</p>` opens an empty `p`; others are dropped).
 ///
-/// Not handled: the adoption agency for misnested formatting elements (`<b><p>x</b>y`) and the
-/// reconstruction of formatting elements across blocks, foster parenting of text in tables,
-/// `frameset`, the script-data escape states (`<!--` inside a `script`), and the parsing of
-/// `select` content. The browser re-applies html/head/body insertion and foster parenting to the
+/// Misnested formatting elements are repaired as the standard's adoption agency does, and
+/// formatting elements cut short by a block are reopened in the next one (`<p><b>x<p>y`).
+///
+/// Not handled: the limit of three identical entries in the list of active formatting
+/// elements, foster parenting (the browser moves the same content again when it parses the
+/// canonical text), `frameset`, the script-data escape states (`<!--` inside a `script`), and
+/// the parsing of `select` content. The browser also re-applies html/head/body insertion to the
 /// canonical text, so those give the same tree without being modelled here.
 ///
 /// Iterative; never fails: every input gives a document, as it does in a browser.
@@ -18,13 +21,18 @@ struct HTMLReader {
   private let bytes: [UInt8]
   private var index = 0
   private var document = MarkupDocument(nodes: [])
-  private var open: [(element: MarkupElement, foreign: Bool)] = []
+  private var open = OpenElements()
   private var quirks = true
   private var sawElement = false
   private var dropNextNewline = false
   /// Whether something that belongs in the body came: `html`, `head` and `body` tags after it
   /// only add attributes to the elements a browser already made (and are dropped here).
   private var bodyStarted = false
+  /// The list of active formatting elements: `b`, `i`, `a`… that a later block reopens, and the
+  /// cells, captions and objects that end their reach (as markers).
+  private var formatting: [FormattingEntry] = []
+  /// How many markers `formatting` holds, so that a page without any never searches for one.
+  private var markers = 0
 
   private init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -244,6 +252,7 @@ struct HTMLReader {
 
   private mutating func append(_ node: MarkupNode) {
     if let current {
+      if case .element(let element) = node { element.parent = current }
       current.children.append(node)
     } else {
       document.nodes.append(node)
@@ -259,6 +268,7 @@ struct HTMLReader {
     }
     let whitespace = text.utf8.allSatisfy(isWhitespaceByte)
     if !whitespace, current?.name == "head", open.last?.foreign == false { open.removeLast() }
+    if !whitespace || bodyStarted, !isTableContext { reconstructFormatting() }
     if whitespace, !(current?.preservesContent ?? false) { return }
     if !whitespace {
       sawElement = true
@@ -334,7 +344,17 @@ struct HTMLReader {
     case "dd", "dt":
       closeListItem(["dd", "dt"])
       closeInScope("p", boundaries: buttonScope)
-    case "a", "button", "nobr":
+    case "a", "nobr":
+      if formattingElement(named: name) != nil {
+        adoptionAgency(name)
+        if let stale = formattingElement(named: name) {
+          removeFormattingEntry(of: stale)
+          if let position = open.lastIndex(where: { $0.element === stale }) {
+            open.remove(at: position)
+          }
+        }
+      }
+    case "button":
       closeInScope(name, boundaries: defaultScope)
     case "option":
       if current?.name == "option" { open.removeLast() }
@@ -349,8 +369,19 @@ struct HTMLReader {
       popToTable(keeping: ["tr", "tbody", "thead", "tfoot"])
     default: break
     }
+    if !noReconstruction.contains(name), !isTableContext { reconstructFormatting() }
     let element = MarkupElement(name: name, attributes: attributes)
     append(.element(element))
+    if formattingElements.contains(name) {
+      clearClosedMarkers()
+      formatting.append(FormattingEntry(element: element, isMarker: false))
+    } else if markerElements.contains(name) {
+      // The cell before this one has closed: its marker and what follows go first, so the list
+      // stays as short as the open cells.
+      clearClosedMarkers()
+      formatting.append(FormattingEntry(element: element, isMarker: true))
+      markers += 1
+    }
     if voidElements.contains(name) {
       element.isVoid = true
       return
@@ -431,23 +462,18 @@ struct HTMLReader {
       closeInScope(name, boundaries: tableScope)
     case _ where specialElements.contains(name):
       closeInScope(name, boundaries: defaultScope)
+    case _ where formattingElements.contains(name):
+      adoptionAgency(name)
     default:
-      // Any other end tag closes the nearest open element of its name, unless a special element
-      // (a block, a table part…) stands between them.
-      for position in open.indices.reversed() {
-        let element = open[position].element
-        if element.name == name, !open[position].foreign {
-          open.removeSubrange(position...)
-          return
-        }
-        if specialElements.contains(element.name) { return }
-      }
+      closeOther(name)
     }
   }
 
   /// Closes the nearest open `name` unless a boundary comes first; whether it did.
   @discardableResult
   private mutating func closeInScope(_ name: String, boundaries: Set<String>) -> Bool {
+    // Most start tags ask for a `p`; without this, 10,000 open `div`s cost 10,000 steps each.
+    guard open.count(of: name) > 0 else { return false }
     for position in open.indices.reversed() {
       let element = open[position].element
       if element.name == name, !open[position].foreign {
@@ -484,6 +510,159 @@ struct HTMLReader {
     }
   }
 
+  // MARK: - Formatting elements (the standard's "adoption agency")
+
+  private struct FormattingEntry {
+    var element: MarkupElement
+    var isMarker: Bool
+  }
+
+  private var isTableContext: Bool {
+    guard let current, open.last?.foreign == false else { return false }
+    return ["table", "tbody", "thead", "tfoot", "tr"].contains(current.name)
+  }
+
+  private func isOpen(_ element: MarkupElement) -> Bool {
+    open.count(of: element.name) > 0 && open.lastIndex(where: { $0.element === element }) != nil
+  }
+
+  /// Drops the entries after a marker whose cell, caption or object has closed.
+  private mutating func clearClosedMarkers() {
+    while let marker = formatting.lastIndex(where: \.isMarker), !isOpen(formatting[marker].element)
+    {
+      formatting.removeSubrange(marker...)
+    }
+  }
+
+  /// The last active formatting element named `name` after the last marker.
+  private mutating func removeFormattingEntry(of element: MarkupElement) {
+    if let position = formatting.lastIndex(where: { $0.element === element }) {
+      formatting.remove(at: position)
+    }
+  }
+
+  private mutating func formattingElement(named name: String) -> MarkupElement? {
+    clearClosedMarkers()
+    for entry in formatting.reversed() {
+      if entry.isMarker { return nil }
+      if entry.element.name == name { return entry.element }
+    }
+    return nil
+  }
+
+  /// Reopens the formatting elements that a closed block cut short, as copies, at the current
+  /// node: `<p><b>x<p>y` puts `y` in a new `b`.
+  private mutating func reconstructFormatting() {
+    clearClosedMarkers()
+    guard let last = formatting.last, !last.isMarker, !isOpen(last.element) else { return }
+    var first = formatting.count - 1
+    while first > 0, !formatting[first - 1].isMarker, !isOpen(formatting[first - 1].element) {
+      first -= 1
+    }
+    for position in first..<formatting.count {
+      let copy = formatting[position].element.shallowCopy()
+      append(.element(copy))
+      open.append((copy, false))
+      formatting[position].element = copy
+    }
+  }
+
+  /// The end tag of a formatting element, as the standard's adoption agency handles it: the
+  /// element ends, and the blocks opened inside it keep a copy of it around their content.
+  private mutating func adoptionAgency(_ name: String) {
+    for _ in 0..<8 {
+      guard let element = formattingElement(named: name) else {
+        closeOther(name)
+        return
+      }
+      guard let elementPosition = open.lastIndex(where: { $0.element === element }) else {
+        removeFormattingEntry(of: element)
+        return
+      }
+      if open[(elementPosition + 1)...].contains(where: { defaultScope.contains($0.element.name) })
+      {
+        return
+      }
+      guard
+        let blockPosition = open.indices[(elementPosition + 1)...].first(where: {
+          specialElements.contains(open[$0].element.name) && !open[$0].foreign
+        })
+      else {
+        open.removeSubrange(elementPosition...)
+        removeFormattingEntry(of: element)
+        return
+      }
+      let furthestBlock = open[blockPosition].element
+      let commonAncestor = elementPosition > 0 ? open[elementPosition - 1].element : nil
+      var bookmark = formatting.lastIndex { $0.element === element }!
+      var nodePosition = blockPosition
+      var lastNode = furthestBlock
+      var innerCount = 0
+      while true {
+        innerCount += 1
+        nodePosition -= 1
+        var node = open[nodePosition].element
+        if node === element { break }
+        var entry = formatting.lastIndex { $0.element === node }
+        if innerCount > 3, let found = entry {
+          formatting.remove(at: found)
+          if found < bookmark { bookmark -= 1 }
+          entry = nil
+        }
+        guard let entryPosition = entry else {
+          open.remove(at: nodePosition)
+          continue
+        }
+        let copy = node.shallowCopy()
+        formatting[entryPosition].element = copy
+        open.replace(at: nodePosition, with: copy)
+        node = copy
+        if lastNode === furthestBlock { bookmark = entryPosition + 1 }
+        lastNode.parent?.removeChild(lastNode)
+        node.appendChild(lastNode)
+        lastNode = node
+      }
+      if let lastParent = lastNode.parent {
+        lastParent.removeChild(lastNode)
+      } else {
+        document.nodes.removeAll {
+          if case .element(let top) = $0 { top === lastNode } else { false }
+        }
+      }
+      if let commonAncestor {
+        commonAncestor.appendChild(lastNode)
+      } else {
+        document.nodes.append(.element(lastNode))
+      }
+      let replacement = element.shallowCopy()
+      replacement.children = furthestBlock.children
+      for case .element(let child) in replacement.children { child.parent = replacement }
+      furthestBlock.children = []
+      furthestBlock.appendChild(replacement)
+      let oldEntry = formatting.lastIndex { $0.element === element }!
+      formatting.remove(at: oldEntry)
+      if oldEntry < bookmark { bookmark -= 1 }
+      formatting.insert(FormattingEntry(element: replacement, isMarker: false), at: bookmark)
+      let oldPosition = open.lastIndex { $0.element === element }!
+      open.remove(at: oldPosition)
+      let blockNow = open.lastIndex { $0.element === furthestBlock }!
+      open.insert((replacement, false), at: blockNow + 1)
+    }
+  }
+
+  /// The standard's "any other end tag": closes the nearest open element of that name, unless a
+  /// special element (a block, a table part…) stands between them.
+  private mutating func closeOther(_ name: String) {
+    for position in open.indices.reversed() {
+      let element = open[position].element
+      if element.name == name, !open[position].foreign {
+        open.removeSubrange(position...)
+        return
+      }
+      if specialElements.contains(element.name) { return }
+    }
+  }
+
   private func merge(_ attributes: [MarkupAttribute], into element: MarkupElement) {
     for attribute in attributes
     where !element.attributes.contains(where: {
@@ -515,6 +694,62 @@ struct HTMLReader {
     ]
   }
 }
+
+/// The stack of open elements, with a count of each name so that asking for one that is not open
+/// costs nothing.
+private struct OpenElements: RandomAccessCollection {
+  private var elements: [(element: MarkupElement, foreign: Bool)] = []
+  private var counts: [String: Int] = [:]
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { elements.count }
+  subscript(position: Int) -> (element: MarkupElement, foreign: Bool) { elements[position] }
+
+  func count(of name: String) -> Int { counts[name, default: 0] }
+
+  mutating func append(_ entry: (element: MarkupElement, foreign: Bool)) {
+    elements.append(entry)
+    counts[entry.element.name, default: 0] += 1
+  }
+
+  mutating func removeLast() {
+    let entry = elements.removeLast()
+    counts[entry.element.name, default: 1] -= 1
+  }
+
+  mutating func remove(at position: Int) {
+    let entry = elements.remove(at: position)
+    counts[entry.element.name, default: 1] -= 1
+  }
+
+  mutating func insert(_ entry: (element: MarkupElement, foreign: Bool), at position: Int) {
+    elements.insert(entry, at: position)
+    counts[entry.element.name, default: 0] += 1
+  }
+
+  mutating func replace(at position: Int, with element: MarkupElement) {
+    elements[position].element = element
+  }
+
+  mutating func removeSubrange(_ range: PartialRangeFrom<Int>) {
+    while elements.count > range.lowerBound { removeLast() }
+  }
+}
+
+private let formattingElements: Set<String> = [
+  "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
+]
+
+private let markerElements: Set<String> = [
+  "td", "th", "caption", "applet", "marquee", "object", "template",
+]
+
+/// Start tags before which a browser does not reopen formatting elements.
+private let noReconstruction: Set<String> = closesParagraph.union([
+  "html", "head", "body", "base", "basefont", "bgsound", "link", "meta", "title", "style",
+  "script", "noscript", "noframes", "template", "table", "caption", "colgroup", "col", "tbody",
+  "thead", "tfoot", "tr", "td", "th", "textarea", "frameset", "frame", "image",
+])
 
 private let voidElements: Set<String> = [
   "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input",

@@ -7,6 +7,9 @@ final class MarkupElement {
   var name: String
   var attributes: [MarkupAttribute]
   var children: [MarkupNode] = []
+  /// The element this one is a child of (the HTML reader moves elements when it repairs
+  /// misnested formatting elements).
+  weak var parent: MarkupElement?
   /// The content is printed as it was, without indentation (`pre`, `xml:space="preserve"`…).
   var preservesContent = false
   /// The content is one raw text (`script`, `style`, `textarea`, `title`…).
@@ -19,6 +22,28 @@ final class MarkupElement {
   init(name: String, attributes: [MarkupAttribute]) {
     self.name = name
     self.attributes = attributes
+  }
+
+  /// A new element with the same name and attributes and no content.
+  func shallowCopy() -> MarkupElement {
+    let copy = MarkupElement(name: name, attributes: attributes)
+    copy.preservesContent = preservesContent
+    return copy
+  }
+
+  func appendChild(_ element: MarkupElement) {
+    element.parent = self
+    children.append(.element(element))
+  }
+
+  /// Removes `element` from this element's children.
+  func removeChild(_ element: MarkupElement) {
+    if let index = children.lastIndex(where: {
+      if case .element(let child) = $0 { child === element } else { false }
+    }) {
+      children.remove(at: index)
+    }
+    element.parent = nil
   }
 }
 
