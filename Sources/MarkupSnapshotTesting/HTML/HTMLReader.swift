@@ -400,7 +400,7 @@ struct HTMLReader {
     open.append((element, false))
   }
 
-  private enum RawTextKind { case rawText, plaintext }
+  fileprivate enum RawTextKind { case rawText, plaintext }
 
   /// The content of a raw text element, up to its end tag, as its one text child.
   private mutating func rawText(of element: MarkupElement, endingEverything: Bool) {
@@ -684,16 +684,9 @@ struct HTMLReader {
       .contains(name)
   }
 
-  // MARK: - Element sets (the HTML standard's)
-
-  private var rawTextElements: [String: RawTextKind] {
-    [
-      "script": .rawText, "style": .rawText, "xmp": .rawText, "iframe": .rawText,
-      "noembed": .rawText, "noframes": .rawText, "noscript": .rawText, "title": .rawText,
-      "textarea": .rawText, "plaintext": .plaintext,
-    ]
-  }
 }
+
+// MARK: - Element sets (the HTML standard's)
 
 /// The stack of open elements, with a count of each name so that asking for one that is not open
 /// costs nothing.
@@ -735,6 +728,12 @@ private struct OpenElements: RandomAccessCollection {
     while elements.count > range.lowerBound { removeLast() }
   }
 }
+
+private let rawTextElements: [String: HTMLReader.RawTextKind] = [
+  "script": .rawText, "style": .rawText, "xmp": .rawText, "iframe": .rawText,
+  "noembed": .rawText, "noframes": .rawText, "noscript": .rawText, "title": .rawText,
+  "textarea": .rawText, "plaintext": .plaintext,
+]
 
 private let formattingElements: Set<String> = [
   "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
