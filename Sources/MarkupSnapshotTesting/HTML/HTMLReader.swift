@@ -268,7 +268,9 @@ struct HTMLReader {
     }
     let whitespace = text.utf8.allSatisfy(isWhitespaceByte)
     if !whitespace, current?.name == "head", open.last?.foreign == false { open.removeLast() }
-    if !whitespace || bodyStarted, !isTableContext { reconstructFormatting() }
+    if !whitespace || bodyStarted, !isTableContext, open.last?.foreign != true {
+      reconstructFormatting()
+    }
     if whitespace, !(current?.preservesContent ?? false) { return }
     if !whitespace {
       sawElement = true
@@ -300,6 +302,7 @@ struct HTMLReader {
       name == "svg" || name == "math"
       || (open.last?.foreign == true && !isIntegrationPoint(open.last!.element.name))
     if foreign {
+      if open.last?.foreign != true, !isTableContext { reconstructFormatting() }
       let element = MarkupElement(name: written, attributes: attributes)
       element.closesItself = true
       append(.element(element))
@@ -430,6 +433,13 @@ struct HTMLReader {
   }
 
   private mutating func closeElement(named name: String) {
+    // `</p>` and `</br>` in SVG or MathML leave it first, as the standard's foreign-content rules
+    // say, and then act as in HTML.
+    if name == "p" || name == "br" {
+      while let last = open.last, last.foreign, !isIntegrationPoint(last.element.name) {
+        open.removeLast()
+      }
+    }
     if open.last?.foreign == true {
       for position in open.indices.reversed() {
         guard open[position].foreign else { break }
@@ -443,6 +453,8 @@ struct HTMLReader {
     case "p":
       if !closeInScope("p", boundaries: buttonScope) {
         append(.element(MarkupElement(name: "p", attributes: [])))
+        bodyStarted = true
+        sawElement = true
       }
     case "br":
       openElement(written: "br", attributes: [], selfClosing: false)
@@ -561,6 +573,7 @@ struct HTMLReader {
     }
     for position in first..<formatting.count {
       let copy = formatting[position].element.shallowCopy()
+      copy.preservesContent = current?.preservesContent ?? false
       append(.element(copy))
       open.append((copy, false))
       formatting[position].element = copy

@@ -37,11 +37,13 @@ struct CanonicalPrinter {
             element.closesItself
             ? startTag(element, closed: true) + "\n"
             : startTag(element) + "</\(element.name)>\n"
-        } else if flavor == .html, element.name == "plaintext" {
+        } else if element.preservesContent || element.holdsRawText
+          || (flavor == .html && element.name == "plaintext")
+        {
+          let (text, endsDocument) = compact(element)
           // Everything after `<plaintext>` is its text, end tags too: it is the last thing printed.
-          return output + compact(element)
-        } else if element.preservesContent || element.holdsRawText {
-          output += compact(element) + "\n"
+          if endsDocument { return output + text }
+          output += text + "\n"
         } else if let line = singleLine(element) {
           output += startTag(element) + line + "</\(element.name)>\n"
         } else {
@@ -106,14 +108,15 @@ struct CanonicalPrinter {
     return tag + (closed ? "/>" : ">")
   }
 
-  /// An element and its content exactly as parsed, on as many lines as its text has.
-  func compact(_ root: MarkupElement) -> String {
+  /// An element and its content exactly as parsed, on as many lines as its text has, and whether
+  /// it holds a `plaintext` element, after which nothing can be printed.
+  func compact(_ root: MarkupElement) -> (text: String, endsDocument: Bool) {
     var output = ""
     var pending: [(node: MarkupNode, closing: Bool)] = [(.element(root), false)]
     while let (node, closing) = pending.popLast() {
       switch node {
       case .element(let element) where closing:
-        if flavor == .html, element.name == "plaintext" { return output }
+        if flavor == .html, element.name == "plaintext" { return (output, true) }
         output += "</\(element.name)>"
       case .element(let element):
         if element.isVoid {
@@ -123,7 +126,9 @@ struct CanonicalPrinter {
         } else {
           output += startTag(element)
           // The parser drops one newline right after these start tags; this one is that newline.
-          if flavor == .html, ["pre", "textarea", "listing"].contains(element.name) {
+          if flavor == .html, !element.closesItself,
+            ["pre", "textarea", "listing"].contains(element.name)
+          {
             output += "\n"
           }
           pending.append((node, true))
@@ -135,6 +140,6 @@ struct CanonicalPrinter {
       case .verbatim(let text): output += text
       }
     }
-    return output
+    return (output, false)
   }
 }

@@ -26,9 +26,7 @@ final class MarkupElement {
 
   /// A new element with the same name and attributes and no content.
   func shallowCopy() -> MarkupElement {
-    let copy = MarkupElement(name: name, attributes: attributes)
-    copy.preservesContent = preservesContent
-    return copy
+    MarkupElement(name: name, attributes: attributes)
   }
 
   func appendChild(_ element: MarkupElement) {
