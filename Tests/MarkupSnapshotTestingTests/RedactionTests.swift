@@ -108,6 +108,13 @@ import Testing
     )
   }
 
+  @Test func scrubbersRunOnTheCanonicalText() {
+    let page = #"<p data-id="3F2504E0-4F89-11D3-9A0C-0305E82C3301">Order</p>"#
+    let (text, failure) = snapshotText(page, as: .html.scrubbing(.uuids))
+    #expect(failure == nil)
+    #expect(text == "<p data-id=\"UUID_1\">Order</p>\n")
+  }
+
   @Test func aRedactedSnapshotFailsWithoutRecording() {
     withTemporaryFolder { folder in
       let message = verifySnapshot(
