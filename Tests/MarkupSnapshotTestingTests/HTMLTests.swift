@@ -7,9 +7,7 @@ import Testing
 /// `.html`: the canonical form, element by element, and the tree builder's rules it relies on.
 @Suite struct HTMLTests {
   func canonical(_ html: String) -> String {
-    let (text, failure) = snapshotText(html, as: .html)
-    #expect(failure == nil)
-    return text
+    MarkupSnapshotTestingTests.canonical(html, as: .html)
   }
 
   @Test func aOneLinePageBecomesOneElementPerLine() {

@@ -4,16 +4,7 @@ import SnapshotTesting
 /// `UnavailableSnapshot` (so the assertion fails and nothing is recorded).
 enum MarkupText {
   static func html(_ bytes: [UInt8], redacting redactions: [MarkupRedaction]) -> String {
-    let document = HTMLReader.read(bytes)
-    if let failure = MarkupRedaction.apply(
-      redactions,
-      to: document,
-      caseSensitive: false,
-      format: "HTML"
-    ) {
-      return UnavailableSnapshot.report(failure)
-    }
-    return CanonicalPrinter(flavor: .html).print(document)
+    canonicalText(HTMLReader.read(bytes), flavor: .html, redacting: redactions)
   }
 
   static func xml(_ bytes: [UInt8], redacting redactions: [MarkupRedaction]) -> String {
@@ -31,15 +22,26 @@ enum MarkupText {
         "The XML is not well-formed at \(error.position(in: bytes)): \(error.reason)."
       )
     }
+    return canonicalText(document, flavor: .xml, redacting: redactions)
+  }
+
+  /// The document with `redactions` applied, printed; or why one could not be applied, reported.
+  private static func canonicalText(
+    _ document: MarkupDocument,
+    flavor: CanonicalPrinter.Flavor,
+    redacting redactions: [MarkupRedaction]
+  ) -> String {
+    let format = flavor == .xml ? "XML" : "HTML"
+    let caseSensitive = flavor == .xml
     if let failure = MarkupRedaction.apply(
       redactions,
       to: document,
-      caseSensitive: true,
-      format: "XML"
+      caseSensitive: caseSensitive,
+      format: format
     ) {
       return UnavailableSnapshot.report(failure)
     }
-    return CanonicalPrinter(flavor: .xml).print(document)
+    return CanonicalPrinter(flavor: flavor).print(document)
   }
 
   /// The offset of the first byte that does not begin or continue valid UTF-8, or `nil`.
