@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "CommandSnapshotTesting", targets: ["CommandSnapshotTesting"]),
     .library(name: "WebSnapshotTesting", targets: ["WebSnapshotTesting"]),
     .executable(name: "snapshot-testing", targets: ["SnapshotTestingCLI"]),
+    .library(name: "MarkupSnapshotTesting", targets: ["MarkupSnapshotTesting"]),
   ],
   dependencies: [
     // Only the custom-dump module uses this; the core stays toolchain-only. No swift-syntax: the
@@ -179,6 +180,14 @@ let package = Package(
         "InlineSnapshotTesting", "InlineSnapshotRewriter",
       ]
     ),
+    // HTML and XML as canonical text; apart from the core so that its parser does not add to the
+    // core's compile time. The tests run Chromium as the oracle for the HTML form.
+    .target(name: "MarkupSnapshotTesting", dependencies: ["SnapshotTesting"]),
+    .testTarget(
+      name: "MarkupSnapshotTestingTests",
+      dependencies: ["MarkupSnapshotTesting", "TestSupport"],
+      exclude: ["__Fixtures__"]
+    ),
   ]
 )
 
@@ -220,6 +229,7 @@ if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_DOC_EXAMPLES"] != nil {
     "HTTPSnapshotTesting", "CommandSnapshotTesting",
     .product(name: "HTTPTypes", package: "swift-http-types"),
     "WebSnapshotTesting",
+    "MarkupSnapshotTesting",
   ]
   package.targets.append(
     .target(name: "DocExampleFixtures", dependencies: modules, path: "scripts/doc-examples/Fixtures"))

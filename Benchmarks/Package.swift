@@ -29,5 +29,10 @@ let package = Package(
         .product(name: "CommandSnapshotTesting", package: "swift-snapshot-testing"),
       ]
     ),
+    // `.html` of a 1 MB one-line page against `.lines` on its canonical text.
+    .executableTarget(
+      name: "MarkupBenchmark",
+      dependencies: [.product(name: "MarkupSnapshotTesting", package: "swift-snapshot-testing")]
+    ),
   ]
 )

@@ -251,5 +251,11 @@ done
 rm -rf "$references"
 [ "${ONLY_ASSERTIONS:-0}" = 1 ] || scrubbing_table
 [ "${ONLY_ASSERTIONS:-0}" = 1 ] || server_output_tables
+# `.html` of a 1 MB one-line page against `.lines` on its canonical text.
+if [ "${ONLY_ASSERTIONS:-0}" != 1 ]; then
+  swift build -c release --scratch-path "$scratch" --product MarkupBenchmark >&2
+  echo
+  "$(swift build -c release --scratch-path "$scratch" --show-bin-path)/MarkupBenchmark"
+fi
 echo
 echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."

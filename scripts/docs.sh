@@ -24,7 +24,7 @@ source "$root/scripts/doc-build-common.sh"
 
 modules=(
   SnapshotTesting ImageSnapshotTesting InlineSnapshotTesting SnapshotTestingCustomDump
-  HTTPSnapshotTesting CommandSnapshotTesting WebSnapshotTesting
+  HTTPSnapshotTesting CommandSnapshotTesting WebSnapshotTesting MarkupSnapshotTesting
 )
 
 # One build: the modules, their symbol graphs and the code examples (which must compile too).

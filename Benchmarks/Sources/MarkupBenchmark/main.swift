@@ -1,0 +1,65 @@
+// The markup benchmark: what `.html` costs on a 1 MB one-line page (read, canonical text, then
+// the line diff against a reference with one changed cell) next to `.lines` on the canonical
+// text itself (the diff alone), the issue's bound being 2×.
+//
+// Usage:
+//   MarkupBenchmark [RUNS]
+//       prints a Markdown table of medians (default 15 runs)
+
+import Foundation
+import MarkupSnapshotTesting
+
+/// A one-line page of about `bytes` bytes, as Plot prints one: a table of rows with links.
+func page(bytes: Int, changedRow: Int? = nil) -> String {
+  var html =
+    #"<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"/><title>Orders</title>"#
+    + #"<link rel="stylesheet" href="/styles.css"/></head><body><table class="orders"><tbody>"#
+  var row = 0
+  while html.utf8.count < bytes {
+    let status = row == changedRow ? "refunded" : ["paid", "shipped", "pending"][row % 3]
+    html +=
+      #"<tr id="order-\#(row)"><td class="number">\#(row)</td><td><a href="/orders/\#(row)"#
+      + #"?tab=lines&amp;sort=sku">Order \#(row)</a></td><td class="status \#(status)">"#
+      + #"\#(status)</td><td>\#(row * 7 % 1000).\#(row % 100) €</td></tr>"#
+    row += 1
+  }
+  return html + "</tbody></table></body></html>"
+}
+
+func median(_ runs: Int, _ body: () -> Void) -> Double {
+  var times: [Double] = []
+  for _ in 0..<runs {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+  }
+  return times.sorted()[runs / 2]
+}
+
+let runs = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 15
+let original = page(bytes: 1_000_000)
+let changed = page(bytes: 1_000_000, changedRow: 4_000)
+func canonical(_ html: String) -> String {
+  var text = ""
+  Snapshotting<String, String>.html.snapshot(html).run { text = $0 }
+  return text
+}
+let reference = canonical(original)
+let changedText = canonical(changed)
+let lineCount = changedText.split(separator: "\n").count
+
+let html = median(runs) {
+  _ = Diffing<String>.lines.diffV2(reference, canonical(changed))
+}
+let lines = median(runs) {
+  var text = ""
+  Snapshotting<String, String>.lines.snapshot(changedText).run { text = $0 }
+  _ = Diffing<String>.lines.diffV2(reference, text)
+}
+print("### Markup (\(original.utf8.count) bytes on one line, \(lineCount) canonical lines)")
+print("")
+print("| strategy | median ms |")
+print("|---|---|")
+print("| `.html` (read, canonical text, line diff) | \(String(format: "%.1f", html)) |")
+print("| `.lines` on the canonical text (line diff) | \(String(format: "%.1f", lines)) |")
+print("| ratio | \(String(format: "%.2f", html / lines))× |")

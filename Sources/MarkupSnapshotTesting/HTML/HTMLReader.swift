@@ -1,0 +1,821 @@
+/// Reads HTML into a ``MarkupDocument`` the way a browser's parser builds its tree, as far as the
+/// canonical form needs: the tokenizer of the HTML standard (raw text in `script`, `style`,
+/// `textarea`, `title`…, comments and bogus comments, unquoted and valueless attributes,
+/// duplicate attributes dropped, SVG and MathML with self-closing tags) and the tree builder's
+/// implied end tags (`p`, `li`, `dt`, `dd`, `option`, table rows and cells, headings, `a`,
+/// `button`), void elements, the leading newline of `pre` and `textarea`, and stray end tags
+/// (`</p>` opens an empty `p`; others are dropped).
+///
+/// Misnested formatting elements are repaired as the standard's adoption agency does, and
+/// formatting elements cut short by a block are reopened in the next one (`<p><b>x<p>y`).
+///
+/// Not handled: the limit of three identical entries in the list of active formatting
+/// elements, foster parenting (the browser moves the same content again when it parses the
+/// canonical text), `frameset`, the script-data escape states (`<!--` inside a `script`), and
+/// the parsing of `select` content. The browser also re-applies html/head/body insertion to the
+/// canonical text, so those give the same tree without being modelled here.
+///
+/// Iterative; never fails: every input gives a document, as it does in a browser.
+/// - Complexity: O(*n* × *d*) for *n* bytes and an open-element depth of *d* (usually small).
+struct HTMLReader {
+  private let bytes: [UInt8]
+  private var index = 0
+  private var document = MarkupDocument(nodes: [])
+  private var open = OpenElements()
+  private var quirks = true
+  private var sawElement = false
+  private var dropNextNewline = false
+  /// Whether something that belongs in the body came: `html`, `head` and `body` tags after it
+  /// only add attributes to the elements a browser already made (and are dropped here).
+  private var bodyStarted = false
+  /// The list of active formatting elements: `b`, `i`, `a`… that a later block reopens, and the
+  /// cells, captions and objects that end their reach (as markers).
+  private var formatting: [FormattingEntry] = []
+  /// How many markers `formatting` holds, so that a page without any never searches for one.
+  private var markers = 0
+
+  private init(bytes: [UInt8]) { self.bytes = bytes }
+
+  static func read(_ bytes: [UInt8]) -> MarkupDocument {
+    var reader = HTMLReader(bytes: bytes)
+    reader.run()
+    return reader.document
+  }
+
+  private mutating func run() {
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+      document.byteOrderMark = true
+      index = 3
+    }
+    while index < bytes.count {
+      if bytes[index] == UInt8(ascii: "<"), let markup = markupKind() {
+        switch markup {
+        case .comment: comment()
+        case .declaration: declaration()
+        case .processingInstruction: bogusComment(from: index + 1)
+        case .endTag: endTag()
+        case .startTag: startTag()
+        }
+      } else {
+        text()
+      }
+    }
+  }
+
+  private enum MarkupKind { case comment, declaration, processingInstruction, endTag, startTag }
+
+  private func markupKind() -> MarkupKind? {
+    guard index + 1 < bytes.count else { return nil }
+    let next = bytes[index + 1]
+    if isASCIILetter(next) { return .startTag }
+    switch next {
+    case UInt8(ascii: "!"): return bytes.hasPrefix("<!--", at: index) ? .comment : .declaration
+    case UInt8(ascii: "?"): return .processingInstruction
+    case UInt8(ascii: "/"): return index + 2 < bytes.count ? .endTag : nil
+    default: return nil
+    }
+  }
+
+  // MARK: - Tokens
+
+  private mutating func text() {
+    let start = index
+    index += 1
+    while index < bytes.count {
+      if bytes[index] == UInt8(ascii: "<"), markupKind() != nil { break }
+      index += 1
+    }
+    insertText(String(decoding: bytes[start..<index], as: UTF8.self))
+  }
+
+  private mutating func comment() {
+    let start = index + 4
+    if bytes.hasPrefix("<!-->", at: index) {
+      index += 5
+      append(.comment(""))
+      return
+    }
+    if bytes.hasPrefix("<!--->", at: index) {
+      index += 6
+      append(.comment(""))
+      return
+    }
+    var end = start
+    while end < bytes.count {
+      if bytes.hasPrefix("-->", at: end) {
+        index = end + 3
+        break
+      }
+      if bytes.hasPrefix("--!>", at: end) {
+        index = end + 4
+        break
+      }
+      end += 1
+    }
+    if end >= bytes.count { index = bytes.count }
+    append(.comment(String(decoding: bytes[start..<min(end, bytes.count)], as: UTF8.self)))
+  }
+
+  /// `<!DOCTYPE …>`, `<![CDATA[…]]>` in SVG or MathML, or a bogus comment.
+  private mutating func declaration() {
+    let name = bytes[(index + 2)..<min(index + 9, bytes.count)].map { $0 | 0x20 }
+    if name == Array("doctype".utf8) {
+      let start = index
+      let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? bytes.count
+      index = end
+      let text = String(decoding: bytes[start..<end], as: UTF8.self)
+      if !sawElement {
+        quirks = !text.lowercased().hasPrefix("<!doctype html")
+        append(.verbatim(text))
+      }
+      return
+    }
+    if open.last?.foreign == true, bytes.hasPrefix("<![CDATA[", at: index) {
+      let start = index + 9
+      let end = bytes.offset(past: "]]>", from: start) ?? bytes.count
+      index = end
+      let contentEnd = bytes.hasPrefix("]]>", at: end - 3) ? end - 3 : end
+      append(.cdata(String(decoding: bytes[start..<max(start, contentEnd)], as: UTF8.self)))
+      return
+    }
+    bogusComment(from: index + 2)
+  }
+
+  /// Everything from `start` to the next `>` as a comment, as the tokenizer treats `<?…>`, `<!…>`
+  /// and `</ …>`.
+  private mutating func bogusComment(from start: Int) {
+    let end = bytes[start...].firstIndex(of: UInt8(ascii: ">")) ?? bytes.count
+    index = min(end + 1, bytes.count)
+    append(.comment(String(decoding: bytes[start..<end], as: UTF8.self)))
+  }
+
+  private mutating func endTag() {
+    guard isASCIILetter(bytes[index + 2]) else {
+      if bytes[index + 2] == UInt8(ascii: ">") {
+        index += 3
+      } else {
+        bogusComment(from: index + 2)
+      }
+      return
+    }
+    index += 2
+    let name = tagName()
+    guard attributes() != nil else {
+      index = bytes.count
+      return
+    }
+    closeElement(named: name)
+  }
+
+  private mutating func startTag() {
+    index += 1
+    let written = tagName(lowercased: false)
+    guard let (attributes, selfClosing) = attributes() else {
+      index = bytes.count
+      return
+    }
+    openElement(written: written, attributes: attributes, selfClosing: selfClosing)
+  }
+
+  private mutating func tagName(lowercased: Bool = true) -> String {
+    let start = index
+    while index < bytes.count, !isWhitespaceByte(bytes[index]),
+      bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: ">")
+    {
+      index += 1
+    }
+    let name = String(decoding: bytes[start..<index], as: UTF8.self)
+    return lowercased ? asciiLowercased(name) : name
+  }
+
+  /// A tag's attributes through its `>`, or `nil` if the input ends inside the tag (which a
+  /// browser drops).
+  private mutating func attributes() -> ([MarkupAttribute], Bool)? {
+    var attributes: [MarkupAttribute] = []
+    while true {
+      while index < bytes.count, isWhitespaceByte(bytes[index]) { index += 1 }
+      guard index < bytes.count else { return nil }
+      if bytes[index] == UInt8(ascii: ">") {
+        index += 1
+        return (attributes, false)
+      }
+      if bytes[index] == UInt8(ascii: "/") {
+        index += 1
+        if index < bytes.count, bytes[index] == UInt8(ascii: ">") {
+          index += 1
+          return (attributes, true)
+        }
+        continue
+      }
+      let nameStart = index
+      index += 1  // A leading `=` belongs to the name.
+      while index < bytes.count, !isWhitespaceByte(bytes[index]),
+        ![UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "=")].contains(bytes[index])
+      {
+        index += 1
+      }
+      let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
+      while index < bytes.count, isWhitespaceByte(bytes[index]) { index += 1 }
+      var value: String?
+      if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
+        index += 1
+        while index < bytes.count, isWhitespaceByte(bytes[index]) { index += 1 }
+        guard index < bytes.count else { return nil }
+        let quote = bytes[index]
+        if quote == 0x22 || quote == 0x27 {
+          let start = index + 1
+          guard let end = bytes[start...].firstIndex(of: quote) else { return nil }
+          index = end + 1
+          value = String(decoding: bytes[start..<end], as: UTF8.self)
+          if quote == 0x27 { value = value!.replacingAll("\"", with: "&quot;") }
+        } else {
+          let start = index
+          while index < bytes.count, !isWhitespaceByte(bytes[index]),
+            bytes[index] != UInt8(ascii: ">")
+          {
+            index += 1
+          }
+          value = String(decoding: bytes[start..<index], as: UTF8.self)
+            .replacingAll("\"", with: "&quot;")
+          if value!.isEmpty { value = nil }
+        }
+      }
+      if !attributes.contains(where: { asciiLowercased($0.name) == asciiLowercased(name) }) {
+        attributes.append(MarkupAttribute(name: name, value: value))
+      }
+    }
+  }
+
+  // MARK: - Tree
+
+  private var current: MarkupElement? { open.last?.element }
+
+  private mutating func append(_ node: MarkupNode) {
+    if let current {
+      if case .element(let element) = node { element.parent = current }
+      current.children.append(node)
+    } else {
+      document.nodes.append(node)
+    }
+  }
+
+  private mutating func insertText(_ text: String) {
+    var text = text
+    if dropNextNewline {
+      dropNextNewline = false
+      if text.hasPrefix("\n") { text.removeFirst() }  // "\r\n" is one Character in Swift.
+      if text.isEmpty { return }
+    }
+    let whitespace = text.utf8.allSatisfy(isWhitespaceByte)
+    if !whitespace, current?.name == "head", open.last?.foreign == false { open.removeLast() }
+    if !whitespace || bodyStarted, !isTableContext, open.last?.foreign != true {
+      reconstructFormatting()
+    }
+    if whitespace, !(current?.preservesContent ?? false) { return }
+    if !whitespace {
+      sawElement = true
+      bodyStarted = true
+    }
+    // Text on both sides of a dropped tag is one text node, as in the browser.
+    if let current, case .text(let previous) = current.children.last {
+      current.children[current.children.count - 1] = .text(previous + text)
+    } else if current == nil, case .text(let previous) = document.nodes.last {
+      document.nodes[document.nodes.count - 1] = .text(previous + text)
+    } else {
+      append(.text(text))
+    }
+  }
+
+  private mutating func openElement(
+    written: String,
+    attributes: [MarkupAttribute],
+    selfClosing: Bool
+  ) {
+    var name = asciiLowercased(written)
+    sawElement = true
+    if open.last?.foreign == true, breaksOutOfForeignContent(name, attributes) {
+      while let last = open.last, last.foreign, !isIntegrationPoint(last.element.name) {
+        open.removeLast()
+      }
+    }
+    let foreign =
+      name == "svg" || name == "math"
+      || (open.last?.foreign == true && !isIntegrationPoint(open.last!.element.name))
+    if foreign {
+      if open.last?.foreign != true, !isTableContext { reconstructFormatting() }
+      let element = MarkupElement(name: written, attributes: attributes)
+      element.closesItself = true
+      append(.element(element))
+      if !selfClosing { open.append((element, true)) }
+      return
+    }
+    let attributes = attributes.map {
+      MarkupAttribute(name: asciiLowercased($0.name), value: $0.value)
+    }
+    if name == "image" { name = "img" }
+    switch name {
+    case "html":
+      if let root = open.first?.element, root.name == "html" {
+        merge(attributes, into: root)
+        return
+      }
+      if bodyStarted || !open.isEmpty { return }
+    case "body":
+      if let body = open.first(where: { $0.element.name == "body" })?.element {
+        merge(attributes, into: body)
+        return
+      }
+      if bodyStarted { return }
+      if current?.name == "head" { open.removeLast() }
+    case "head":
+      if bodyStarted || open.contains(where: { ["head", "body"].contains($0.element.name) }) {
+        return
+      }
+    default:
+      if current?.name == "head", !headElements.contains(name) { open.removeLast() }
+      if !headElements.contains(name) { bodyStarted = true }
+    }
+    if closesParagraph.contains(name) || (name == "table" && !quirks) {
+      closeInScope("p", boundaries: buttonScope)
+    }
+    switch name {
+    case "h1", "h2", "h3", "h4", "h5", "h6":
+      if let current, headings.contains(current.name) { open.removeLast() }
+    case "li":
+      closeListItem(["li"])
+      closeInScope("p", boundaries: buttonScope)
+    case "dd", "dt":
+      closeListItem(["dd", "dt"])
+      closeInScope("p", boundaries: buttonScope)
+    case "a", "nobr":
+      if formattingElement(named: name) != nil {
+        adoptionAgency(name)
+        if let stale = formattingElement(named: name) {
+          removeFormattingEntry(of: stale)
+          if let position = open.lastIndex(where: { $0.element === stale }) {
+            open.remove(at: position)
+          }
+        }
+      }
+    case "button":
+      closeInScope(name, boundaries: defaultScope)
+    case "option":
+      if current?.name == "option" { open.removeLast() }
+    case "optgroup":
+      if current?.name == "option" { open.removeLast() }
+      if current?.name == "optgroup" { open.removeLast() }
+    case "caption", "colgroup", "tbody", "thead", "tfoot":
+      popToTable(keeping: [])
+    case "tr":
+      popToTable(keeping: ["tbody", "thead", "tfoot"])
+    case "td", "th":
+      popToTable(keeping: ["tr", "tbody", "thead", "tfoot"])
+    default: break
+    }
+    if !noReconstruction.contains(name), !isTableContext { reconstructFormatting() }
+    let element = MarkupElement(name: name, attributes: attributes)
+    append(.element(element))
+    if formattingElements.contains(name) {
+      clearClosedMarkers()
+      formatting.append(FormattingEntry(element: element, isMarker: false))
+    } else if markerElements.contains(name) {
+      // The cell before this one has closed: its marker and what follows go first, so the list
+      // stays as short as the open cells.
+      clearClosedMarkers()
+      formatting.append(FormattingEntry(element: element, isMarker: true))
+      markers += 1
+    }
+    if voidElements.contains(name) {
+      element.isVoid = true
+      return
+    }
+    if let kind = rawTextElements[name] {
+      element.holdsRawText = true
+      element.preservesContent = name == "textarea"
+      rawText(of: element, endingEverything: kind == .plaintext)
+      return
+    }
+    if ["pre", "listing"].contains(name) {
+      element.preservesContent = true
+      dropNextNewline = true
+    }
+    if current?.preservesContent == true { element.preservesContent = true }
+    open.append((element, false))
+  }
+
+  fileprivate enum RawTextKind { case rawText, plaintext }
+
+  /// The content of a raw text element, up to its end tag, as its one text child.
+  private mutating func rawText(of element: MarkupElement, endingEverything: Bool) {
+    let start = index
+    var end = bytes.count
+    var after = bytes.count
+    if !endingEverything {
+      var position = start
+      while let found = bytes.offset(past: "</", from: position) {
+        let nameEnd = found + element.name.utf8.count
+        if nameEnd <= bytes.count,
+          asciiLowercased(String(decoding: bytes[found..<nameEnd], as: UTF8.self)) == element.name,
+          nameEnd == bytes.count || isWhitespaceByte(bytes[nameEnd])
+            || bytes[nameEnd] == UInt8(ascii: "/") || bytes[nameEnd] == UInt8(ascii: ">")
+        {
+          end = found - 2
+          after = bytes[nameEnd...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? bytes.count
+          break
+        }
+        position = found
+      }
+    }
+    var content = String(decoding: bytes[start..<end], as: UTF8.self)
+    if element.name == "textarea", content.hasPrefix("\n") { content.removeFirst() }
+    if !content.isEmpty { element.children.append(.text(content)) }
+    index = after
+  }
+
+  private mutating func closeElement(named name: String) {
+    // `</p>` and `</br>` in SVG or MathML leave it first, as the standard's foreign-content rules
+    // say, and then act as in HTML.
+    if name == "p" || name == "br" {
+      while let last = open.last, last.foreign, !isIntegrationPoint(last.element.name) {
+        open.removeLast()
+      }
+    }
+    if open.last?.foreign == true {
+      for position in open.indices.reversed() {
+        guard open[position].foreign else { break }
+        if asciiLowercased(open[position].element.name) == name {
+          open.removeSubrange(position...)
+          return
+        }
+      }
+    }
+    switch name {
+    case "p":
+      if !closeInScope("p", boundaries: buttonScope) {
+        append(.element(MarkupElement(name: "p", attributes: [])))
+        bodyStarted = true
+        sawElement = true
+      }
+    case "br":
+      openElement(written: "br", attributes: [], selfClosing: false)
+    case "body", "html":
+      break
+    case "head":
+      if current?.name == "head" { open.removeLast() }
+    case "li":
+      closeInScope("li", boundaries: defaultScope.union(["ol", "ul"]))
+    case "h1", "h2", "h3", "h4", "h5", "h6":
+      if let position = open.lastIndex(where: { headings.contains($0.element.name) }),
+        !open[position...].dropFirst().contains(where: { defaultScope.contains($0.element.name) })
+      {
+        open.removeSubrange(position...)
+      }
+    case "table", "tbody", "thead", "tfoot", "tr", "td", "th", "caption", "colgroup":
+      closeInScope(name, boundaries: tableScope)
+    case _ where specialElements.contains(name):
+      closeInScope(name, boundaries: defaultScope)
+    case _ where formattingElements.contains(name):
+      adoptionAgency(name)
+    default:
+      closeOther(name)
+    }
+  }
+
+  /// Closes the nearest open `name` unless a boundary comes first; whether it did.
+  @discardableResult
+  private mutating func closeInScope(_ name: String, boundaries: Set<String>) -> Bool {
+    // Most start tags ask for a `p`; without this, 10,000 open `div`s cost 10,000 steps each.
+    guard open.count(of: name) > 0 else { return false }
+    for position in open.indices.reversed() {
+      let element = open[position].element
+      if element.name == name, !open[position].foreign {
+        open.removeSubrange(position...)
+        return true
+      }
+      if boundaries.contains(element.name) || open[position].foreign { return false }
+    }
+    return false
+  }
+
+  /// An `li`, `dd` or `dt` closes the open one of its kind, unless a block other than `address`,
+  /// `div` or `p` stands between them.
+  private mutating func closeListItem(_ names: Set<String>) {
+    for position in open.indices.reversed() {
+      let element = open[position].element
+      if names.contains(element.name) {
+        open.removeSubrange(position...)
+        return
+      }
+      if specialElements.contains(element.name), !["address", "div", "p"].contains(element.name) {
+        return
+      }
+    }
+  }
+
+  /// Closes what is open inside the nearest table, down to the first element named in `keeping`.
+  private mutating func popToTable(keeping: Set<String>) {
+    guard let table = open.lastIndex(where: { $0.element.name == "table" && !$0.foreign }),
+      !open[table...].contains(where: { $0.foreign })
+    else { return }
+    while open.count - 1 > table, !keeping.contains(open.last!.element.name) {
+      open.removeLast()
+    }
+  }
+
+  // MARK: - Formatting elements (the standard's "adoption agency")
+
+  private struct FormattingEntry {
+    var element: MarkupElement
+    var isMarker: Bool
+  }
+
+  private var isTableContext: Bool {
+    guard let current, open.last?.foreign == false else { return false }
+    return ["table", "tbody", "thead", "tfoot", "tr"].contains(current.name)
+  }
+
+  private func isOpen(_ element: MarkupElement) -> Bool {
+    open.count(of: element.name) > 0 && open.lastIndex(where: { $0.element === element }) != nil
+  }
+
+  /// Drops the entries after a marker whose cell, caption or object has closed.
+  private mutating func clearClosedMarkers() {
+    while let marker = formatting.lastIndex(where: \.isMarker), !isOpen(formatting[marker].element)
+    {
+      formatting.removeSubrange(marker...)
+    }
+  }
+
+  /// The last active formatting element named `name` after the last marker.
+  private mutating func removeFormattingEntry(of element: MarkupElement) {
+    if let position = formatting.lastIndex(where: { $0.element === element }) {
+      formatting.remove(at: position)
+    }
+  }
+
+  private mutating func formattingElement(named name: String) -> MarkupElement? {
+    clearClosedMarkers()
+    for entry in formatting.reversed() {
+      if entry.isMarker { return nil }
+      if entry.element.name == name { return entry.element }
+    }
+    return nil
+  }
+
+  /// Reopens the formatting elements that a closed block cut short, as copies, at the current
+  /// node: `<p><b>x<p>y` puts `y` in a new `b`.
+  private mutating func reconstructFormatting() {
+    clearClosedMarkers()
+    guard let last = formatting.last, !last.isMarker, !isOpen(last.element) else { return }
+    var first = formatting.count - 1
+    while first > 0, !formatting[first - 1].isMarker, !isOpen(formatting[first - 1].element) {
+      first -= 1
+    }
+    for position in first..<formatting.count {
+      let copy = formatting[position].element.shallowCopy()
+      copy.preservesContent = current?.preservesContent ?? false
+      append(.element(copy))
+      open.append((copy, false))
+      formatting[position].element = copy
+    }
+  }
+
+  /// The end tag of a formatting element, as the standard's adoption agency handles it: the
+  /// element ends, and the blocks opened inside it keep a copy of it around their content.
+  private mutating func adoptionAgency(_ name: String) {
+    for _ in 0..<8 {
+      guard let element = formattingElement(named: name) else {
+        closeOther(name)
+        return
+      }
+      guard let elementPosition = open.lastIndex(where: { $0.element === element }) else {
+        removeFormattingEntry(of: element)
+        return
+      }
+      if open[(elementPosition + 1)...].contains(where: { defaultScope.contains($0.element.name) })
+      {
+        return
+      }
+      guard
+        let blockPosition = open.indices[(elementPosition + 1)...].first(where: {
+          specialElements.contains(open[$0].element.name) && !open[$0].foreign
+        })
+      else {
+        open.removeSubrange(elementPosition...)
+        removeFormattingEntry(of: element)
+        return
+      }
+      let furthestBlock = open[blockPosition].element
+      let commonAncestor = elementPosition > 0 ? open[elementPosition - 1].element : nil
+      var bookmark = formatting.lastIndex { $0.element === element }!
+      var nodePosition = blockPosition
+      var lastNode = furthestBlock
+      var innerCount = 0
+      while true {
+        innerCount += 1
+        nodePosition -= 1
+        var node = open[nodePosition].element
+        if node === element { break }
+        var entry = formatting.lastIndex { $0.element === node }
+        if innerCount > 3, let found = entry {
+          formatting.remove(at: found)
+          if found < bookmark { bookmark -= 1 }
+          entry = nil
+        }
+        guard let entryPosition = entry else {
+          open.remove(at: nodePosition)
+          continue
+        }
+        let copy = node.shallowCopy()
+        formatting[entryPosition].element = copy
+        open.replace(at: nodePosition, with: copy)
+        node = copy
+        if lastNode === furthestBlock { bookmark = entryPosition + 1 }
+        lastNode.parent?.removeChild(lastNode)
+        node.appendChild(lastNode)
+        lastNode = node
+      }
+      if let lastParent = lastNode.parent {
+        lastParent.removeChild(lastNode)
+      } else {
+        document.nodes.removeAll {
+          if case .element(let top) = $0 { top === lastNode } else { false }
+        }
+      }
+      if let commonAncestor {
+        commonAncestor.appendChild(lastNode)
+      } else {
+        document.nodes.append(.element(lastNode))
+      }
+      let replacement = element.shallowCopy()
+      replacement.children = furthestBlock.children
+      for case .element(let child) in replacement.children { child.parent = replacement }
+      furthestBlock.children = []
+      furthestBlock.appendChild(replacement)
+      let oldEntry = formatting.lastIndex { $0.element === element }!
+      formatting.remove(at: oldEntry)
+      if oldEntry < bookmark { bookmark -= 1 }
+      formatting.insert(FormattingEntry(element: replacement, isMarker: false), at: bookmark)
+      let oldPosition = open.lastIndex { $0.element === element }!
+      open.remove(at: oldPosition)
+      let blockNow = open.lastIndex { $0.element === furthestBlock }!
+      open.insert((replacement, false), at: blockNow + 1)
+    }
+  }
+
+  /// The standard's "any other end tag": closes the nearest open element of that name, unless a
+  /// special element (a block, a table part…) stands between them.
+  private mutating func closeOther(_ name: String) {
+    for position in open.indices.reversed() {
+      let element = open[position].element
+      if element.name == name, !open[position].foreign {
+        open.removeSubrange(position...)
+        return
+      }
+      if specialElements.contains(element.name) { return }
+    }
+  }
+
+  private func merge(_ attributes: [MarkupAttribute], into element: MarkupElement) {
+    for attribute in attributes
+    where !element.attributes.contains(where: {
+      $0.name == attribute.name
+    }) {
+      element.attributes.append(attribute)
+    }
+  }
+
+  private func breaksOutOfForeignContent(_ name: String, _ attributes: [MarkupAttribute]) -> Bool {
+    if name == "font" {
+      return attributes.contains { ["color", "face", "size"].contains(asciiLowercased($0.name)) }
+    }
+    return foreignBreakers.contains(name)
+  }
+
+  private func isIntegrationPoint(_ name: String) -> Bool {
+    ["foreignObject", "foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext"]
+      .contains(name)
+  }
+
+}
+
+// MARK: - Element sets (the HTML standard's)
+
+/// The stack of open elements, with a count of each name so that asking for one that is not open
+/// costs nothing.
+private struct OpenElements: RandomAccessCollection {
+  private var elements: [(element: MarkupElement, foreign: Bool)] = []
+  private var counts: [String: Int] = [:]
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { elements.count }
+  subscript(position: Int) -> (element: MarkupElement, foreign: Bool) { elements[position] }
+
+  func count(of name: String) -> Int { counts[name, default: 0] }
+
+  mutating func append(_ entry: (element: MarkupElement, foreign: Bool)) {
+    elements.append(entry)
+    counts[entry.element.name, default: 0] += 1
+  }
+
+  mutating func removeLast() {
+    let entry = elements.removeLast()
+    counts[entry.element.name, default: 1] -= 1
+  }
+
+  mutating func remove(at position: Int) {
+    let entry = elements.remove(at: position)
+    counts[entry.element.name, default: 1] -= 1
+  }
+
+  mutating func insert(_ entry: (element: MarkupElement, foreign: Bool), at position: Int) {
+    elements.insert(entry, at: position)
+    counts[entry.element.name, default: 0] += 1
+  }
+
+  mutating func replace(at position: Int, with element: MarkupElement) {
+    elements[position].element = element
+  }
+
+  mutating func removeSubrange(_ range: PartialRangeFrom<Int>) {
+    while elements.count > range.lowerBound { removeLast() }
+  }
+}
+
+private let rawTextElements: [String: HTMLReader.RawTextKind] = [
+  "script": .rawText, "style": .rawText, "xmp": .rawText, "iframe": .rawText,
+  "noembed": .rawText, "noframes": .rawText, "noscript": .rawText, "title": .rawText,
+  "textarea": .rawText, "plaintext": .plaintext,
+]
+
+private let formattingElements: Set<String> = [
+  "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
+]
+
+private let markerElements: Set<String> = [
+  "td", "th", "caption", "applet", "marquee", "object", "template",
+]
+
+/// Start tags before which a browser does not reopen formatting elements.
+private let noReconstruction: Set<String> = closesParagraph.union([
+  "html", "head", "body", "base", "basefont", "bgsound", "link", "meta", "title", "style",
+  "script", "noscript", "noframes", "template", "table", "caption", "colgroup", "col", "tbody",
+  "thead", "tfoot", "tr", "td", "th", "textarea", "frameset", "frame", "image",
+])
+
+private let voidElements: Set<String> = [
+  "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input",
+  "keygen", "link", "meta", "param", "source", "track", "wbr",
+]
+
+private let headElements: Set<String> = [
+  "base", "basefont", "bgsound", "link", "meta", "title", "style", "script", "noscript",
+  "noframes", "template", "head",
+]
+
+private let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+
+private let closesParagraph: Set<String> = [
+  "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl",
+  "fieldset", "figcaption", "figure", "footer", "header", "hgroup", "main", "menu", "nav", "ol",
+  "p", "search", "section", "summary", "ul", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "listing",
+  "form", "hr", "xmp", "plaintext", "li", "dd", "dt",
+]
+
+private let defaultScope: Set<String> = [
+  "applet", "caption", "html", "table", "td", "th", "marquee", "object", "template",
+]
+
+private let buttonScope = defaultScope.union(["button"])
+
+private let tableScope: Set<String> = ["html", "table", "template"]
+
+private let specialElements: Set<String> = [
+  "address", "applet", "area", "article", "aside", "base", "basefont", "bgsound", "blockquote",
+  "body", "br", "button", "caption", "center", "col", "colgroup", "dd", "details", "dir", "div",
+  "dl", "dt", "embed", "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset",
+  "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hgroup", "hr", "html", "iframe", "img",
+  "input", "keygen", "li", "link", "listing", "main", "marquee", "menu", "meta", "nav", "noembed",
+  "noframes", "noscript", "object", "ol", "p", "param", "plaintext", "pre", "script", "search",
+  "section", "select", "source", "style", "summary", "table", "tbody", "td", "template",
+  "textarea", "tfoot", "th", "thead", "title", "tr", "track", "ul", "wbr", "xmp",
+]
+
+private let foreignBreakers: Set<String> = [
+  "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed",
+  "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta",
+  "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strong", "strike", "sub", "sup",
+  "table", "tt", "u", "ul", "var",
+]
+
+private func isASCIILetter(_ byte: UInt8) -> Bool {
+  byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
+}
+
+func asciiLowercased(_ text: String) -> String {
+  guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
+  return String(
+    decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 },
+    as: UTF8.self
+  )
+}

@@ -1,0 +1,60 @@
+import SnapshotTesting
+
+/// The canonical text of HTML or XML bytes, or the reason reported through
+/// `UnavailableSnapshot` (so the assertion fails and nothing is recorded).
+enum MarkupText {
+  static func html(_ bytes: [UInt8], redacting redactions: [MarkupRedaction]) -> String {
+    canonicalText(HTMLReader.read(bytes), flavor: .html, redacting: redactions)
+  }
+
+  static func xml(_ bytes: [UInt8], redacting redactions: [MarkupRedaction]) -> String {
+    if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+      return UnavailableSnapshot.report("The XML is UTF-16; only UTF-8 XML can be snapshotted.")
+    }
+    if let offset = firstInvalidUTF8(bytes) {
+      return UnavailableSnapshot.report("The XML is not valid UTF-8 at byte \(offset).")
+    }
+    let document: MarkupDocument
+    do {
+      document = try XMLReader.read(bytes)
+    } catch {
+      return UnavailableSnapshot.report(
+        "The XML is not well-formed at \(error.position(in: bytes)): \(error.reason)."
+      )
+    }
+    return canonicalText(document, flavor: .xml, redacting: redactions)
+  }
+
+  /// The document with `redactions` applied, printed; or why one could not be applied, reported.
+  private static func canonicalText(
+    _ document: MarkupDocument,
+    flavor: CanonicalPrinter.Flavor,
+    redacting redactions: [MarkupRedaction]
+  ) -> String {
+    let format = flavor == .xml ? "XML" : "HTML"
+    let caseSensitive = flavor == .xml
+    if let failure = MarkupRedaction.apply(
+      redactions,
+      to: document,
+      caseSensitive: caseSensitive,
+      format: format
+    ) {
+      return UnavailableSnapshot.report(failure)
+    }
+    return CanonicalPrinter(flavor: flavor).print(document)
+  }
+
+  /// The offset of the first byte that does not begin or continue valid UTF-8, or `nil`.
+  static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let scalar): offset += scalar.count
+      case .emptyInput: return nil
+      case .error: return offset
+      }
+    }
+  }
+}

@@ -1,0 +1,79 @@
+/// A parsed HTML or XML document: what the canonical printer writes and redaction edits.
+///
+/// Text and attribute values keep their source spelling (character references are not decoded),
+/// so the canonical text means what the original meant to a parser.
+final class MarkupElement {
+  /// The name as printed: lowercased for HTML elements, as written for XML and foreign content.
+  var name: String
+  var attributes: [MarkupAttribute]
+  var children: [MarkupNode] = []
+  /// The element this one is a child of (the HTML reader moves elements when it repairs
+  /// misnested formatting elements).
+  weak var parent: MarkupElement?
+  /// The content is printed as it was, without indentation (`pre`, `xml:space="preserve"`…).
+  var preservesContent = false
+  /// The content is one raw text (`script`, `style`, `textarea`, `title`…).
+  var holdsRawText = false
+  /// An HTML void element (`br`, `img`…): no end tag.
+  var isVoid = false
+  /// Printed as `<name/>` when it has no children (XML, SVG, MathML).
+  var closesItself = false
+
+  init(name: String, attributes: [MarkupAttribute]) {
+    self.name = name
+    self.attributes = attributes
+  }
+
+  /// A new element with the same name and attributes and no content.
+  func shallowCopy() -> MarkupElement {
+    MarkupElement(name: name, attributes: attributes)
+  }
+
+  func appendChild(_ element: MarkupElement) {
+    element.parent = self
+    children.append(.element(element))
+  }
+
+  /// Removes `element` from this element's children.
+  func removeChild(_ element: MarkupElement) {
+    if let index = children.lastIndex(where: {
+      if case .element(let child) = $0 { child === element } else { false }
+    }) {
+      children.remove(at: index)
+    }
+    element.parent = nil
+  }
+}
+
+struct MarkupAttribute {
+  var name: String
+  /// The value as written between its quotes, or `nil` for an attribute without a value.
+  var value: String?
+}
+
+enum MarkupNode {
+  case element(MarkupElement)
+  case text(String)
+  case comment(String)
+  case cdata(String)
+  /// A document type, XML declaration or processing instruction, printed exactly as written.
+  case verbatim(String)
+}
+
+/// A parsed document: its top-level nodes and whether it began with a byte-order mark.
+struct MarkupDocument {
+  var nodes: [MarkupNode]
+  var byteOrderMark = false
+
+  /// Every element, in document order, without recursion.
+  var elements: [MarkupElement] {
+    var found: [MarkupElement] = []
+    var pending: [MarkupNode] = nodes.reversed()
+    while let node = pending.popLast() {
+      guard case .element(let element) = node else { continue }
+      found.append(element)
+      pending.append(contentsOf: element.children.reversed())
+    }
+    return found
+  }
+}

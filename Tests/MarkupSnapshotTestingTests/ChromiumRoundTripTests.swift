@@ -1,0 +1,121 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import MarkupSnapshotTesting
+
+/// The promise of `.html`: the canonical text, parsed by a browser, gives the same DOM as the
+/// original. Chromium parses both (`--dump-dom`, scripts on, as a user's page runs) and the two
+/// serialised DOMs are compared by their canonical forms, which keep every element name,
+/// attribute and text and drop only whitespace-only text and the whitespace at the ends of text.
+@Suite(.enabled(if: ChromiumDOM.executable != nil, "Chromium is not installed"))
+struct ChromiumRoundTripTests {
+  /// Pages of the corpus: the web suite's pages, Plot and swift-html output, a hand-written page.
+  static let fixturePages: [String] = {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("__Fixtures__/pages")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { $0.hasSuffix(".html") }.sorted()
+  }()
+
+  /// Tree-construction cases in the spirit of html5lib's: each rule the reader models.
+  static let treeConstructionCases: [String] = [
+    "<p>a<p>b", "<p>a<div>b</div>c", "<ul><li>a<li>b<ul><li>c</ul><li>d</ul>",
+    "<dl><dt>a<dd>b<dt>c</dl>", "<table><tr><td>a<td>b<tr><td>c</table>",
+    "<table><thead><tr><th>h<tbody><tr><td>d<tfoot><tr><td>f</table>",
+    "<table><caption>c<tr><td>x</table>", "<select><option>a<option>b<optgroup><option>c</select>",
+    "<h1>a<h2>b</h2>", "<a href=1>a<a href=2>b", "<button>a<button>b", "<p>x</p></p>",
+    "<div>a</span>b</div>", "</br>", "<br/><hr/><img src=a><input value='x\"y'>",
+    "<pre>\n\nx</pre>", "<pre>\nx</pre>", "<textarea>\nx</textarea>", "<listing>\ny</listing>",
+    "<title>a <b> &amp;</title><p>x", "<script>a</div>b</script>", "<style>p{}</style>x",
+    "<xmp><b>x</b></xmp>", "<iframe><p>x</p></iframe>", "<noembed>x<b></noembed>",
+    "<svg><path/><g><circle r=1 /></g></svg>",
+    "<svg viewBox='0 0 1 1'><foreignObject><p>x</p></foreignObject></svg>",
+    "<svg><p>breaks out</svg>", "<math><mi>x</mi><mtext><b>y</b></mtext></math>",
+    "<svg><![CDATA[a<b]]></svg>", "<!--a--><!---->x<!-->y<!--->z", "<?php x ?><!bogus>t",
+    "<p a=1 a=2 B=3 c>x", "<p title=a&amp;b data-x=\"&quot;\">x", "<DIV CLASS=X>y</DIV>",
+    "<head><title>t</title></head><body class=b><p>x", "<html lang=en><body><p>x</body></html>",
+    "<title>t</title><meta charset=utf-8><p>x", "<head><link rel=a><p>x", "x<head>y",
+    "<body a=1><body b=2>x", "<p>a <b>bold</b> and <i>italic</i> c</p>", "<p>&bogus; &amp & < b",
+    "<ol><li>a<div>b<li>c</div></ol>", "<li>a<p>b<li>c", "<option>a<option>b",
+    "<table><td>x</table>", "<form><input name=a></form>", "<p><table><tr><td>x</table>",
+    "<!doctype html><p><table><tr><td>x</table>", "<noscript><p>x</p></noscript>",
+    "<plaintext><p>x</p>", "<a><div>x</div></a>", "<image src=x>",
+    "<p>one\n\n   two   three</p>", "<div>\n  <span>a</span>\n  <span>b</span>\n</div>",
+    "<template><p>x</p></template>", "<details><summary>s</summary>x</details>",
+    "<table>x<tr><td>y</table>",
+    // Misnested formatting elements: the adoption agency and reopened formatting elements.
+    "<b><i>x</b>y</i>", "<b><p>x</b>y</p>", "<p><b>x<p>y", "<a><p>x</a>y",
+    "<b>1<i>2</b>3</i>4", "<em><div>x</em></div>", "<p><b>x</p>y", "<b><table><td>x</table>y",
+    "<a href=1><div>x<a href=2>y</div>", "<b>1<p>2<i>3</b>4</i>5</p>",
+    "<table><tr><td><b>x</td><td>y</table>", "<i><b><u><s><p>deep</i>z",
+    "<b id=1>x<b id=2>y</b></b>z", "<nobr>a<nobr>b", "<div><b>x</div>y",
+    // Found by RandomHTMLTests: `</p>` leaves SVG and MathML; no reopening inside them.
+    "<svg><g></p>x</svg>", "<math><mi>a</mi></p>b", "<table><i><caption>x</table><math>y",
+    "<pre><a href=x>1</pre>2",
+    "<table><tr><td>a</td>b</tr></table>",
+    "<select><div>x</div></select>",
+    "<script><!--<script>x</script>y</script>", "<frameset><frame></frameset>",
+    "<svg><title><b>x</b></title></svg>",
+    "<p>x<svg><p>y</svg>", "<ul><li><p>a</ul>b", "<font color=red><svg><font color=x>y</svg>",
+  ]
+
+  @Test(arguments: fixturePages)
+  func aCorpusPageKeepsItsDOM(name: String) throws {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("__Fixtures__/pages")
+    let html = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+    try ChromiumDOM.expectSameDOM(html)
+  }
+
+  @Test(arguments: treeConstructionCases)
+  func aTreeConstructionCaseKeepsItsDOM(html: String) throws {
+    try ChromiumDOM.expectSameDOM(html)
+  }
+}
+
+/// Runs Chromium's `--dump-dom` on HTML written to a file.
+enum ChromiumDOM {
+  static let executable: String? = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"]
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+  static func expectSameDOM(
+    _ html: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let canonical = snapshotText(html, as: .html).text
+    let original = try dump(html)
+    let reparsed = try dump(canonical)
+    #expect(!original.isEmpty, sourceLocation: sourceLocation)
+    let expected = snapshotText(original, as: .html).text
+    let actual = snapshotText(reparsed, as: .html).text
+    #expect(
+      actual == expected,
+      "canonical text:\n\(canonical)\nDOM of the original:\n\(original)\nDOM of the canonical text:\n\(reparsed)",
+      sourceLocation: sourceLocation
+    )
+  }
+
+  /// The DOM Chromium builds from `html`, serialised.
+  static func dump(_ html: String) throws -> String {
+    try withTemporaryFolder { folder in
+      let file = folder.appendingPathComponent("page.html")
+      try Data(html.utf8).write(to: file)
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: executable!)
+      var arguments = [
+        "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(folder.path)/profile",
+        "--dump-dom", file.absoluteString,
+      ]
+      if !executable!.hasSuffix("headless-shell") { arguments.insert("--headless", at: 0) }
+      process.arguments = arguments
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return String(decoding: data, as: UTF8.self)
+    }
+  }
+}

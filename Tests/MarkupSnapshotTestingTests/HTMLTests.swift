@@ -1,0 +1,225 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import MarkupSnapshotTesting
+
+/// `.html`: the canonical form, element by element, and the tree builder's rules it relies on.
+@Suite struct HTMLTests {
+  func canonical(_ html: String) -> String {
+    MarkupSnapshotTestingTests.canonical(html, as: .html)
+  }
+
+  @Test func aOneLinePageBecomesOneElementPerLine() {
+    let page = """
+      <!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>Home</title>\
+      <link rel='stylesheet' href="/main.css"></head><body class="home page"><h1>Hello, \
+      <em>world</em>!</h1><ul><li><a href="/a">A</a></li><li>B</li></ul><br/><img src=x.png alt=""></body></html>
+      """
+    #expect(
+      canonical(page) == """
+        <!DOCTYPE html>
+        <html lang="en">
+          <head>
+            <meta charset="utf-8">
+            <title>Home</title>
+            <link rel="stylesheet" href="/main.css">
+          </head>
+          <body class="home page">
+            <h1>
+              Hello,
+              <em>world</em>
+              !
+            </h1>
+            <ul>
+              <li>
+                <a href="/a">A</a>
+              </li>
+              <li>B</li>
+            </ul>
+            <br>
+            <img src="x.png" alt="">
+          </body>
+        </html>
+
+        """
+    )
+  }
+
+  @Test func impliedEndTagsCloseWhatABrowserCloses() {
+    let html = """
+      <p>one<p>two<div>block</div><ul><li>a<li>b</ul><dl><dt>t<dd>d<dt>u</dl>\
+      <select><option>x<option>y</select><table><tr><td>1<td>2<tr><th>3</table>
+      """
+    #expect(
+      canonical(html) == """
+        <p>one</p>
+        <p>two</p>
+        <div>block</div>
+        <ul>
+          <li>a</li>
+          <li>b</li>
+        </ul>
+        <dl>
+          <dt>t</dt>
+          <dd>d</dd>
+          <dt>u</dt>
+        </dl>
+        <select>
+          <option>x</option>
+          <option>y</option>
+        </select>
+        <table>
+          <tr>
+            <td>1</td>
+            <td>2</td>
+          </tr>
+          <tr>
+            <th>3</th>
+          </tr>
+        </table>
+
+        """
+    )
+  }
+
+  @Test func aStrayEndTagOfAParagraphOpensAnEmptyOneAndOthersAreDropped() {
+    #expect(canonical("<div>x</p></span></div>") == "<div>\n  x\n  <p></p>\n</div>\n")
+  }
+
+  @Test func rawTextIsKeptAsWritten() {
+    let html = """
+      <script>if (a < b && c) { x("</div>") }</script><style>
+        p > a { color: red }
+      </style><textarea>
+        <b>not bold</b></textarea><title>A &amp; <b></title>
+      """
+    #expect(
+      canonical(html) == """
+        <script>if (a < b && c) { x("</div>") }</script>
+        <style>
+          p > a { color: red }
+        </style>
+        <textarea>
+          <b>not bold</b></textarea>
+        <title>A &amp; <b></title>
+
+        """
+    )
+  }
+
+  @Test func preKeepsItsContentAndItsLeadingNewline() {
+    #expect(
+      canonical("<pre>\n\n  indented\n<b>bold</b>  </pre>")
+        == "<pre>\n\n  indented\n<b>bold</b>  </pre>\n"
+    )
+    #expect(canonical("<pre>x</pre>") == "<pre>\nx</pre>\n")
+  }
+
+  @Test func namesAreLowercasedOutsideForeignContentWhoseSelfClosingTagsCount() {
+    let html =
+      #"<DIV ID=a><svg viewBox="0 0 1 1"><path d="M0"/><foreignObject><p>x</p></foreignObject></svg></DIV>"#
+    #expect(
+      canonical(html) == """
+        <div id="a">
+          <svg viewBox="0 0 1 1">
+            <path d="M0"/>
+            <foreignObject>
+              <p>x</p>
+            </foreignObject>
+          </svg>
+        </div>
+
+        """
+    )
+  }
+
+  @Test func commentsBogusCommentsAndDuplicateAttributes() {
+    #expect(
+      canonical("<!-- a --><?php x ?><!x><p a=1 A=2 b>t</p><!-->")
+        == "<!-- a -->\n<!--?php x ?-->\n<!--x-->\n<p a=\"1\" b>t</p>\n<!---->\n"
+    )
+  }
+
+  @Test func theSameDOMWrittenDifferentlyGivesTheSameText() {
+    let a = "<UL>\n  <LI>One\n  <LI>Two\n</UL>"
+    let b = "<ul><li>One</li><li>Two</li></ul>"
+    #expect(canonical(a) == canonical(b))
+  }
+
+  @Test func dataIsReadAsUTF8WithReplacementCharacters() {
+    let data = Data(Array("<p>a".utf8) + [0xFF] + Array("b</p>".utf8))
+    #expect(snapshotText(data, as: .html).text == "<p>a\u{FFFD}b</p>\n")
+  }
+
+  @Test func theReferenceIsADotHTMLFile() throws {
+    try withTemporaryFolder { folder in
+      _ = verifySnapshot(
+        of: "<p>x",
+        as: .html,
+        record: .missing,
+        snapshotDirectory: folder.path,
+        testName: "page"
+      )
+      #expect(files(under: folder) == ["page.1.html"])
+      let written = try String(
+        contentsOf: folder.appendingPathComponent("page.1.html"),
+        encoding: .utf8
+      )
+      #expect(written == "<p>x</p>\n")
+    }
+  }
+
+  @Test func aChangedPageFailsWithADiffNamingTheChangedElement() {
+    withTemporaryFolder { folder in
+      let old = "<ul><li>One</li><li>Two</li><li>Three</li></ul>"
+      _ = verifySnapshot(
+        of: old,
+        as: .html,
+        named: "items",
+        record: .missing,
+        snapshotDirectory: folder.path,
+        testName: "list"
+      )
+      let message = verifySnapshot(
+        of: old.replacingOccurrences(of: "Two", with: "2"),
+        as: .html,
+        named: "items",
+        record: .never,
+        snapshotDirectory: folder.path,
+        testName: "list"
+      )
+      #expect(message?.contains("\u{2212}  <li>Two</li>\n+  <li>2</li>") == true)
+    }
+  }
+}
+
+/// The XCTest entry point, as an XCTest user calls it.
+import XCTest
+
+final class HTMLXCTests: XCTestCase {
+  func testAPageMatchesItsCanonicalReference() {
+    withTemporaryFolder { folder in
+      XCTAssertNotNil(
+        verifySnapshot(
+          of: Data("<p>x".utf8),
+          as: .html,
+          named: "page",
+          record: .missing,
+          snapshotDirectory: folder.path,
+          testName: "xc"
+        )
+      )
+      XCTAssertNil(
+        verifySnapshot(
+          of: Data("<P>x</P>".utf8),
+          as: .html,
+          named: "page",
+          record: .never,
+          snapshotDirectory: folder.path,
+          testName: "xc"
+        )
+      )
+    }
+  }
+}

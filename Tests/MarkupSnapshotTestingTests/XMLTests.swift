@@ -1,0 +1,202 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import MarkupSnapshotTesting
+
+/// `.xml`: the canonical form and every well-formedness failure, with its line and column.
+@Suite struct XMLTests {
+  func canonical(_ xml: String) -> String {
+    MarkupSnapshotTestingTests.canonical(xml, as: .xml)
+  }
+
+  func failure(_ xml: String) -> String? {
+    snapshotText(xml, as: .xml).failure
+  }
+
+  @Test func oneElementPerLineWithAttributesInSourceOrder() {
+    let xml = """
+      <?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" \
+      z='last' a="first"><url><loc>https://example.com/</loc><priority>1.0</priority></url><url \
+      ><loc>https://example.com/a?x=1&amp;y=2</loc></url></urlset>
+      """
+    #expect(
+      canonical(xml) == """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" z="last" a="first">
+          <url>
+            <loc>https://example.com/</loc>
+            <priority>1.0</priority>
+          </url>
+          <url>
+            <loc>https://example.com/a?x=1&amp;y=2</loc>
+          </url>
+        </urlset>
+
+        """
+    )
+  }
+
+  @Test func quotesAreNormalisedWithoutChangingTheValue() {
+    #expect(
+      canonical(#"<a title='say "hi"' b="it's"/>"#)
+        == "<a title=\"say &quot;hi&quot;\" b=\"it's\"/>\n"
+    )
+  }
+
+  @Test func whitespaceIsDroppedExceptUnderXMLSpacePreserve() {
+    let xml = """
+      <doc>
+        <p>  padded  </p>
+        <code xml:space="preserve">  line one
+        <b> bold </b>
+      </code>
+        <empty></empty>
+      </doc>
+      """
+    #expect(
+      canonical(xml) == """
+        <doc>
+          <p>padded</p>
+          <code xml:space="preserve">  line one
+          <b> bold </b>
+        </code>
+          <empty/>
+        </doc>
+
+        """
+    )
+  }
+
+  @Test func namespacesCDATACommentsAndProcessingInstructionsAreKept() {
+    let xml = """
+      <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><!-- feed --><channel>\
+      <atom:link href="https://example.com/feed" rel="self"/><?render fast?>\
+      <description><![CDATA[<b>Bold</b> & raw]]></description></channel></rss>
+      """
+    #expect(
+      canonical(xml) == """
+        <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
+          <!-- feed -->
+          <channel>
+            <atom:link href="https://example.com/feed" rel="self"/>
+            <?render fast?>
+            <description>
+              <![CDATA[<b>Bold</b> & raw]]>
+            </description>
+          </channel>
+        </rss>
+
+        """
+    )
+  }
+
+  @Test func aByteOrderMarkDeclarationAndDoctypeAreKeptAsWritten() {
+    let xml =
+      "\u{FEFF}<?xml version='1.0'?>\n<!DOCTYPE note [<!ENTITY who \"Blob\">]>\n<note>&who;</note>"
+    #expect(
+      canonical(xml)
+        == "\u{FEFF}<?xml version='1.0'?>\n<!DOCTYPE note [<!ENTITY who \"Blob\">]>\n<note>&who;</note>\n"
+    )
+    let data = Data([0xEF, 0xBB, 0xBF] + Array("<a/>".utf8))
+    #expect(snapshotText(data, as: .xml).text == "\u{FEFF}<a/>\n")
+  }
+
+  @Test func aMultilineTextKeepsItsInnerLines() {
+    #expect(canonical("<a>\n  one\n  two\n</a>") == "<a>\n  one\n  two\n</a>\n")
+  }
+
+  @Test(arguments: [
+    ("<a><b></a>", "line 1, column 7: expected </b>, found </a>"),
+    ("<a>\n  <b>\n</a>", "line 3, column 1: expected </b>, found </a>"),
+    (
+      "<a>\n<b>text</b>",
+      "line 2, column 12: the element <a> opened at line 1, column 1 is never closed"
+    ),
+    ("<a x=1/>", "line 1, column 6: expected a quoted value for the attribute \"x\""),
+    ("<a x='1' x='2'/>", "line 1, column 10: the attribute \"x\" appears twice in <a>"),
+    (
+      "<a>Tom & Jerry</a>",
+      "line 1, column 8: \"&\" that does not begin a reference (write &amp; for a literal &)"
+    ),
+    ("<a/><b/>", "line 1, column 5: a second root element"),
+    ("text<a/>", "line 1, column 1: text before the root element"),
+    ("<a/>\ntail", "line 2, column 1: text after the root element"),
+    ("", "line 1, column 1: the document has no root element"),
+    ("<a><!-- open</a>", "line 1, column 4: the comment is never closed"),
+    ("<a><![CDATA[x</a>", "line 1, column 4: the CDATA section is never closed"),
+    ("<a title=\"x<y\"/>", "line 1, column 12: \"<\" in the value of the attribute \"title\""),
+    (
+      "<a/>\n<?xml version=\"1.0\"?>",
+      "line 2, column 1: an XML declaration that is not at the start of the document"
+    ),
+    ("<é>\n  <ü>x</é>", "line 2, column 7: expected </ü>, found </é>"),
+    ("</a>", "line 1, column 1: an end tag </a> with no open element"),
+  ])
+  func wellFormednessErrorsNameLineAndColumn(xml: String, expected: String) {
+    #expect(failure(xml) == "The XML is not well-formed at \(expected).")
+  }
+
+  @Test func invalidUTF8AndUTF16FailNamingTheProblem() {
+    let invalid = Data(Array("<a>".utf8) + [0xFF] + Array("</a>".utf8))
+    #expect(snapshotText(invalid, as: .xml).failure == "The XML is not valid UTF-8 at byte 3.")
+    let utf16 = Data([0xFF, 0xFE, 0x3C, 0x00])
+    #expect(
+      snapshotText(utf16, as: .xml).failure
+        == "The XML is UTF-16; only UTF-8 XML can be snapshotted."
+    )
+  }
+
+  @Test func deepAndLongDocumentsNeitherOverflowNorHang() {
+    let depth = 10_000
+    let deep = String(repeating: "<d>", count: depth) + String(repeating: "</d>", count: depth)
+    let text = canonical(deep)
+    #expect(text.split(separator: "\n").count == 2 * depth - 1)
+    let long = "<r>" + String(repeating: "<i a=\"1\">x</i>", count: 500_000) + "</r>"
+    #expect(canonical(long).split(separator: "\n").count == 500_002)
+  }
+
+  @Test func theReferenceIsADotXMLFileThatMatchesOnTheNextRun() throws {
+    try withTemporaryFolder { folder in
+      let message = verifySnapshot(
+        of: "<a><b/></a>",
+        as: .xml,
+        named: "sitemap",
+        record: .missing,
+        snapshotDirectory: folder.path,
+        testName: "feed"
+      )
+      #expect(message?.contains("Recorded") == true || message?.contains("recorded") == true)
+      #expect(files(under: folder) == ["feed.sitemap.xml"])
+      let written = try String(
+        contentsOf: folder.appendingPathComponent("feed.sitemap.xml"),
+        encoding: .utf8
+      )
+      #expect(written == "<a>\n  <b/>\n</a>\n")
+      #expect(
+        verifySnapshot(
+          of: "<a>\n<b></b>\n</a>",
+          as: .xml,
+          named: "sitemap",
+          record: .never,
+          snapshotDirectory: folder.path,
+          testName: "feed"
+        ) == nil
+      )
+    }
+  }
+
+  @Test func aMalformedDocumentFailsTheAssertionAndRecordsNothing() {
+    withTemporaryFolder { folder in
+      let message = verifySnapshot(
+        of: "<a>",
+        as: .xml,
+        record: .all,
+        snapshotDirectory: folder.path,
+        testName: "broken"
+      )
+      #expect(message?.contains("The XML is not well-formed at line 1, column 4") == true)
+      #expect(files(under: folder) == [])
+    }
+  }
+}
