@@ -217,27 +217,36 @@ if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_FUZZ"] != nil {
 
 // The code examples of README.md and the DocC articles, each a target of its own that
 // `scripts/check-doc-examples.sh` writes into .docs-build/examples and builds; they exist only
-// when SNAPSHOT_TESTING_DOC_EXAMPLES is set. `DocExampleFixtures` holds the values the examples
-// use without declaring them (`user`, `bitmap`, …).
+// when SNAPSHOT_TESTING_DOC_EXAMPLES is set. Each line of targets.txt names a target, the fixture
+// modules it imports and the products (`package/product`) its article's install section names,
+// which are its only dependencies; the script builds with SwiftPM's import check, so an example
+// that imports anything else fails. `DocExampleFixtures` (no product) and
+// `DocExampleImageFixtures` hold the values the examples use without declaring them (`user`,
+// `bitmap`, …).
 if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_DOC_EXAMPLES"] != nil {
   let examples = ".docs-build/examples"
   let list = (try? String(
     contentsOfFile: "\(Context.packageDirectory)/\(examples)/targets.txt", encoding: .utf8)) ?? ""
-  let names = list.split(separator: "\n").map(String.init)
-  let modules: [Target.Dependency] = [
-    "SnapshotTesting", "ImageSnapshotTesting", "InlineSnapshotTesting", "SnapshotTestingCustomDump",
-    "HTTPSnapshotTesting", "CommandSnapshotTesting",
-    .product(name: "HTTPTypes", package: "swift-http-types"),
-    "WebSnapshotTesting",
-    "MarkupSnapshotTesting",
+  let lines = list.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+  func dependency(_ name: String) -> Target.Dependency {
+    let parts = name.split(separator: "/").map(String.init)
+    guard parts.count == 2 else { return .target(name: name) }
+    return parts[0] == "swift-snapshot-testing"
+      ? .target(name: parts[1]) : .product(name: parts[1], package: parts[0])
+  }
+  package.targets += [
+    .target(name: "DocExampleFixtures", path: "scripts/doc-examples/Fixtures"),
+    .target(
+      name: "DocExampleImageFixtures", dependencies: ["ImageSnapshotTesting"],
+      path: "scripts/doc-examples/ImageFixtures"),
   ]
-  package.targets.append(
-    .target(name: "DocExampleFixtures", dependencies: modules, path: "scripts/doc-examples/Fixtures"))
-  package.targets += names.map {
-    .target(name: $0, dependencies: modules + ["DocExampleFixtures"], path: "\(examples)/\($0)")
+  package.targets += lines.map {
+    .target(
+      name: $0[0], dependencies: $0.dropFirst().map(dependency), path: "\(examples)/\($0[0])",
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")])
   }
   package.targets.append(
     .target(
-      name: "DocExamples", dependencies: names.map { .target(name: $0) },
+      name: "DocExamples", dependencies: lines.map { .target(name: $0[0]) },
       path: "\(examples)/DocExamples"))
 }

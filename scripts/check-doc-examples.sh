@@ -3,9 +3,15 @@
 # (Sources/*/Documentation.docc/*.md) against the package.
 #
 # Each block becomes a target of its own (declarations at file scope, statements in a function)
-# that imports SnapshotTesting, the image, inline and custom-dump modules (the HTTP and command
-# modules when the block imports them) and `DocExampleFixtures`
-# (scripts/doc-examples/Fixtures), which holds the values examples use without declaring them.
+# that compiles as a reader would copy it: with its own imports and nothing else, or, when it has
+# none, with every import of the article's blocks before it (a fragment of that test file). Only
+# `DocExampleFixtures` (and `DocExampleImageFixtures` for image and web articles) is added: the
+# values examples use without declaring them (scripts/doc-examples). A target depends on exactly
+# the products its article's install section names (a Package.swift fragment with
+# `.product(name:package:)` lines; else the products an `<!-- example products: A, B -->` line
+# names; else its catalog's first install section; else the catalog's own module), and SwiftPM's
+# import check fails a block that imports anything else.
+# SNAPSHOT_TESTING_DOC_EXTRA=<file.md> checks one more article (scripts/doc-examples/test.sh).
 # Markers in the Markdown, on the line(s) before a block:
 #
 #   <!-- not compiled: <reason> -->      the block is skipped and counted (or ```swift skip <reason>)

@@ -21,8 +21,14 @@ fi
 # so that what a module adds to other modules' types (Swift Testing's `Trait`, `String`) is
 # documented.
 build_docs_and_examples() {
-  "$doc_tools" extract-examples "$root" "$out/examples"
-  SNAPSHOT_TESTING_DOC_EXAMPLES=1 nice -n 5 "$swift" build --target DocExamples
+  # Each step returns on failure: called in an `if`, the function runs without `set -e`.
+  "$doc_tools" extract-examples "$root" "$out/examples" || return 1
+  # The import check fails an example that imports a module its article does not install. The
+  # manifest reads targets.txt, which neither SwiftPM's manifest cache nor its cached build plan
+  # knows of: neither is used.
+  SNAPSHOT_TESTING_DOC_EXAMPLES=1 nice -n 5 "$swift" build --target DocExamples \
+    --explicit-target-dependency-import-check error --manifest-cache none \
+    --disable-build-manifest-caching || return 1
   extract_symbol_graphs
 }
 

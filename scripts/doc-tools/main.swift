@@ -5,9 +5,15 @@
 //       Copies <module>'s symbol graphs, leaving out the symbols of re-exported modules
 //       (`@_exported import`): each archive documents its own module's API only. Prints a
 //       warning for each public declaration of the module that has no documentation comment.
+//   doc-tools install-packages <package root> <output>
+//       Writes a package per article with an install section, as a reader would make it from
+//       that article alone (scripts/check-install-sections.sh builds them).
 //   doc-tools extract-examples <package root> <output>
 //       Writes every ```swift block of README.md and of the DocC catalogs' articles as a target
-//       of its own under <output>, and prints what it compiles and what it skips.
+//       of its own under <output>, with the imports the block has (a block without any has
+//       those of the article's blocks before it) and the fixtures; lists each target
+//       with the products its article's install section names; prints what it compiles and
+//       what it skips.
 
 import Foundation
 
@@ -144,6 +150,33 @@ func examples(in file: String, relativePath: String) throws -> [Example] {
   return found
 }
 
+/// The modules a block imports itself.
+func ownImports(_ example: Example) -> [String] {
+  example.code.compactMap { line in
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    return trimmed.hasPrefix("import ") ? String(trimmed.dropFirst(7)) : nil
+  }
+}
+
+/// The products an install section (a Package.swift fragment) adds, in order: the
+/// `.product(name:package:)` lines that are not comments.
+func installedProducts(_ examples: [Example]) -> [(name: String, package: String)]? {
+  let pattern = try! NSRegularExpression(
+    pattern: #"^\s*\.product\(name: "([^"]+)", package: "([^"]+)"\)"#)
+  for example in examples where example.code.contains(where: { $0.contains("Package.swift") }) {
+    let products = example.code.compactMap { line -> (String, String)? in
+      let range = NSRange(line.startIndex..., in: line)
+      guard let match = pattern.firstMatch(in: line, range: range),
+        let name = Range(match.range(at: 1), in: line),
+        let package = Range(match.range(at: 2), in: line)
+      else { return nil }
+      return (String(line[name]), String(line[package]))
+    }
+    if !products.isEmpty { return products }
+  }
+  return nil
+}
+
 /// The text of `<!-- name text -->`.
 func directive(_ name: String, in line: String) -> String? {
   guard line.hasPrefix("<!--"), line.hasSuffix("-->") else { return nil }
@@ -210,8 +243,8 @@ func isDeclaration(_ item: [String]) -> Bool {
 
 /// The block as a Swift file: imports first, declarations at file scope, statements in a
 /// function. A leading-dot expression (`.lines.scrubbing(…)`) is a `Snapshotting<String, String>`.
-func compilableSource(_ example: Example, defaultImports: [String]) -> String {
-  var imports = defaultImports
+func compilableSource(_ example: Example, fixtures: [String], contextImports: [String]) -> String {
+  var imports: [String] = []
   var items: [[String]] = []
   var current: [String] = []
   var depth = 0
@@ -252,7 +285,12 @@ func compilableSource(_ example: Example, defaultImports: [String]) -> String {
   }
   var source = "// \(example.file):\(example.line)\n"
   var seen = Set<String>()
-  for module in imports where seen.insert(module).inserted { source += "import \(module)\n" }
+  // A block with no import line is a fragment of the test file the article's blocks before it
+  // built up: it gets every import they wrote, as a reader pasting it there would.
+  for module in fixtures + (imports.isEmpty ? contextImports : imports)
+  where seen.insert(module).inserted {
+    source += "import \(module)\n"
+  }
   source += "\n" + declarations.joined(separator: "\n") + "\n"
   if !statements.isEmpty || !example.setup.isEmpty {
     let body = example.setup + statements
@@ -266,6 +304,10 @@ func compilableSource(_ example: Example, defaultImports: [String]) -> String {
 func extractExamples(root: String, output: String) throws {
   let fileManager = FileManager.default
   var files = ["README.md"]
+  // One more article, by absolute path: how scripts/doc-examples/test.sh checks the check.
+  if let extra = ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_DOC_EXTRA"], !extra.isEmpty {
+    files.append(extra)
+  }
   let sources = URL(fileURLWithPath: root).appendingPathComponent("Sources")
   for module in try fileManager.contentsOfDirectory(atPath: sources.path).sorted() {
     let catalog = "Sources/\(module)/Documentation.docc"
@@ -282,26 +324,59 @@ func extractExamples(root: String, output: String) throws {
     try text.write(toFile: path, atomically: true, encoding: .utf8)
   }
   var compiled: [String] = []
+  var dependencies: [String] = []
   var skipped: [(String, String)] = []
+  // The products each catalog's articles install, from the first article with an install section.
+  var catalogProducts: [String: [(name: String, package: String)]] = [:]
+  for file in files where file.hasPrefix("Sources/") {
+    let catalog = URL(fileURLWithPath: file).deletingLastPathComponent().path
+    if catalogProducts[catalog] != nil { continue }
+    catalogProducts[catalog] = installedProducts(
+      try examples(in: file.hasPrefix("/") ? file : "\(root)/\(file)", relativePath: file))
+  }
   for file in files {
     let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-    for (number, example) in try examples(in: "\(root)/\(file)", relativePath: file).enumerated() {
+    let found = try examples(in: file.hasPrefix("/") ? file : "\(root)/\(file)", relativePath: file)
+    // What the article tells a reader to add to Package.swift, else what its catalog's install
+    // section does, else the catalog's own module.
+    let catalog = URL(fileURLWithPath: file).deletingLastPathComponent().path
+    let module = URL(fileURLWithPath: catalog).deletingLastPathComponent().lastPathComponent
+    // An article without an install section may name its products in a comment,
+    // `<!-- example products: SnapshotTesting, InlineSnapshotTesting -->`.
+    let text = try String(
+      contentsOfFile: file.hasPrefix("/") ? file : "\(root)/\(file)", encoding: .utf8)
+    let named = text.split(separator: "\n").lazy.compactMap {
+      directive("example products:", in: $0.trimmingCharacters(in: .whitespaces))
+    }.first.map {
+      $0.split(separator: ",").map {
+        (name: $0.trimmingCharacters(in: .whitespaces), package: "swift-snapshot-testing")
+      }
+    }
+    guard
+      let products = installedProducts(found) ?? named ?? catalogProducts[catalog]
+        ?? (file.hasPrefix("Sources/") ? [(module, "swift-snapshot-testing")] : nil)
+    else { fail("\(file) has no install section (a Package.swift fragment naming products)") }
+    let names = products.map(\.name)
+    let fixtures =
+      ["DocExampleFixtures"]
+      + (names.contains("ImageSnapshotTesting") || names.contains("WebSnapshotTesting")
+        ? ["DocExampleImageFixtures"] : [])
+    var contextImports: [String] = []
+    for (number, example) in found.enumerated() {
       let location = "\(file):\(example.line)"
       if let reason = example.skipReason {
         skipped.append((location, reason))
         continue
       }
+      contextImports += ownImports(example).filter { !contextImports.contains($0) }
       let target = "DocExample_\(stem == "README" ? "README" : stem)_\(number + 1)"
       let folder = "\(output)/\(target)"
       try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      let source = compilableSource(
-        example,
-        defaultImports: [
-          "Foundation", "Testing", "XCTest", "SnapshotTesting", "ImageSnapshotTesting",
-          "InlineSnapshotTesting", "SnapshotTestingCustomDump", "DocExampleFixtures",
-        ])
+      let source = compilableSource(example, fixtures: fixtures, contextImports: contextImports)
       try write(source, to: "\(folder)/Example.swift")
       compiled.append("\(target) \(location)")
+      dependencies.append(([target] + fixtures + products.map { "\($0.package)/\($0.name)" })
+        .joined(separator: " "))
     }
   }
   // Examples that no longer exist.
@@ -313,13 +388,91 @@ func extractExamples(root: String, output: String) throws {
   // One target that depends on every example, so that one `swift build --target` builds them all.
   try fileManager.createDirectory(atPath: "\(output)/DocExamples", withIntermediateDirectories: true)
   try write("// Depends on every example target.\n", to: "\(output)/DocExamples/DocExamples.swift")
-  // The list the manifest and the script read.
-  try write(
-    compiled.map { String($0.split(separator: " ")[0]) }.joined(separator: "\n") + "\n",
-    to: "\(output)/targets.txt")
+  // The list the manifest and the script read: each target, the fixtures it imports and the
+  // products (`package/product`) its article installs.
+  try write(dependencies.joined(separator: "\n") + "\n", to: "\(output)/targets.txt")
   try write(compiled.joined(separator: "\n") + "\n", to: "\(output)/locations.txt")
   for (location, reason) in skipped { print("skipped \(location): \(reason)") }
   print("\(compiled.count) block(s) to compile, \(skipped.count) skipped")
+}
+
+// MARK: - Install sections
+
+/// Writes, for each article with an install section (a Package.swift fragment), a package under
+/// <output>/<article> as a reader would make it from that article alone: the fragment's
+/// `dependencies:` and `targets:` lists as written, an empty target for each plain target name
+/// the test target lists (`"MyApp"`; an executable when the article runs it with `productURL`),
+/// and the article's first example with imports as the test file. <output>/swift-snapshot-testing
+/// is a link to the package, so `.package(path: "../swift-snapshot-testing")` finds it. Prints
+/// the folders written.
+func writeInstallPackages(root: String, output: String) throws {
+  let fileManager = FileManager.default
+  try fileManager.createDirectory(atPath: output, withIntermediateDirectories: true)
+  let link = "\(output)/swift-snapshot-testing"
+  try? fileManager.removeItem(atPath: link)
+  try fileManager.createSymbolicLink(atPath: link, withDestinationPath: root)
+  let sources = URL(fileURLWithPath: root).appendingPathComponent("Sources")
+  for module in try fileManager.contentsOfDirectory(atPath: sources.path).sorted() {
+    let catalog = "Sources/\(module)/Documentation.docc"
+    guard let articles = try? fileManager.contentsOfDirectory(atPath: "\(root)/\(catalog)") else {
+      continue
+    }
+    for article in articles.sorted() where article.hasSuffix(".md") {
+      let file = "\(catalog)/\(article)"
+      let found = try examples(in: "\(root)/\(file)", relativePath: file)
+      guard installedProducts(found) != nil,
+        let fragment = found.first(where: { $0.code.contains { $0.contains("Package.swift") } }),
+        let test = found.first(where: { $0.skipReason == nil && !ownImports($0).isEmpty })
+      else { continue }
+      let body = fragment.code.filter { !$0.hasPrefix("// Package.swift") }.joined(separator: "\n")
+      // The plain names in the test target's dependencies are the reader's own targets.
+      let names = fragment.code.compactMap { line -> String? in
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("\""), trimmed.hasSuffix("\","), !trimmed.contains("name:") else {
+          return nil
+        }
+        return String(trimmed.dropFirst().dropLast(2))
+      }
+      let runs = found.contains { $0.code.contains { $0.contains("productURL(") } }
+      let name = URL(fileURLWithPath: article).deletingPathExtension().lastPathComponent
+      let folder = "\(output)/\(name)"
+      try? fileManager.removeItem(atPath: folder)
+      var manifest = """
+        // swift-tools-version:6.0
+        // Made by scripts/check-install-sections.sh from \(file)'s install section.
+        import PackageDescription
+
+        let package = Package(
+          name: "\(name)",
+
+        """
+      manifest += body.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { "  " + $0 }.joined(separator: "\n")
+      manifest += "\n)\n"
+      for target in names {
+        let kind = runs ? "executableTarget" : "target"
+        manifest += "package.targets.append(.\(kind)(name: \"\(target)\"))\n"
+        let targetFolder = "\(folder)/Sources/\(target)"
+        try fileManager.createDirectory(atPath: targetFolder, withIntermediateDirectories: true)
+        try (runs ? "print(\"\(target)\")\n" : "public let placeholder = 0\n")
+          .write(toFile: "\(targetFolder)/main.swift".replacingOccurrences(
+            of: "main.swift", with: runs ? "main.swift" : "\(target).swift"),
+            atomically: true, encoding: .utf8)
+      }
+      guard let testTarget = fragment.code.lazy.compactMap({ line -> String? in
+        guard let range = line.range(of: #"name: "([^"]+)""#, options: .regularExpression),
+          line.contains("name:") && !line.contains(".product")
+        else { return nil }
+        return String(line[range].dropFirst(7).dropLast())
+      }).first else { fail("\(file): the install section names no test target") }
+      let tests = "\(folder)/Tests/\(testTarget)"
+      try fileManager.createDirectory(atPath: tests, withIntermediateDirectories: true)
+      try manifest.write(toFile: "\(folder)/Package.swift", atomically: true, encoding: .utf8)
+      try (test.code.joined(separator: "\n") + "\n").write(
+        toFile: "\(tests)/Example.swift", atomically: true, encoding: .utf8)
+      print("\(name) \(file):\(test.line)")
+    }
+  }
 }
 
 // MARK: - Main (last: top-level globals above are initialised in order)
@@ -330,6 +483,10 @@ case "module-graphs" where arguments.count == 4:
   try moduleGraphs(module: arguments[1], from: arguments[2], to: arguments[3])
 case "extract-examples" where arguments.count == 3:
   try extractExamples(root: arguments[1], output: arguments[2])
+case "install-packages" where arguments.count == 3:
+  try writeInstallPackages(root: arguments[1], output: arguments[2])
 default:
-  fail("usage: doc-tools module-graphs <module> <graphs> <output> | extract-examples <root> <output>")
+  fail(
+    "usage: doc-tools module-graphs <module> <graphs> <output> | extract-examples <root> <output>"
+      + " | install-packages <root> <output>")
 }

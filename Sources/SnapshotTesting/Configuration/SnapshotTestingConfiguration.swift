@@ -129,7 +129,8 @@ public struct SnapshotTestingConfiguration: Sendable {
     public static let ksdiff = Self { "ksdiff \(shellQuoted($0)) \(shellQuoted($1))" }
 
     /// The two files as `file://` URLs, marked `@−` (reference) and `@+` (failed snapshot), with a
-    /// hint on configuring a real diff tool.
+    /// hint on reviewing them: on Linux the review tool and diff tools found there (`diff -u`,
+    /// `git diff --no-index`, `meld`); elsewhere upstream's hint, configuring a diff tool.
     public static let `default` = Self { reference, failed in
       """
       @\u{2212}
@@ -137,12 +138,7 @@ public struct SnapshotTestingConfiguration: Sendable {
       @+
       "file://\(failed)"
 
-      To open the two files in a diff tool of your choice, configure one with \
-      'withSnapshotTesting(diffTool:)', for example:
-
-          withSnapshotTesting(diffTool: .ksdiff) {
-            // assertions
-          }
+      \(FailureMessage.diffToolHint)
       """
     }
 

@@ -4,6 +4,27 @@ import RunRecord
 /// The words of an assertion's failure, built from what it decided and did; pure, so each
 /// message can be tested on its own. The text is upstream's where upstream has the case.
 enum FailureMessage {
+  /// The default diff tool's advice below the two files. On Linux it names what a Linux user
+  /// has, in two lines: the review tool and diff tools that exist there. Elsewhere it is
+  /// upstream's text, which suggests Kaleidoscope.
+  static var diffToolHint: String {
+    #if os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD)
+      """
+      Review it with 'swift run snapshot-testing review', or set a diff tool:
+      withSnapshotTesting(diffTool: "diff -u") { … } (or "git diff --no-index", "meld")
+      """
+    #else
+      """
+      To open the two files in a diff tool of your choice, configure one with \
+      'withSnapshotTesting(diffTool:)', for example:
+
+          withSnapshotTesting(diffTool: .ksdiff) {
+            // assertions
+          }
+      """
+    #endif
+  }
+
   /// The failure of an assertion that recorded its snapshot as the reference.
   static func recorded(
     _ reason: SnapshotDecision.RecordingReason,

@@ -1,9 +1,10 @@
 // What the documentation's code examples use without declaring it: the user's own types and
 // values. An example that declares one of these names shadows it. Only
-// `scripts/check-doc-examples.sh` builds this (SNAPSHOT_TESTING_DOC_EXAMPLES).
+// `scripts/check-doc-examples.sh` builds this (SNAPSHOT_TESTING_DOC_EXAMPLES). It depends on no
+// product, so that an example sees only the products its article installs; the image values are
+// in `DocExampleImageFixtures`.
 
 import Foundation
-import ImageSnapshotTesting
 
 public struct User: Codable, Sendable {
   public var id: Int
@@ -69,19 +70,3 @@ public enum Direction: CaseIterable, CustomStringConvertible, Sendable {
     }
   }
 }
-
-/// A chart the user's code renders into pixels.
-public struct Chart: Sendable {
-  public init() {}
-  public func renderBitmap() -> Bitmap { bitmap }
-}
-
-public func renderChart() -> Bitmap { bitmap }
-
-public var bitmap: Bitmap {
-  // A 2×1 image cannot fail to be made.
-  try! Bitmap(width: 2, height: 1, filledWith: .white)
-}
-
-/// A rendered chart, as the image strategies snapshot it.
-public var chart: Bitmap { renderChart() }
