@@ -5,16 +5,17 @@
 /// compiled with, and carries the snapshot that test saw (`expected`). The text is refused,
 /// whole, when
 ///
-/// - it does not parse, or no call starts its arguments at a recording's line and column;
+/// - it does not scan (``SwiftScanner``), or no call the scanner can place with certainty starts
+///   its arguments at a recording's line and column (``CallReader``);
 /// - the closure found there does not return `expected` (or exists when `expected` is `nil`, or
 ///   is missing when it is not): the source has changed since the test was compiled;
-/// - the result would not parse or would not read back as the recorded text.
+/// - the result would not scan or would not read back as the recorded text.
 ///
 /// Only the snapshot closures change; every other byte, comments and formatting included, stays.
 ///
-/// - Complexity: O(*n* · *r*) for a source of *n* bytes and *r* recordings. The source is parsed
+/// - Complexity: O(*n* · *r*) for a source of *n* bytes and *r* recordings. The source is scanned
 ///   once and the result once more to check it; in between, each edited call's own text is
-///   parsed again, so that the next recording of the same call sees the previous edit.
+///   scanned again, so that the next recording of the same call sees the previous edit.
 func rewriteInlineSnapshots(
   in source: String,
   recordings: [InlineSnapshotRecording]
@@ -35,13 +36,13 @@ func rewriteInlineSnapshots(
   return pass.text
 }
 
-/// The recordings of one file applied one after another, against a single parse of the file.
+/// The recordings of one file applied one after another, against a single scan of the file.
 ///
 /// Every edit lands after its call's position, and the calls are taken from the last in the file
 /// to the first, so the text before a call never changes before the call's turn. The call is
-/// then read from the file's parse while no edit of the pass has landed inside it; once one has
+/// then read from the file's scan while no edit of the pass has landed inside it; once one has
 /// (an earlier closure of the same call, or a recorded call nested in its arguments), its current
-/// text alone is parsed again.
+/// text alone is scanned again.
 private struct RewritePass {
   let source: ParsedSource
   let style: SourceStyle
@@ -125,7 +126,7 @@ private struct RewritePass {
     return view
   }
 
-  /// Checks that the new closure parses back to exactly the recorded text.
+  /// Checks that the new closure reads back as exactly the recorded text.
   private mutating func checkReadsBack(
     _ recording: InlineSnapshotRecording
   ) throws(InlineSnapshotRewriteError) {

@@ -206,6 +206,7 @@ struct CallReader {
     var index = start - 1
     var next = start
     var sawAssignment = false
+    var sawColon = false
     while index >= 0 {
       let token = tokens[index]
       if tokens[next].lineBreakBefore, endsOperand(index), startsOperand(next) { return false }
@@ -217,6 +218,8 @@ struct CallReader {
           || isPunctuation(index, "{") || isPunctuation(index, ";")
         {
           return false
+        } else if isPunctuation(index, ":") {
+          sawColon = true
         }
       case .pound:
         return false
@@ -224,10 +227,20 @@ struct CallReader {
         if source.text(token.start..<token.end) == "=" { sawAssignment = true }
       case .word where !isMemberName(index):
         let word = source.text(token.start..<token.end)
-        if word == "let" || word == "var" {
+        if word == "case" {
+          // In a pattern (`case .a(f(x)):`), or in the case's statements after its `:`.
+          return !sawColon
+        } else if word == "default" {
+          return false
+        } else if index + 1 < tokens.count, isPunctuation(index + 1, ":") {
+          break  // A label (`for:`), not a keyword.
+        } else if word == "let" || word == "var" {
           if !sawAssignment { return true }
         } else if word == "init" {
           return true
+        } else if contextualIntroducers.contains(word) {
+          // `actor A {`, `macro m(…)`, but not a variable named `macro`.
+          if index + 1 < tokens.count, tokens[index + 1].kind == .word { return true }
         } else if statementIntroducers.contains(word) {
           return true
         }
@@ -371,6 +384,9 @@ private let accessorNames: Set<String> = [
 /// Words that make what follows them, to the statement's `{`, a head or a declaration.
 private let statementIntroducers: Set<String> = [
   "if", "guard", "while", "for", "switch", "func", "subscript", "struct", "class", "enum",
-  "extension", "protocol", "actor", "else", "do", "defer", "catch", "repeat", "deinit", "where", "typealias", "import", "operator", "precedencegroup", "macro",
-  "associatedtype", "get", "set", "willSet", "didSet",
+  "extension", "protocol", "else", "do", "defer", "catch", "repeat", "deinit", "where",
+  "typealias", "import", "operator", "precedencegroup", "associatedtype",
 ]
+
+/// Introducers that are keywords only when a name follows them.
+private let contextualIntroducers: Set<String> = ["actor", "macro"]

@@ -112,6 +112,7 @@ import Testing
 
   @Test(arguments: [
     ("if f(x) {\n}\n", 5),
+    ("case .a(let x):\n  break\n", 8),
     ("for x in f {\n}\n", 12),
     ("func f() {\n}\n", 7),
     ("var x: Int {\n  get { 1 }\n}\n", 12),
@@ -129,6 +130,9 @@ import Testing
     #expect(ParsedSource("f(x)\n{ }\n").call(line: 1, column: 2)?.trailingClosure != nil)
     #expect(ParsedSource("_ = \"a\".f(1)\n").call(line: 1, column: 10)?.callee == "\"a\".f")
     #expect(ParsedSource("x = FileManager.default.f(1)\n").call(line: 1, column: 26) != nil)
+    #expect(ParsedSource("let macro = try M(node: x)\n").call(line: 1, column: 18) != nil)
+    #expect(ParsedSource("var get = M(for: .seconds(1))\n").call(line: 1, column: 12) != nil)
+    #expect(ParsedSource("var get = M(for: .seconds(1))\n").call(line: 1, column: 26) != nil)
     #expect(ParsedSource("switch x {\ncase 1:\n  f(1) { }\n}\n").call(line: 3, column: 4) != nil)
     #expect(ParsedSource("if x {\n  f(1) { }\n}\n").call(line: 2, column: 4) != nil)
     #expect(ParsedSource("g { x in f { } }\n").call(line: 1, column: 12) != nil)
