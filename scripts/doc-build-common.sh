@@ -41,7 +41,7 @@ extract_symbol_graphs() {
   rm -rf "$graphs"
   mkdir -p "$graphs"
   for module in SnapshotTesting ImageSnapshotTesting InlineSnapshotTesting SnapshotTestingCustomDump \
-    HTTPSnapshotTesting CommandSnapshotTesting WebSnapshotTesting; do
+    HTTPSnapshotTesting CommandSnapshotTesting WebSnapshotTesting TranscriptSnapshotTesting; do
     "$extract" -module-name "$module" -target "$triple" -I "$bin/Modules" "${maps[@]}" \
       -minimum-access-level public -emit-extension-block-symbols -output-dir "$graphs"
   done
