@@ -91,18 +91,10 @@ struct TranscriptText {
     lines.append("\(indent)\(Self.escaped(span.name)) (\(span.kind))")
     let inner = indent + "  "
     if let finished = span.finished {
-      var attributes: [(String, String)] = []
-      finished.attributes.forEach { attributes.append(($0, Self.describe($1))) }
-      for (key, value) in attributes.sorted(by: { $0.0 < $1.0 }) {
-        lines.append("\(inner)\(Self.escaped(key)) = \(Self.escaped(value))")
-      }
+      lines += Self.attributeLines(finished.attributes, indent: inner)
       for event in finished.events {
         lines.append("\(inner)event \(Self.escaped(event.name))")
-        var attributes: [(String, String)] = []
-        event.attributes.forEach { attributes.append(($0, Self.describe($1))) }
-        for (key, value) in attributes.sorted(by: { $0.0 < $1.0 }) {
-          lines.append("\(inner)  \(Self.escaped(key)) = \(Self.escaped(value))")
-        }
+        lines += Self.attributeLines(event.attributes, indent: inner + "  ")
       }
       for error in finished.errors {
         lines.append("\(inner)error \(Self.escaped(String(describing: error.error)))")
@@ -130,6 +122,15 @@ struct TranscriptText {
     }
     for child in children[span.spanID] ?? [] {
       if let record = transcript.spans[child] { self.span(record, depth: depth + 1) }
+    }
+  }
+
+  /// One `key = value` line an attribute, keys sorted.
+  static func attributeLines(_ attributes: SpanAttributes, indent: String) -> [String] {
+    var pairs: [(key: String, value: String)] = []
+    attributes.forEach { pairs.append(($0, describe($1))) }
+    return pairs.sorted { $0.key < $1.key }.map {
+      "\(indent)\(escaped($0.key)) = \(escaped($0.value))"
     }
   }
 

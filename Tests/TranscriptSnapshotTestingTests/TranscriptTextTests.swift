@@ -34,7 +34,7 @@ import Tracing
         logger.info("Loading todo", metadata: ["user": "blob", "id": "1"])
         withSpan("SELECT todos", ofKind: .client) { query in
           query.attributes["db.rows"] = 1
-          query.addEvent("cache miss")
+          query.addEvent(SpanEvent(name: "cache miss", attributes: ["key": "todo:1"]))
           capture.recordOutgoing(
             HTTPMessage(
               HTTPRequest(method: .get, scheme: "http", authority: "cache", path: "/todos/1")))
@@ -58,6 +58,7 @@ import Tracing
           SELECT todos (client)
             db.rows = 1
             event cache miss
+              key = "todo:1"
         ── log info todos: Loading todo
           id: 1
           user: blob
