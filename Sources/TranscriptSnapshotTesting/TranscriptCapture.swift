@@ -33,7 +33,7 @@ public struct Transcript: Sendable {
   /// the capture is closed: a task that outlives it and still logs is counted, never written
   /// into another test's transcript.
   public static func record(
-    _ work: @Sendable (TranscriptCapture) async throws -> Void
+    _ work: (TranscriptCapture) async throws -> Void
   ) async -> Transcript {
     let capture = TranscriptCapture()
     do {
