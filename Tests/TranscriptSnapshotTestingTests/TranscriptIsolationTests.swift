@@ -61,3 +61,30 @@ final class TranscriptIsolationXCTests: XCTestCase {
     }
   }
 }
+
+/// Work handed on through a `ServiceContext` alone (no task-local value) still reaches the
+/// capture that made the context.
+@Suite struct TranscriptServiceContextTests {
+  init() { Bootstrap.once() }
+
+  @Test func aDetachedTaskWithTheContextLogsAndTracesIntoTheCapture() async {
+    let transcript = await Transcript.record { capture in
+      let parent = capture.tracer.startSpan("request", context: .topLevel)
+      let context = parent.context
+      await Task.detached {
+        ServiceContext.withValue(context) {
+          Logger(label: "detached").info("through the context")
+        }
+        InstrumentationSystem.tracer.startSpan("detached work", context: context).end()
+      }.value
+      parent.end()
+    }
+    #expect(
+      TranscriptTextTests.text(transcript) == """
+        ── span
+        request (internal)
+          detached work (internal)
+        ── log info detached: through the context
+        """)
+  }
+}
