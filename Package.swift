@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "WebSnapshotTesting", targets: ["WebSnapshotTesting"]),
     .executable(name: "snapshot-testing", targets: ["SnapshotTestingCLI"]),
     .library(name: "MarkupSnapshotTesting", targets: ["MarkupSnapshotTesting"]),
+    .library(name: "TranscriptSnapshotTesting", targets: ["TranscriptSnapshotTesting"]),
   ],
   dependencies: [
     // Only the custom-dump module uses this; the core stays toolchain-only. No swift-syntax: the
@@ -33,6 +34,10 @@ let package = Package(
     .package(url: "https://github.com/swhitty/FlyingFox", "0.27.1"..<"0.28.0"),
     // Only the HTTP module uses this: the request and response types servers already speak.
     .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+    // Only the transcript module uses these: the logging and tracing APIs servers log and trace
+    // through, and their in-memory capture types (first shipped in these versions).
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
   ],
   targets: [
     // What a run reads and leaves on disk: atomic writes, the artifacts folder, failure records,
@@ -149,6 +154,29 @@ let package = Package(
       dependencies: [
         "HTTPSnapshotTesting", "TestSupport",
         .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      exclude: ["__Snapshots__"]
+    ),
+    // What server work did, as one text: its HTTP exchange, log entries and spans. A module of
+    // its own, so that HTTP-only users build neither swift-log nor swift-distributed-tracing.
+    .target(
+      name: "TranscriptSnapshotTesting",
+      dependencies: [
+        "SnapshotTesting", "HTTPSnapshotTesting",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+      ]
+    ),
+    .testTarget(
+      name: "TranscriptSnapshotTestingTests",
+      dependencies: [
+        "TranscriptSnapshotTesting",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "InMemoryLogging", package: "swift-log"),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
       ],
       exclude: ["__Snapshots__"]
     ),

@@ -47,7 +47,8 @@ extract_symbol_graphs() {
   rm -rf "$graphs"
   mkdir -p "$graphs"
   for module in SnapshotTesting ImageSnapshotTesting InlineSnapshotTesting SnapshotTestingCustomDump \
-    HTTPSnapshotTesting CommandSnapshotTesting WebSnapshotTesting MarkupSnapshotTesting; do
+    HTTPSnapshotTesting CommandSnapshotTesting WebSnapshotTesting MarkupSnapshotTesting \
+    TranscriptSnapshotTesting; do
     "$extract" -module-name "$module" -target "$triple" -I "$bin/Modules" "${maps[@]}" \
       -minimum-access-level public -emit-extension-block-symbols -output-dir "$graphs"
   done

@@ -1,0 +1,80 @@
+import Logging
+import ServiceContextModule
+
+/// Writes each entry into one capture, whatever task logs it.
+struct TranscriptLogHandler: LogHandler {
+  var label: String
+  let capture: TranscriptCapture
+  var metadata: Logger.Metadata = [:]
+  var metadataProvider: Logger.MetadataProvider?
+  var logLevel: Logger.Level = .trace
+
+  init(label: String, capture: TranscriptCapture) {
+    self.label = label
+    self.capture = capture
+  }
+
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { metadata[key] }
+    set { metadata[key] = newValue }
+  }
+
+  func log(event: LogEvent) {
+    capture.append(.log(Self.record(event, label: label, metadata: metadata)))
+  }
+
+  static func record(
+    _ event: LogEvent, label: String, metadata: Logger.Metadata
+  ) -> TranscriptLogRecord {
+    var merged = metadata
+    if let extra = event.metadata { merged.merge(extra) { $1 } }
+    if let error = event.error { merged["error"] = "\(error)" }
+    return TranscriptLogRecord(
+      label: label, level: event.level, message: event.message.description, metadata: merged,
+      file: event.file, line: event.line)
+  }
+}
+
+/// The bootstrapped handler: an entry goes to the capture of the task that logs it (or of the
+/// `ServiceContext` it carries), and to the fallback handler outside any capture.
+struct RoutingLogHandler: LogHandler {
+  var label: String
+  var fallback: any LogHandler
+  var metadata: Logger.Metadata {
+    get { fallback.metadata }
+    set { fallback.metadata = newValue }
+  }
+  var metadataProvider: Logger.MetadataProvider? {
+    get { fallback.metadataProvider }
+    set { fallback.metadataProvider = newValue }
+  }
+  var logLevel: Logger.Level {
+    get { TranscriptCapture.current == nil ? fallback.logLevel : .trace }
+    set { fallback.logLevel = newValue }
+  }
+
+  init(label: String, fallback: any LogHandler) {
+    self.label = label
+    self.fallback = fallback
+  }
+
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { fallback[metadataKey: key] }
+    set { fallback[metadataKey: key] = newValue }
+  }
+
+  func log(event: LogEvent) {
+    let capture = TranscriptCapture.current ?? ServiceContext.current?[TranscriptCaptureKey.self]
+    if let capture {
+      capture.append(.log(TranscriptLogHandler.record(event, label: label, metadata: metadata)))
+    } else {
+      fallback.log(event: event)
+    }
+  }
+}
+
+/// Carries a capture in a `ServiceContext`, so that spans and entries made from a context
+/// reach the test that made it even from a task of another tree.
+enum TranscriptCaptureKey: ServiceContextKey {
+  typealias Value = TranscriptCapture
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Logging
+import Testing
+import Tracing
+
+@testable import TranscriptSnapshotTesting
+
+/// Input a server may well produce: each gets a clear line, never a crash.
+@Suite struct TranscriptBadInputTests {
+  init() { Bootstrap.once() }
+
+  @Test func controlCharactersAndInvalidUTF8StayOnOneLine() async {
+    let invalid = String(decoding: [0x61, 0xFF, 0xFE, 0x62] as [UInt8], as: UTF8.self)
+    let transcript = await Transcript.record { capture in
+      capture.logger(label: "app").error(
+        "line\nbreak\u{1B}[31m\u{0}", metadata: ["bytes": "\(invalid)", "tab": "a\tb"])
+    }
+    #expect(
+      TranscriptTextTests.text(transcript) == """
+        ── log error app: line\\nbreak\\u{1B}[31m\\u{0}
+          bytes: a\u{FFFD}\u{FFFD}b
+          tab: a\\tb
+        """)
+  }
+
+  @Test func aMegabyteMessageIsCutWithANote() async {
+    let transcript = await Transcript.record { capture in
+      capture.logger(label: "app").info("\(String(repeating: "x", count: 1_000_000))")
+    }
+    let text = TranscriptTextTests.text(transcript)
+    #expect(text.hasSuffix("x… (995904 more characters)"))
+    #expect(text.utf8.count < 5_000)
+  }
+
+  @Test func aSpanNeverEndedOrEndedTwiceSaysSo() async {
+    let transcript = await Transcript.record { capture in
+      _ = capture.tracer.startSpan("forgotten", context: .topLevel)
+      let twice = capture.tracer.startSpan("twice", context: .topLevel)
+      twice.end()
+      twice.end()
+    }
+    #expect(
+      TranscriptTextTests.text(transcript) == """
+        ── span
+        forgotten (internal)
+          ! never ended
+        ── span
+        twice (internal)
+          ! ended 2 times
+        """)
+  }
+
+  @Test func aHundredThousandEntries() async {
+    let transcript = await Transcript.record { capture in
+      let logger = capture.logger(label: "app")
+      for index in 0..<100_000 { logger.trace("entry \(index)") }
+    }
+    let lines = TranscriptTextTests.text(transcript).split(separator: "\n")
+    #expect(lines.count == 100_000)
+    #expect(lines.last == "── log trace app: entry 99999")
+  }
+
+  struct Refused: Error {}
+
+  @Test func workThatThrowsEndsWithTheError() async {
+    let transcript = await Transcript.record { capture in
+      capture.logger(label: "app").info("before")
+      try withSpan("failing") { _ in throw Refused() }
+    }
+    #expect(
+      TranscriptTextTests.text(transcript) == """
+        ── log info app: before
+        ── span
+        failing (internal)
+          error Refused()
+          status error
+        ── error
+        Refused()
+        """)
+  }
+
+  @Test func entriesAfterTheSnapshotNeverReachTheNextTranscript() async throws {
+    let (stream, continuation) = AsyncStream<Void>.makeStream()
+    let (done, finished) = AsyncStream<Void>.makeStream()
+    let first = await Transcript.record { _ in
+      let logger = Logger(label: "late")
+      Task {
+        for await _ in stream {}
+        logger.info("too late")
+        finished.yield()
+        finished.finish()
+      }
+      logger.info("in time")
+    }
+    let second = await Transcript.record { _ in
+      continuation.finish()
+      for await _ in done {}
+      Logger(label: "next").info("mine")
+    }
+    #expect(TranscriptTextTests.text(first) == "── log info late: in time")
+    #expect(TranscriptTextTests.text(second) == "── log info next: mine")
+  }
+}

@@ -1,0 +1,90 @@
+import Logging
+import Testing
+import Tracing
+import XCTest
+
+@testable import TranscriptSnapshotTesting
+
+/// Parallel work through the process-wide logger and tracer: each transcript holds its own.
+@Suite struct TranscriptIsolationTests {
+  init() { Bootstrap.once() }
+
+  static func work(_ index: Int) async -> String {
+    let transcript = await Transcript.record { _ in
+      let logger = Logger(label: "worker")
+      for step in 0..<20 {
+        await withSpan("job \(index)") { span in
+          span.attributes["step"] = step
+          logger.info("job \(index) step \(step)")
+          await Task.yield()
+        }
+      }
+    }
+    return TranscriptTextTests.text(transcript)
+  }
+
+  static func check(_ text: String, _ index: Int) -> Bool {
+    let lines = text.split(separator: "\n")
+    return lines.count == 20 * 4
+      && lines.allSatisfy { !$0.contains("job") || $0.contains("job \(index) ") }
+  }
+
+  @Test(arguments: 0..<16) func parallelTestsSeeOnlyTheirOwn(index: Int) async {
+    #expect(Self.check(await Self.work(index), index))
+  }
+
+  @Test func concurrentCapturesInOneTest() async {
+    await withTaskGroup(of: (Int, String).self) { group in
+      for index in 0..<32 { group.addTask { (index, await Self.work(index)) } }
+      for await (index, text) in group { #expect(Self.check(text, index), "\(index)") }
+    }
+  }
+
+  @Test func entriesOutsideACaptureGoToTheFallbackHandler() async {
+    Logger(label: "outside").info("nobody's \(#function)")
+    #expect(
+      Bootstrap.outside.entries.contains { $0.message.description == "nobody's \(#function)" })
+  }
+}
+
+final class TranscriptIsolationXCTests: XCTestCase {
+  override func setUp() { Bootstrap.once() }
+
+  func testConcurrentCaptures() async {
+    await withTaskGroup(of: (Int, String).self) { group in
+      for index in 100..<116 {
+        group.addTask { (index, await TranscriptIsolationTests.work(index)) }
+      }
+      for await (index, text) in group {
+        XCTAssertTrue(TranscriptIsolationTests.check(text, index), text)
+      }
+    }
+  }
+}
+
+/// Work handed on through a `ServiceContext` alone (no task-local value) still reaches the
+/// capture that made the context.
+@Suite struct TranscriptServiceContextTests {
+  init() { Bootstrap.once() }
+
+  @Test func aDetachedTaskWithTheContextLogsAndTracesIntoTheCapture() async {
+    let transcript = await Transcript.record { capture in
+      let parent = capture.tracer.startSpan("request", context: .topLevel)
+      let context = parent.context
+      await Task.detached {
+        ServiceContext.withValue(context) {
+          Logger(label: "detached").info("through the context")
+        }
+        InstrumentationSystem.tracer.startSpan("detached work", context: context).end()
+      }.value
+      parent.end()
+    }
+    #expect(
+      TranscriptTextTests.text(transcript) == """
+        ── span
+        request (internal)
+          detached work (internal)
+        ── log info detached: through the context
+        """)
+  }
+}
