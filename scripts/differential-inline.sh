@@ -3,17 +3,25 @@
 # swift-syntax rewriter it replaced (the Oracle package), edit for edit, on every .swift file of a
 # corpus. Fails on any difference, or on a text the scanner writes where swift-syntax refused.
 #
-#   scripts/differential-inline.sh [FOLDER…]
+#   scripts/differential-inline.sh [--full] [FOLDER…]
 #
-# Without folders the corpus is the test suites of swift-syntax, swift-snapshot-testing 1.19.7,
-# swift-structured-queries (when the mirror has it), swift-macro-testing, swift-dependencies and
-# swift-case-paths, cloned into .build-differential/corpus (once), and this package's Tests.
-# DIFFERENTIAL_CALLS_PER_FILE (default 16) sets how many call sites of each file are tried. Built
-# in release (swift-syntax's parser is ten times slower in debug), in Oracle/.build-release.
+# Without folders the corpus is the test suites of swift-snapshot-testing 1.19.7,
+# swift-macro-testing, swift-dependencies and swift-case-paths, cloned into
+# .build-differential/corpus (once), and this package's Tests: what CI runs, in a debug build
+# (Oracle/.build), which is the cheaper one to build here. --full adds swift-syntax's own test
+# suite (78,000 lines) and swift-structured-queries (when the mirror has it), and builds in
+# release (Oracle/.build-release), since swift-syntax's parser is ten times slower in debug; its
+# release build takes well over 20 minutes on a 2-core machine.
+# DIFFERENTIAL_CALLS_PER_FILE (default 16) sets how many call sites of each file are tried.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
+full=0
+if [ "${1:-}" = "--full" ]; then
+  full=1
+  shift
+fi
 folders=("$@")
 if [ ${#folders[@]} -eq 0 ]; then
   corpus="$root/.build-differential/corpus"
@@ -25,14 +33,17 @@ if [ ${#folders[@]} -eq 0 ]; then
         { echo "note: $1 is not in the mirror; left out of the corpus" >&2; return 0; }
     fi
   }
-  clone swiftlang/swift-syntax
+  names=(swift-snapshot-testing swift-macro-testing swift-dependencies swift-case-paths)
   clone pointfreeco/swift-snapshot-testing 1.19.7
-  clone pointfreeco/swift-structured-queries
   clone pointfreeco/swift-macro-testing
   clone pointfreeco/swift-dependencies
   clone pointfreeco/swift-case-paths
-  for name in swift-syntax swift-snapshot-testing swift-structured-queries swift-macro-testing \
-    swift-dependencies swift-case-paths; do
+  if [ "$full" = 1 ]; then
+    clone swiftlang/swift-syntax
+    clone pointfreeco/swift-structured-queries
+    names+=(swift-syntax swift-structured-queries)
+  fi
+  for name in "${names[@]}"; do
     [ -d "$corpus/$name/Tests" ] && folders+=("$corpus/$name/Tests")
   done
   folders+=("$root/Tests")
@@ -40,8 +51,11 @@ fi
 
 corpus_list=$(IFS=:; echo "${folders[*]}")
 cd Oracle
-# Release with testability: the test reads the package's rewriter through @testable import.
-flags=(-c release --scratch-path .build-release -Xswiftc -enable-testing)
-swift build "${flags[@]}" --build-tests
-DIFFERENTIAL_CORPUS="$corpus_list" swift test "${flags[@]}" --skip-build \
+flags=()
+if [ "$full" = 1 ]; then
+  # Release with testability: the test reads the package's rewriter through @testable import.
+  flags=(-c release --scratch-path .build-release -Xswiftc -enable-testing)
+fi
+swift build ${flags[@]+"${flags[@]}"} --build-tests
+DIFFERENTIAL_CORPUS="$corpus_list" swift test ${flags[@]+"${flags[@]}"} --skip-build \
   --filter DifferentialInlineTests 2>&1 | grep -v -E '^(◇|↳|Test Suite|Test Case)'
