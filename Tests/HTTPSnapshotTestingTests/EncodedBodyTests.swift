@@ -52,11 +52,7 @@ import Testing
   @Test(arguments: [("gzip", gzip), ("x-gzip", gzip), ("deflate", zlib), ("deflate", rawDeflate)])
   func aCompressedJSONBodyIsShownDecoded(coding: String, script: String) throws {
     let compressed = try Self.python(script, input: Self.json)
-    #expect(
-      text(compressed, encoding: coding)
-        == "[body decoded from \(coding): \(compressed.count) bytes gave \(Self.json.count)]\n"
-        + Self.pretty
-    )
+    #expect(text(compressed, encoding: coding) == "[body decoded from \(coding)]\n" + Self.pretty)
   }
 
   /// Stored, fixed and dynamic blocks, long matches and a second gzip member, against the
