@@ -12,3 +12,5 @@ int command_spawn_pipe(int fds[2]);
 int command_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
 
 #endif
+
+#include "CommandWait.h"
