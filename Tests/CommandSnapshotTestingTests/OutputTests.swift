@@ -97,6 +97,18 @@ import Testing
     )
   }
 
+  /// A parameter after an intermediate (`-`) makes a sequence malformed; it is dropped up to its
+  /// final byte, however long, never cut where the scanner first stumbled.
+  @Test(arguments: [
+    "\u{1B}[38;2;300;-1;0m", "\u{1B}[1-2-3-4m", "\u{1B}[" + String(repeating: "1;", count: 5000) + "-9m",
+  ])
+  func aMalformedOrOverLongSequenceIsDroppedWhole(_ sequence: String) {
+    let command = Command(executable: shell, arguments: ["-c", #"printf '%s\n' "$0""#, "a\(sequence)b"])
+    let (text, failure) = snapshotText(command, as: .output)
+    #expect(failure == nil)
+    #expect(text.hasSuffix("\nab\n[exit 0]"), "\(text.suffix(40))")
+  }
+
   @Test func argumentsWithSpacesQuotesAndNewlinesAreQuotedForTheShell() throws {
     let awkward = ["two words", "it's", "say \"hi\"", "line\nbreak", "", "$HOME", "plain-1.0"]
     let command = Command(executable: fixture, arguments: ["args"] + awkward)
