@@ -59,6 +59,48 @@ import Testing
     #expect(message?.hasPrefix(#"Cannot run "/tmp": it is a folder, not a program."#) == true)
   }
 
+  /// Passed to the program, `a\0b` would arrive as `a` while the recorded command line shows
+  /// all of it: refused, naming the argument.
+  @Test func anArgumentHoldingANULByteIsRefused() {
+    let command = Command(executable: shell, arguments: ["-c", "echo a\u{0}b"])
+    let (message, files) = verify(command, record: .all)
+    #expect(
+      message?.hasPrefix(
+        #"Cannot run "/bin/sh": argument 2, "echo a\0b", holds a NUL byte"#
+      ) == true,
+      "\(message ?? "")"
+    )
+    #expect(files == [])
+  }
+
+  @Test(arguments: ["A=B", "", "A\u{0}"])
+  func anEnvironmentKeyThatIsNoVariableNameIsRefused(_ key: String) {
+    let command = Command(executable: shell, arguments: ["-c", "true"], environment: [key: "1"])
+    let (message, _) = verify(command, record: .all)
+    let shown = key.replacingOccurrences(of: "\u{0}", with: "\\0")
+    #expect(
+      message?.hasPrefix(#"Cannot run "/bin/sh": the environment key "\#(shown)" is not"#) == true,
+      "\(message ?? "")"
+    )
+  }
+
+  @Test func anEnvironmentValueHoldingANULByteIsRefused() {
+    let command = Command(executable: shell, arguments: ["-c", "true"], environment: ["A": "x\u{0}"])
+    let (message, _) = verify(command, record: .all)
+    #expect(message?.contains(#"the environment variable "A" holds a NUL byte"#) == true)
+  }
+
+  @Test(arguments: [0, -1, Double.nan, -Double.infinity])
+  func aTimeoutThatIsNotPositiveIsRefusedNamingIt(_ timeout: Double) {
+    let command = Command(executable: shell, arguments: ["-c", "true"], timeout: timeout)
+    let (message, files) = verify(command, record: .all)
+    #expect(
+      message?.hasPrefix(#"Cannot run "/bin/sh": its `timeout` is \#(timeout); it must be"#) == true,
+      "\(message ?? "")"
+    )
+    #expect(files == [])
+  }
+
   @Test func aMissingWorkingDirectoryFails() {
     var command = fixtureCommand("pwd")
     command.workingDirectory = URL(fileURLWithPath: "/no/such/folder")

@@ -35,6 +35,14 @@ struct CommandError: Error, Equatable, CustomStringConvertible {
     case notExecutable
     case spawnFailed(errno: Int32)
     case workingDirectoryMissing(String)
+    /// The argument at this index (counted from 1) holds a NUL byte.
+    case argumentHoldsNUL(index: Int, argument: String)
+    /// An environment key is empty, or holds `=` or a NUL byte.
+    case invalidEnvironmentKey(String)
+    /// The value of this environment key holds a NUL byte.
+    case environmentValueHoldsNUL(key: String)
+    /// The timeout is zero, negative or not a number.
+    case invalidTimeout(Double)
   }
 
   var path: String
@@ -58,15 +66,55 @@ struct CommandError: Error, Equatable, CustomStringConvertible {
       #"Cannot run "\#(path)": \#(String(cString: strerror(code))) (errno \#(code))."#
     case .workingDirectoryMissing(let folder):
       #"Cannot run "\#(path)": its working directory "\#(folder)" is not a folder."#
+    case .argumentHoldsNUL(let index, let argument):
+      """
+      Cannot run "\(path)": argument \(index), \(visible(argument)), holds a NUL byte, which \
+      would end it there; a program's arguments cannot contain one.
+      """
+    case .invalidEnvironmentKey(let key):
+      """
+      Cannot run "\(path)": the environment key \(visible(key)) is not a variable name (it is \
+      empty, or holds "=" or a NUL byte).
+      """
+    case .environmentValueHoldsNUL(let key):
+      """
+      Cannot run "\(path)": the value of the environment variable \(visible(key)) holds a NUL \
+      byte, which would end it there.
+      """
+    case .invalidTimeout(let timeout):
+      """
+      Cannot run "\(path)": its `timeout` is \(timeout); it must be a positive number of seconds.
+      """
     }
+  }
+
+  /// The text quoted, with its NUL bytes shown as `\0`.
+  private func visible(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\u{0}", with: "\\0") + "\""
   }
 }
 
 extension Command {
-  /// Why this command cannot start, found before trying: a missing file, a folder, a file without
-  /// the execute permission, a working directory that is not there.
+  /// Why this command cannot start, found before trying: a timeout that is not a positive number,
+  /// an argument or environment entry that cannot be passed whole (a NUL byte, a key holding
+  /// `=`), a missing file, a folder, a file without the execute permission, a working directory
+  /// that is not there.
   func preflightError() -> CommandError? {
     let path = executable.path
+    guard timeout > 0, timeout.isFinite || timeout == .infinity else {
+      return CommandError(path: path, cause: .invalidTimeout(timeout))
+    }
+    for (index, argument) in arguments.enumerated() where argument.utf8.contains(0) {
+      return CommandError(path: path, cause: .argumentHoldsNUL(index: index + 1, argument: argument))
+    }
+    for (key, value) in environment.sorted(by: { $0.key < $1.key }) {
+      if key.isEmpty || key.utf8.contains(UInt8(ascii: "=")) || key.utf8.contains(0) {
+        return CommandError(path: path, cause: .invalidEnvironmentKey(key))
+      }
+      if value.utf8.contains(0) {
+        return CommandError(path: path, cause: .environmentValueHoldsNUL(key: key))
+      }
+    }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       return CommandError(path: path, cause: .missing)
