@@ -30,7 +30,9 @@ public struct Command: Sendable, Hashable {
   public var standardInput: Data?
 
   /// How long the program may run, in seconds, before it and its children are killed and the
-  /// assertion fails.
+  /// assertion fails. It must be positive (`.infinity` waits for ever); zero, a negative number
+  /// or NaN fails the assertion naming it. The assertion waits this long even when its own
+  /// `timeout:` is shorter.
   public var timeout: TimeInterval
 
   /// How many bytes of each of standard output and standard error are kept. A program that

@@ -117,6 +117,12 @@ import Testing
     #expect(svg("a\u{1B}[38;2;300;-1;0mb\n").contains(">ab</text>"))
   }
 
+  @Test func aMalformedSequenceIsDroppedWholeFromTheImage() {
+    let text = svg("a\u{1B}[38;2;300;-1;0mb\n")
+    #expect(text.contains(">ab</text>"))
+    #expect(!text.contains("0m"))
+  }
+
   @Test func longLinesWrapAt80Columns() {
     let text = svg(String(repeating: "a", count: 85) + "\n")
     #expect(text.contains(##"y="24" textLength="672""##))

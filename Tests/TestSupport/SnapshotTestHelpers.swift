@@ -5,8 +5,10 @@ import SnapshotTesting
 public func snapshotText<Value>(_ value: Value, as strategy: Snapshotting<Value, String>)
   -> (text: String, failure: String?)
 {
-  var text = ""
-  let (_, failure) = UnavailableSnapshot.collecting { strategy.snapshot(value).run { text = $0 } }
+  // A strategy may deliver on another thread (a command's runner): wait for it, generously.
+  let (text, failure) = UnavailableSnapshot.collecting {
+    awaitValue(strategy.snapshot(value), timeout: 300) ?? ""
+  }
   return (text, failure)
 }
 

@@ -40,3 +40,5 @@ int command_spawn(pid_t *pid, const char *path, char *const argv[], char *const 
                   const char *directory);
 
 #endif
+
+#include "CommandWait.h"

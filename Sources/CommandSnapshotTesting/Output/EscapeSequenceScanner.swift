@@ -63,9 +63,10 @@ enum EscapeSequenceScanner {
   }
 
   /// A CSI sequence's parameters (`0x30…0x3F`), intermediates (`0x20…0x2F`) and final byte
-  /// (`0x40…0x7E`). A parameter byte after an intermediate makes the sequence malformed, and it is
-  /// ignored up to and with its final byte, as a terminal's parser does (`ESC[38;2;300;-1;0m`
-  /// leaves nothing); any other byte out of place ends it, and it is dropped up to that byte.
+  /// (`0x40…0x7E`). A parameter byte after an intermediate makes it malformed: as a terminal
+  /// does, it is read on to its final byte and dropped whole, whatever its length, so no part of
+  /// it (`1;0m` of `ESC[38;2;300;-1;0m`) becomes text. A byte that cannot be in a sequence at all
+  /// (a control, a non-ASCII byte) ends it there.
   private static func skipControlSequence(
     in bytes: UnsafeBufferPointer<UInt8>,
     from start: Int,
@@ -75,13 +76,13 @@ enum EscapeSequenceScanner {
     while index < bytes.count, (0x30...0x3F).contains(bytes[index]) { index += 1 }
     let parametersEnd = index
     while index < bytes.count, (0x20...0x2F).contains(bytes[index]) { index += 1 }
-    if index < bytes.count, (0x30...0x3F).contains(bytes[index]) {
-      while index < bytes.count, (0x20...0x3F).contains(bytes[index]) { index += 1 }
-      guard index < bytes.count, (0x40...0x7E).contains(bytes[index]) else { return index }
-      return index + 1
+    var malformed = false
+    while index < bytes.count, (0x20...0x3F).contains(bytes[index]) {
+      malformed = true
+      index += 1
     }
     guard index < bytes.count, (0x40...0x7E).contains(bytes[index]) else { return index }
-    if bytes[index] == UInt8(ascii: "m"), parametersEnd == index,
+    if !malformed, bytes[index] == UInt8(ascii: "m"), parametersEnd == index,
       let parameters = sgrParameters(UnsafeBufferPointer(rebasing: bytes[start..<parametersEnd]))
     {
       sgr(parameters)

@@ -35,12 +35,14 @@ struct CommandError: Error, Equatable, CustomStringConvertible {
     case notExecutable
     case spawnFailed(errno: Int32)
     case workingDirectoryMissing(String)
-    /// The argument at this index (from 0, the program's name not counted) holds a NUL byte.
+    /// The argument at this index (counted from 1) holds a NUL byte.
     case argumentHoldsNUL(index: Int, argument: String)
-    /// An environment variable whose name is empty or holds `=` or NUL, or whose value holds NUL.
-    case environmentVariableInvalid(name: String, why: String)
-    /// A timeout that is zero, negative or not a number.
-    case timeoutInvalid(Double)
+    /// An environment key is empty, or holds `=` or a NUL byte.
+    case invalidEnvironmentKey(String)
+    /// The value of this environment key holds a NUL byte.
+    case environmentValueHoldsNUL(key: String)
+    /// The timeout is zero, negative or not a number.
+    case invalidTimeout(Double)
   }
 
   var path: String
@@ -66,40 +68,52 @@ struct CommandError: Error, Equatable, CustomStringConvertible {
       #"Cannot run "\#(path)": its working directory "\#(folder)" is not a folder."#
     case .argumentHoldsNUL(let index, let argument):
       """
-      Cannot run "\(path)": argument \(index) (\(argument.debugDescription)) holds a NUL byte, \
-      which a program cannot receive (it would see the argument cut there). Remove the NUL.
+      Cannot run "\(path)": argument \(index), \(visible(argument)), holds a NUL byte, which \
+      would end it there; a program's arguments cannot contain one.
       """
-    case .environmentVariableInvalid(let name, let why):
+    case .invalidEnvironmentKey(let key):
       """
-      Cannot run "\(path)": the environment variable \(name.debugDescription) \(why), which a \
-      program's environment cannot hold.
+      Cannot run "\(path)": the environment key \(visible(key)) is not a variable name (it is \
+      empty, or holds "=" or a NUL byte).
       """
-    case .timeoutInvalid(let timeout):
+    case .environmentValueHoldsNUL(let key):
       """
-      Cannot run "\(path)": its timeout is \(timeout); `timeout` must be a positive number of \
-      seconds (or .infinity for none).
+      Cannot run "\(path)": the value of the environment variable \(visible(key)) holds a NUL \
+      byte, which would end it there.
+      """
+    case .invalidTimeout(let timeout):
+      """
+      Cannot run "\(path)": its `timeout` is \(timeout); it must be a positive number of seconds.
       """
     }
+  }
+
+  /// The text quoted, with its NUL bytes shown as `\0`.
+  private func visible(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\u{0}", with: "\\0") + "\""
   }
 }
 
 extension Command {
-  /// Why this command cannot start, found before trying: a missing file, a folder, a file without
-  /// the execute permission, a working directory that is not there.
+  /// Why this command cannot start, found before trying: a timeout that is not a positive number,
+  /// an argument or environment entry that cannot be passed whole (a NUL byte, a key holding
+  /// `=`), a missing file, a folder, a file without the execute permission, a working directory
+  /// that is not there.
   func preflightError() -> CommandError? {
     let path = executable.path
-    // What the program would receive differently from what the recorded command line shows.
-    if let index = arguments.firstIndex(where: { $0.utf8.contains(0) }) {
-      return CommandError(
-        path: path, cause: .argumentHoldsNUL(index: index, argument: arguments[index]))
+    guard timeout > 0, timeout.isFinite || timeout == .infinity else {
+      return CommandError(path: path, cause: .invalidTimeout(timeout))
     }
-    for (name, value) in environment.sorted(by: { $0.key < $1.key }) {
-      if let why = Self.whyUnpassable(name: name, value: value) {
-        return CommandError(path: path, cause: .environmentVariableInvalid(name: name, why: why))
+    for (index, argument) in arguments.enumerated() where argument.utf8.contains(0) {
+      return CommandError(path: path, cause: .argumentHoldsNUL(index: index + 1, argument: argument))
+    }
+    for (key, value) in environment.sorted(by: { $0.key < $1.key }) {
+      if key.isEmpty || key.utf8.contains(UInt8(ascii: "=")) || key.utf8.contains(0) {
+        return CommandError(path: path, cause: .invalidEnvironmentKey(key))
       }
-    }
-    guard timeout > 0 else {  // false for NaN too
-      return CommandError(path: path, cause: .timeoutInvalid(timeout))
+      if value.utf8.contains(0) {
+        return CommandError(path: path, cause: .environmentValueHoldsNUL(key: key))
+      }
     }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -117,16 +131,6 @@ extension Command {
         return CommandError(path: path, cause: .workingDirectoryMissing(folder))
       }
     }
-    return nil
-  }
-
-  /// Why an environment variable cannot reach a program as it is written, or `nil`: the
-  /// environment is a list of `name=value` C strings.
-  private static func whyUnpassable(name: String, value: String) -> String? {
-    if name.isEmpty { return "has an empty name" }
-    if name.contains("=") { return #"has "=" in its name"# }
-    if name.utf8.contains(0) { return "has a NUL byte in its name" }
-    if value.utf8.contains(0) { return "has a NUL byte in its value" }
     return nil
   }
 }

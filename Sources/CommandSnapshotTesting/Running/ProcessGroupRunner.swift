@@ -16,10 +16,25 @@ import Foundation
 /// exited, so that a child left behind can neither keep the pipes open nor outlive the test.
 /// Standard input is a temporary file (or `/dev/null`): the program reads it at its own pace and
 /// never blocks the reader. Both outputs are read in 64 KiB chunks with `poll`; each keeps at
-/// most ``Command/outputLimit`` bytes and counts the rest.
+/// most ``Command/outputLimit`` bytes and counts the rest. The same `poll` waits for the program's
+/// exit through a pidfd (Linux 5.3 and later), so the reader sleeps until something happens;
+/// where there is none it looks for the exit every 50 ms.
+///
+/// ``start(_:completion:)`` runs all this on a thread of its own, never on one of Swift's
+/// cooperative pool, which a program that takes seconds would otherwise hold.
 ///
 /// - Complexity: O(*n*) in the bytes written, with memory bounded by twice the output limit.
 enum ProcessGroupRunner {
+  /// Runs `command` on a new thread and hands its result to `completion`, on that thread.
+  static func start(
+    _ command: Command,
+    completion: @escaping @Sendable (Result<CommandRun, CommandError>) -> Void
+  ) {
+    let thread = Thread { completion(run(command)) }
+    thread.name = "SnapshotTesting: \(command.executable.lastPathComponent)"
+    thread.start()
+  }
+
   static func run(_ command: Command) -> Result<CommandRun, CommandError> {
     if let error = command.preflightError() { return .failure(error) }
     let path = command.executable.path
@@ -75,13 +90,17 @@ enum ProcessGroupRunner {
     let deadline = monotonicSeconds() + max(0, command.timeout)
     var status: Int32?
     var exitedAt = Double.infinity
+    // Readable once the program exits; -1 where the system has no pidfd.
+    let exitFD = command_wait_pidfd_open(pid)
     var descriptors = [
       pollfd(fd: outputPipe.read, events: Int16(POLLIN), revents: 0),
       pollfd(fd: errorPipe.read, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: exitFD, events: Int16(POLLIN), revents: 0),
     ]
+    let exitIndex = 2
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
-    while descriptors.contains(where: { $0.fd >= 0 }) || status == nil {
+    while descriptors[0..<exitIndex].contains(where: { $0.fd >= 0 }) || status == nil {
       let now = monotonicSeconds()
       let remaining = deadline - now
       if remaining <= 0 {
@@ -96,14 +115,16 @@ enum ProcessGroupRunner {
         run.outputHeldOpen = true
         break
       }
-      // Poll in short slices while the program runs, to notice its exit.
-      let slice = min(remaining, status == nil ? 0.05 : graceLeft)
+      // Without a pidfd, poll in short slices while the program runs, to notice its exit.
+      let waitsForExit = status == nil && descriptors[exitIndex].fd < 0
+      // At most a minute at a time, so that a long or infinite timeout fits poll's milliseconds.
+      let slice = min(remaining, waitsForExit ? 0.05 : status == nil ? 60 : graceLeft)
       if descriptors.contains(where: { $0.fd >= 0 }) {
         _ = poll(&descriptors, nfds_t(descriptors.count), Int32((slice * 1000).rounded(.up)))
       } else {
         usleep(useconds_t(min(slice, 0.005) * 1_000_000))
       }
-      for index in descriptors.indices where descriptors[index].fd >= 0 {
+      for index in 0..<exitIndex where descriptors[index].fd >= 0 {
         guard descriptors[index].revents != 0 else { continue }
         let count = chunk.withUnsafeMutableBytes {
           read(descriptors[index].fd, $0.baseAddress, $0.count)
@@ -126,6 +147,10 @@ enum ProcessGroupRunner {
           exitedAt = monotonicSeconds()
           // Children it left running would hold the pipes open; end them with it.
           kill(-pid, SIGKILL)
+          if descriptors[exitIndex].fd >= 0 {
+            close(descriptors[exitIndex].fd)
+            descriptors[exitIndex].fd = -1
+          }
         }
       }
     }

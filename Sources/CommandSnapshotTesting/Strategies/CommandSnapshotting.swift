@@ -27,8 +27,8 @@ extension Snapshotting where Value == Command, Format == String {
   /// - Complexity: O(*n*) in the output; memory at most twice ``Command/outputLimit`` plus the
   ///   text.
   public static var output: Snapshotting {
-    SimplySnapshotting<String>.lines.pullback { (command: Command) in
-      CommandSnapshot.run(command) { OutputText.render(command, $0) }
+    SimplySnapshotting<String>.lines.asyncPullback { (command: Command) in
+      CommandSnapshot.running(command) { OutputText.render(command, $0) }
     }
   }
 
@@ -51,7 +51,7 @@ extension Snapshotting where Value == Command, Format == String {
   /// - Complexity: O(*n*) in the output.
   public static var terminal: Snapshotting {
     Snapshotting<String, String>(pathExtension: "svg", diffing: .lines)
-      .pullback { (command: Command) in
+      .asyncPullback { (command: Command) in
         var colourTerminal = command
         colourTerminal.environment["NO_COLOR"] = nil
         colourTerminal.environment["TERM"] = "xterm-256color"
@@ -60,7 +60,7 @@ extension Snapshotting where Value == Command, Format == String {
         // to colour it anyway.
         colourTerminal.environment["CLICOLOR_FORCE"] = "1"
         colourTerminal.environment["FORCE_COLOR"] = "1"
-        return CommandSnapshot.run(colourTerminal) { run in
+        return CommandSnapshot.running(colourTerminal) { run in
           var svg = TerminalSVG()
           svg.addAnnotation("$ \(command.commandLine)")
           svg.addOutput([UInt8](run.standardOutput))
@@ -75,9 +75,34 @@ extension Snapshotting where Value == Command, Format == String {
 /// Runs a command for a strategy, and turns what cannot be snapshotted into the reason the
 /// assertion fails.
 enum CommandSnapshot {
-  static func run(_ command: Command, render: (CommandRun) -> String) -> String {
+  /// The rendered run, produced on the runner's own thread: the assertion waits for it (its
+  /// timeout stretched to the command's own), and the `async` assertion suspends meanwhile.
+  static func running(
+    _ command: Command,
+    render: @escaping @Sendable (CommandRun) -> String
+  ) -> Async<String> {
+    Async { callback in
+      if command.timeout.isFinite, command.timeout > 0 {
+        SnapshotWait.current?.allow(
+          atLeast: command.timeout + ProcessGroupRunner.outputGrace + 5
+        )
+      }
+      // Taken on the assertion's task, so that what the run reports from its thread reaches it.
+      let reports = StrategyReportScope.current
+      let deliver = UncheckedCallback(callback)
+      ProcessGroupRunner.start(command) { result in
+        deliver.callback(reports.bind { finish(command, result, render: render) })
+      }
+    }
+  }
+
+  private static func finish(
+    _ command: Command,
+    _ result: Result<CommandRun, CommandError>,
+    render: (CommandRun) -> String
+  ) -> String {
     let run: CommandRun
-    switch ProcessGroupRunner.run(command) {
+    switch result {
     case .failure(let error):
       return UnavailableSnapshot.report(error.description)
     case .success(let finished):
@@ -112,6 +137,12 @@ enum CommandSnapshot {
       )
     }
     return render(run)
+  }
+
+  /// The engine's callback, called once from the runner's thread.
+  private struct UncheckedCallback: @unchecked Sendable {
+    let callback: (String) -> Void
+    init(_ callback: @escaping (String) -> Void) { self.callback = callback }
   }
 
   private static func seconds(_ value: TimeInterval) -> String {

@@ -52,6 +52,63 @@ public func assertSnapshot<Value, Format>(
   recordIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
+/// Asserts that a value's snapshot matches its reference, suspending instead of blocking while
+/// the strategy takes the snapshot: the `async` form of
+/// ``assertSnapshot(of:as:named:record:timeout:fileID:file:testName:line:column:)-(_,_,_,SnapshotTestingConfiguration.Record?,_,_,_,_,_,_)``.
+///
+/// ```swift
+/// @Test func greeting() async {
+///   await assertSnapshotAsync(of: greet, as: .output)
+/// }
+/// ```
+///
+/// A strategy that takes time (a command that runs, a web page that loads) holds no thread while
+/// this waits, so tests running in parallel, and work the test itself started (a server in a
+/// `Task`), keep Swift's cooperative thread pool. It compares, records and reports exactly as
+/// `assertSnapshot` does, with the same parameters; `value` may also `await`.
+///
+/// - Parameters:
+///   - value: The value to snapshot.
+///   - snapshotting: The strategy that turns it into a diffable format.
+///   - name: A name for the snapshot, used in its file name instead of a counter.
+///   - record: The record mode for this assertion, overriding every other setting.
+///   - timeout: Seconds to wait for an asynchronous strategy.
+///   - fileID: The file ID of the assertion, for Swift Testing issues.
+///   - filePath: The test file; references are stored beside it.
+///   - testName: The test's name, used in the reference's file name.
+///   - line: The line of the assertion.
+///   - column: The column of the assertion.
+public func assertSnapshotAsync<Value, Format>(
+  of value: @autoclosure () async throws -> Value,
+  as snapshotting: Snapshotting<Value, Format>,
+  named name: String? = nil,
+  record: SnapshotTestingConfiguration.Record? = nil,
+  timeout: TimeInterval = 5,
+  fileID: StaticString = #fileID,
+  file filePath: StaticString = #filePath,
+  testName: String = #function,
+  line: UInt = #line,
+  column: UInt = #column
+) async {
+  let failure = await runSuspendingSnapshotAssertion(
+    of: value,
+    as: snapshotting,
+    context: AssertionContext(
+      name: name,
+      record: record,
+      snapshotDirectory: nil,
+      timeout: timeout,
+      fileID: String(describing: fileID),
+      filePath: String(describing: filePath),
+      testName: testName,
+      line: line,
+      column: column
+    )
+  )
+  guard let failure else { return }
+  recordIssue(failure, fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
 /// Asserts a value against several named strategies; each key names its snapshot.
 ///
 /// ```swift

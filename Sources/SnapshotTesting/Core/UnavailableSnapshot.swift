@@ -28,6 +28,17 @@ package enum UnavailableSnapshot {
     let (result, reasons) = try StrategyReports.collecting(into: $current, body)
     return (result, reasons.first)
   }
+
+  /// ``collecting(_:)`` for a body that suspends.
+  package static func collecting<R>(
+    _ body: () async throws -> R
+  ) async rethrows -> (R, reason: String?) {
+    let (result, reasons) = try await StrategyReports.collecting(into: $current, body)
+    return (result, reasons.first)
+  }
+
+  fileprivate static var reports: StrategyReports? { current }
+  fileprivate static var binding: TaskLocal<StrategyReports?> { $current }
 }
 
 /// How a strategy tells the user something that does not fail the assertion: an image compared
@@ -50,6 +61,42 @@ package enum SnapshotWarning {
   ) throws(Failure) -> (R, warnings: [String]) {
     let (result, reports) = try StrategyReports.collecting(into: $current, body)
     return (result, reports.all)
+  }
+
+  /// ``collecting(_:)`` for a body that suspends.
+  package static func collecting<R>(
+    _ body: () async throws -> R
+  ) async rethrows -> (R, warnings: [String]) {
+    let (result, reports) = try await StrategyReports.collecting(into: $current, body)
+    return (result, reports.all)
+  }
+
+  fileprivate static var reports: StrategyReports? { current }
+  fileprivate static var binding: TaskLocal<StrategyReports?> { $current }
+}
+
+/// Where the reports of the snapshot being taken go, carried to a strategy's work that finishes
+/// on a thread of its own (a command's runner), so that what it reports there still reaches the
+/// assertion.
+///
+/// ```swift
+/// let reports = StrategyReportScope.current  // in `Async.run`, on the assertion's task
+/// Thread { reports.bind { UnavailableSnapshot.report("…") } }.start()
+/// ```
+package struct StrategyReportScope: @unchecked Sendable {
+  private let unavailable: StrategyReports?
+  private let warnings: StrategyReports?
+
+  /// The assertion's lists, as bound where this is read.
+  package static var current: StrategyReportScope {
+    StrategyReportScope(unavailable: UnavailableSnapshot.reports, warnings: SnapshotWarning.reports)
+  }
+
+  /// Runs `body` with reports going to this scope's assertion.
+  package func bind<R>(_ body: () throws -> R) rethrows -> R {
+    try UnavailableSnapshot.binding.withValue(unavailable) {
+      try SnapshotWarning.binding.withValue(warnings, operation: body)
+    }
   }
 }
 
@@ -79,5 +126,14 @@ package final class StrategyReports: @unchecked Sendable {
     // `withValue` only rethrows untyped errors: carry the typed one out in a `Result`.
     let result = taskLocal.withValue(reports) { Result { () throws(Failure) -> R in try body() } }
     return (try result.get(), reports)
+  }
+
+  fileprivate static func collecting<R>(
+    into taskLocal: TaskLocal<StrategyReports?>,
+    _ body: () async throws -> R
+  ) async rethrows -> (R, StrategyReports) {
+    let reports = StrategyReports()
+    let result = try await taskLocal.withValue(reports, operation: body)
+    return (result, reports)
   }
 }

@@ -51,29 +51,82 @@ private final class Delivery<Value>: @unchecked Sendable {
   var delivered: Value? { lock.withLock { value } }
 }
 
-/// Runs `async` and waits at most `timeout` seconds for its value; `nil` if it never came.
+/// Runs `async` and waits at most `timeout` seconds for its value (longer if the strategy asked
+/// for more time, through ``SnapshotWait/allow(atLeast:)``); `nil` if it never came.
 ///
 /// On the main thread the run loop keeps turning while waiting, so strategies that finish their
 /// work on the main queue (as XCTest-era strategies do) can complete; elsewhere the thread simply
 /// blocks. Shared with the inline snapshot module.
 package func awaitValue<Value>(_ async: Async<Value>, timeout: TimeInterval) -> Value? {
+  guard let wait = SnapshotWait.current else {
+    return SnapshotWait.$current.withValue(SnapshotWait(timeout: timeout)) {
+      awaitValue(async, timeout: timeout)
+    }
+  }
   let delivery = Delivery<Value>()
   async.run { delivery.deliver($0) }
   if let value = delivery.delivered { return value }
 
-  let deadline = Date(timeIntervalSinceNow: max(0, timeout))
-  if Thread.isMainThread {
-    while Date() < deadline {
+  let start = Date()
+  // The deadline is read again whenever it passes: the strategy may have asked for more time.
+  while Date() < start.addingTimeInterval(wait.effectiveTimeout) {
+    let deadline = start.addingTimeInterval(wait.effectiveTimeout)
+    if Thread.isMainThread {
       if delivery.arrived.wait(timeout: .now() + .milliseconds(2)) == .success { break }
       _ = RunLoop.current.run(
         mode: .default,
         before: min(deadline, Date(timeIntervalSinceNow: 0.01))
       )
+    } else {
+      let left = max(0, deadline.timeIntervalSinceNow)
+      if delivery.arrived.wait(timeout: .now() + left) == .success { break }
     }
-  } else {
-    _ = delivery.arrived.wait(timeout: .now() + max(0, timeout))
   }
   return delivery.delivered
+}
+
+/// Runs `async` and suspends, without holding a thread, until its value comes or the wait's
+/// (possibly extended) timeout passes; `nil` if it never came.
+func suspendForValue<Value>(_ async: Async<Value>, wait: SnapshotWait) async -> Value? {
+  let handoff = Handoff<Value>()
+  let delivered = await withCheckedContinuation {
+    (continuation: CheckedContinuation<UncheckedSendable<Value?>, Never>) in
+    handoff.install(continuation)
+    async.run { handoff.finish($0) }
+    handoff.expire(after: wait, start: .now())
+  }
+  return delivered.value
+}
+
+/// Resumes a suspended assertion once: with the value, or with `nil` when time ran out.
+private final class Handoff<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  // The value crosses from the strategy's thread to the assertion's task, as `Async` promises.
+  private var continuation: CheckedContinuation<UncheckedSendable<Value?>, Never>?
+
+  func install(_ continuation: CheckedContinuation<UncheckedSendable<Value?>, Never>) {
+    lock.withLock { self.continuation = continuation }
+  }
+
+  func finish(_ value: Value?) {
+    let waiting = lock.withLock { () -> CheckedContinuation<UncheckedSendable<Value?>, Never>? in
+      defer { continuation = nil }
+      return continuation
+    }
+    waiting?.resume(returning: UncheckedSendable(value))
+  }
+
+  /// Ends the wait with `nil` at its deadline, unless the strategy moved the deadline meanwhile.
+  func expire(after wait: SnapshotWait, start: DispatchTime) {
+    let deadline = start + wait.effectiveTimeout
+    DispatchQueue.global().asyncAfter(deadline: deadline) { [self] in
+      if DispatchTime.now() < start + wait.effectiveTimeout {
+        expire(after: wait, start: start)
+      } else {
+        finish(nil)
+      }
+    }
+  }
 }
 
 /// What an asynchronous snapshot in progress is waiting for, and how long the assertion waits
@@ -89,6 +142,7 @@ package final class SnapshotWait: @unchecked Sendable {
   package let timeout: TimeInterval
   private let lock = NSLock()
   private var step: String?
+  private var allowed: TimeInterval = 0
 
   package init(timeout: TimeInterval) {
     self.timeout = timeout
@@ -101,6 +155,17 @@ package final class SnapshotWait: @unchecked Sendable {
 
   /// The last step noted.
   package var waitingFor: String? { lock.withLock { step } }
+
+  /// Lets the snapshot take at least `seconds` (from the start of the wait), for a strategy
+  /// whose value carries its own, longer time limit (a command's `timeout`).
+  package func allow(atLeast seconds: TimeInterval) {
+    lock.withLock { allowed = max(allowed, seconds) }
+  }
+
+  /// Seconds the assertion waits: its timeout, or what the strategy allowed itself, if longer.
+  package var effectiveTimeout: TimeInterval {
+    lock.withLock { max(0, timeout, allowed) }
+  }
 }
 
 /// Runs a strategy's `async` snapshot and waits at most `timeout` seconds for it.
@@ -114,7 +179,29 @@ func awaitSnapshot<Format>(
   guard let value
   else {
     throw SnapshotTimeoutError(
-      timeout: timeout,
+      timeout: wait.effectiveTimeout,
+      referenceURL: referenceURL,
+      waitingFor: wait.waitingFor
+    )
+  }
+  return value
+}
+
+/// ``awaitSnapshot(_:timeout:referenceURL:)`` for the `async` assertion: it suspends instead of
+/// blocking its thread.
+func suspendForSnapshot<Format>(
+  _ async: Async<Format>,
+  timeout: TimeInterval,
+  referenceURL: URL
+) async throws(SnapshotTimeoutError) -> Format {
+  let wait = SnapshotWait(timeout: timeout)
+  let value = await SnapshotWait.$current.withValue(wait) {
+    await suspendForValue(async, wait: wait)
+  }
+  guard let value
+  else {
+    throw SnapshotTimeoutError(
+      timeout: wait.effectiveTimeout,
       referenceURL: referenceURL,
       waitingFor: wait.waitingFor
     )

@@ -14,16 +14,53 @@ func runSnapshotAssertion<Value, Format>(
   let assertion: ResolvedAssertion
   let (snapshot, encoded): (Format, Data?)
   do {
-    assertion = try resolveAssertion(context, pathExtension: strategy.pathExtension)
-    ReferenceUsageLog.note(
-      assertion.referencePath,
-      variant: assertion.variant?.name,
-      environment: assertion.environment
-    )
+    assertion = try resolve(context, strategy)
     (snapshot, encoded) = try takeSnapshot(of: value, as: strategy, assertion: assertion)
   } catch {
     return error.description
   }
+  return compare(snapshot, encoded, as: strategy, assertion: assertion)
+}
+
+/// ``runSnapshotAssertion(of:as:context:)`` for the `async` assertion: the same steps, but it
+/// suspends, holding no thread, while the strategy takes its snapshot.
+func runSuspendingSnapshotAssertion<Value, Format>(
+  of value: () async throws -> Value,
+  as strategy: Snapshotting<Value, Format>,
+  context: AssertionContext
+) async -> String? {
+  let assertion: ResolvedAssertion
+  let (snapshot, encoded): (Format, Data?)
+  do {
+    assertion = try resolve(context, strategy)
+    (snapshot, encoded) = try await suspendForSnapshot(of: value, as: strategy, assertion: assertion)
+  } catch {
+    return error.description
+  }
+  return compare(snapshot, encoded, as: strategy, assertion: assertion)
+}
+
+/// Step 1: the configuration and the reference's location, noted as used.
+private func resolve<Value, Format>(
+  _ context: AssertionContext,
+  _ strategy: Snapshotting<Value, Format>
+) throws(AssertionFailure) -> ResolvedAssertion {
+  let assertion = try resolveAssertion(context, pathExtension: strategy.pathExtension)
+  ReferenceUsageLog.note(
+    assertion.referencePath,
+    variant: assertion.variant?.name,
+    environment: assertion.environment
+  )
+  return assertion
+}
+
+/// Steps 2 and 3: decide against the reference, and act on the decision.
+private func compare<Value, Format>(
+  _ snapshot: Format,
+  _ encoded: Data?,
+  as strategy: Snapshotting<Value, Format>,
+  assertion: ResolvedAssertion
+) -> String? {
   let diffing = strategy.diffing
   let decision = decideSnapshot(
     recordMode: assertion.recordMode,
@@ -88,9 +125,8 @@ private func takeSnapshot<Value, Format>(
   as strategy: Snapshotting<Value, Format>,
   assertion: ResolvedAssertion
 ) throws(AssertionFailure) -> (Format, Data?) {
-  let (taken, unavailable, warnings): ((Format, Data?), String?, [String])
-  do {
-    ((taken, unavailable), warnings) = try SnapshotWarning.collecting {
+  let outcome = Result { () throws -> (((Format, Data?), String?), [String]) in
+    try SnapshotWarning.collecting {
       try UnavailableSnapshot.collecting {
         // Scoped scrubbers clean a text snapshot before it is encoded, compared or written.
         let snapshot = try ScopedScrubbers.applying(
@@ -102,13 +138,64 @@ private func takeSnapshot<Value, Format>(
             referenceURL: assertion.referenceURL
           )
         }
-        if let check = strategy.diffing.encodesOnlyToWrite {
-          check(snapshot)
-          return (snapshot, nil)
-        }
-        return (snapshot, strategy.diffing.toData(snapshot))
+        return encode(snapshot, as: strategy)
       }
     }
+  }
+  return try taken(outcome, assertion: assertion)
+}
+
+/// ``takeSnapshot(of:as:assertion:)``, suspending while the strategy works.
+private func suspendForSnapshot<Value, Format>(
+  of value: () async throws -> Value,
+  as strategy: Snapshotting<Value, Format>,
+  assertion: ResolvedAssertion
+) async throws(AssertionFailure) -> (Format, Data?) {
+  let outcome: Result<(((Format, Data?), String?), [String]), any Error>
+  do {
+    outcome = .success(
+      try await SnapshotWarning.collecting {
+        try await UnavailableSnapshot.collecting {
+          let snapshot = try await ScopedScrubbers.applying(
+            assertion.scrubbers, pathExtension: strategy.pathExtension
+          ) {
+            try await suspendForSnapshot(
+              strategy.snapshot(try await value()),
+              timeout: assertion.context.timeout,
+              referenceURL: assertion.referenceURL
+            )
+          }
+          return encode(snapshot, as: strategy)
+        }
+      }
+    )
+  } catch {
+    outcome = .failure(error)
+  }
+  return try taken(outcome, assertion: assertion)
+}
+
+/// The snapshot and the bytes recording it would write (`nil` for a format that encodes only to
+/// write).
+private func encode<Value, Format>(
+  _ snapshot: Format,
+  as strategy: Snapshotting<Value, Format>
+) -> (Format, Data?) {
+  if let check = strategy.diffing.encodesOnlyToWrite {
+    check(snapshot)
+    return (snapshot, nil)
+  }
+  return (snapshot, strategy.diffing.toData(snapshot))
+}
+
+/// The snapshot taken, or the failure that taking it ended in; warnings reported either way.
+private func taken<Format>(
+  _ outcome: Result<(((Format, Data?), String?), [String]), any Error>,
+  assertion: ResolvedAssertion
+) throws(AssertionFailure) -> (Format, Data?) {
+  let (taken, unavailable, warnings): ((Format, Data?), String?, [String])
+  do {
+    ((taken, unavailable), warnings) = try outcome.get()
   } catch let error as SnapshotTimeoutError {
     throw AssertionFailure(description: error.description)
   } catch {

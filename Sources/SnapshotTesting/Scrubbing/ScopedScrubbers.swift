@@ -18,6 +18,27 @@ package enum ScopedScrubbers {
     guard !scoped.isEmpty, Format.self == String.self else { return try takeSnapshot() }
     let handover = Handover(scoped)
     let snapshot = try Handover.$current.withValue(handover, operation: takeSnapshot)
+    return scrubbingLeftovers(of: snapshot, handover: handover, pathExtension: pathExtension)
+  }
+
+  /// ``applying(_:pathExtension:_:)`` for a snapshot taken by suspending.
+  package static func applying<Format>(
+    _ scoped: [Scrubber],
+    pathExtension: String?,
+    _ takeSnapshot: () async throws -> Format
+  ) async rethrows -> Format {
+    guard !scoped.isEmpty, Format.self == String.self else { return try await takeSnapshot() }
+    let handover = Handover(scoped)
+    let snapshot = try await Handover.$current.withValue(handover, operation: takeSnapshot)
+    return scrubbingLeftovers(of: snapshot, handover: handover, pathExtension: pathExtension)
+  }
+
+  /// The snapshot with the scrubbers no `.scrubbing` strategy took run on it.
+  private static func scrubbingLeftovers<Format>(
+    of snapshot: Format,
+    handover: Handover,
+    pathExtension: String?
+  ) -> Format {
     let leftover = handover.take()
     guard !leftover.isEmpty, let text = snapshot as? String else { return snapshot }
     let scrubbed = ScrubbingPass.scrub(text, with: leftover, pathExtension: pathExtension)
