@@ -192,7 +192,9 @@ int command_spawn(pid_t *pid, const char *path, char *const argv[], char *const 
   while (!request.done) {
     pthread_cond_wait(&spawner_changed, &spawner_lock);
   }
-  spawner_request = NULL;
+  // Another caller may have handed in its request since ours was done (it waits only for a done
+  // one): clear the slot only if it is still ours, or that request would never be served.
+  if (spawner_request == &request) spawner_request = NULL;
   pthread_cond_broadcast(&spawner_changed);
   pthread_mutex_unlock(&spawner_lock);
   return request.result;

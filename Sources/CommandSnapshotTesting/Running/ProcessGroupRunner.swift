@@ -11,7 +11,9 @@ import Foundation
 
 /// Runs a ``Command`` in a process group of its own and reads both of its outputs as they come.
 ///
-/// The program is started with `posix_spawn` as the leader of a new process group, so that one
+/// The program is started by `command_spawn` (the package's one spawner, which the web module's
+/// browser uses too; on Linux the kernel kills the program if the test process dies first) as the
+/// leader of a new process group, so that one
 /// `kill(-group, SIGKILL)` ends it and every child it started: on a timeout, and also once it has
 /// exited, so that a child left behind can neither keep the pipes open nor outlive the test.
 /// Standard input is a temporary file (or `/dev/null`): the program reads it at its own pace and
@@ -211,6 +213,10 @@ enum ProcessGroupRunner {
     return (ends[0], ends[1])
   }
 
+  /// Starts the program through `command_spawn`, the package's one spawner (shared with the web
+  /// module's browser): the leader of a new process group, default signal handling and nothing
+  /// blocked (the test process may ignore SIGPIPE, which the child would otherwise inherit), and
+  /// on Linux killed by the kernel if the test process dies first.
   private static func spawn(
     path: String,
     arguments: [String],
@@ -220,56 +226,25 @@ enum ProcessGroupRunner {
     outputFD: Int32,
     errorFD: Int32
   ) -> Result<pid_t, Failure> {
-    #if canImport(Darwin)
-      var actions: posix_spawn_file_actions_t? = nil
-      var attributes: posix_spawnattr_t? = nil
-    #else
-      var actions = posix_spawn_file_actions_t()
-      var attributes = posix_spawnattr_t()
-    #endif
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-
-    posix_spawn_file_actions_addopen(&actions, 0, inputPath, O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, outputFD, 1)
-    posix_spawn_file_actions_adddup2(&actions, errorFD, 2)
-    if let workingDirectory {
-      command_spawn_addchdir(&actions, workingDirectory)
-    }
-
-    // A new process group led by the child, default signal handling and no blocked signals
-    // (the test process may ignore SIGPIPE, which the child would otherwise inherit).
-    posix_spawnattr_setpgroup(&attributes, 0)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM] {
-      sigaddset(&defaults, signal)
-    }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    var noneBlocked = sigset_t()
-    sigemptyset(&noneBlocked)
-    posix_spawnattr_setsigmask(&attributes, &noneBlocked)
-    let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
-    posix_spawnattr_setflags(&attributes, Int16(flags))
-
-    let argv = ([path] + arguments).map { strdup($0) }
-    let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let envp =
+      environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       for pointer in argv { free(pointer) }
       for pointer in envp { free(pointer) }
     }
     var pid: pid_t = 0
-    var argvList = argv + [nil]
-    var envpList = envp + [nil]
-    let result = argvList.withUnsafeMutableBufferPointer { argvBuffer in
-      envpList.withUnsafeMutableBufferPointer { envpBuffer in
-        // Never nil: both lists hold at least their terminating `nil`.
-        guard let argv = argvBuffer.baseAddress, let envp = envpBuffer.baseAddress else {
-          return EINVAL
-        }
-        return posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+    let result = inputPath.withCString { input in
+      let descriptors = [
+        command_spawn_descriptor(fd: 0, source: -1, path: input, flags: O_RDONLY, mode: 0),
+        command_spawn_descriptor(fd: 1, source: outputFD, path: nil, flags: 0, mode: 0),
+        command_spawn_descriptor(fd: 2, source: errorFD, path: nil, flags: 0, mode: 0),
+      ]
+      guard let workingDirectory else {
+        return command_spawn(&pid, path, argv, envp, descriptors, Int32(descriptors.count), nil)
+      }
+      return workingDirectory.withCString { folder in
+        command_spawn(&pid, path, argv, envp, descriptors, Int32(descriptors.count), folder)
       }
     }
     return result == 0 ? .success(pid) : .failure(Failure(code: result))
