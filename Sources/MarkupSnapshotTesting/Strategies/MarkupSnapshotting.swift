@@ -25,7 +25,7 @@ extension Snapshotting where Value == String, Format == String {
   /// - Complexity: O(*n*) for a page of *n* bytes and a shallow tree.
   public static var html: Snapshotting { .html(redacting: []) }
 
-  /// Snapshots HTML as ``html``, with the parts `redactions` select replaced by `[redacted]`.
+  /// Snapshots HTML as ``html-2ow1m``, with the parts `redactions` select replaced by `[redacted]`.
   ///
   /// ```swift
   /// assertSnapshot(of: page, as: .html(redacting: [.attribute("value", of: "input[name=csrf]")]))
@@ -52,7 +52,7 @@ extension Snapshotting where Value == String, Format == String {
   /// - Complexity: O(*n*) for a document of *n* bytes.
   public static var xml: Snapshotting { .xml(redacting: []) }
 
-  /// Snapshots XML as ``xml``, with the parts `redactions` select replaced by `[redacted]`.
+  /// Snapshots XML as ``xml-k7tj``, with the parts `redactions` select replaced by `[redacted]`.
   ///
   /// ```swift
   /// assertSnapshot(of: feed, as: .xml(redacting: [.text(of: "channel > lastBuildDate")]))
@@ -67,7 +67,7 @@ extension Snapshotting where Value == String, Format == String {
 }
 
 extension Snapshotting where Value == Data, Format == String {
-  /// Snapshots UTF-8 HTML bytes as ``Snapshotting/html-swift.type.property``; bytes that are not
+  /// Snapshots UTF-8 HTML bytes as ``Snapshotting/html-2ow1m``; bytes that are not
   /// UTF-8 become U+FFFD, as in a browser reading the page as UTF-8.
   public static var html: Snapshotting { .html(redacting: []) }
 
@@ -80,7 +80,7 @@ extension Snapshotting where Value == Data, Format == String {
     return strategy
   }
 
-  /// Snapshots UTF-8 XML bytes as ``Snapshotting/xml-swift.type.property``; bytes that are not
+  /// Snapshots UTF-8 XML bytes as ``Snapshotting/xml-k7tj``; bytes that are not
   /// UTF-8 fail the assertion with their offset.
   public static var xml: Snapshotting { .xml(redacting: []) }
 
