@@ -20,6 +20,7 @@ struct TranscriptText {
   private var lines: [String] = []
   private var traceIDs: [String: Int] = [:]
   private var spanIDs: [String: Int] = [:]
+  private var requestIDs: [String: Int] = [:]
   private let children: [String: [String]]
 
   init(_ transcript: Transcript, options: TranscriptOptions) {
@@ -82,13 +83,17 @@ struct TranscriptText {
     if options.sourceLocations { line += " (\(record.file):\(record.line))" }
     lines.append(line)
     for key in record.metadata.keys.sorted() {
-      lines.append("  \(Self.escaped(key)): \(Self.escaped("\(record.metadata[key]!)"))")
+      var value = "\(record.metadata[key]!)"
+      if Self.namesARequestID(key) { value = requestID(value) }
+      lines.append("  \(Self.escaped(key)): \(Self.escaped(value))")
     }
   }
 
   private mutating func span(_ span: TranscriptSpanRecord, depth: Int) {
     let indent = String(repeating: "  ", count: depth)
-    lines.append("\(indent)\(Self.escaped(span.name)) (\(span.kind))")
+    // The name it ended with: a server framework renames its span once the route is known.
+    let name = span.finished?.operationName ?? span.name
+    lines.append("\(indent)\(Self.escaped(name)) (\(span.kind))")
     let inner = indent + "  "
     if let finished = span.finished {
       lines += Self.attributeLines(finished.attributes, indent: inner)
@@ -137,6 +142,19 @@ struct TranscriptText {
   private mutating func traceID(_ id: String) -> String {
     if traceIDs[id] == nil { traceIDs[id] = traceIDs.count + 1 }
     return "TRACE_ID_\(traceIDs[id]!)"
+  }
+
+  /// Whether a metadata key holds a request's identifier, which changes from run to run:
+  /// Hummingbird's `hb.request.id`, and any key ending in `request.id`, `request_id`,
+  /// `request-id` or `requestID` (in any case).
+  static func namesARequestID(_ key: String) -> Bool {
+    let key = key.lowercased()
+    return ["request.id", "request_id", "request-id", "requestid"].contains { key.hasSuffix($0) }
+  }
+
+  private mutating func requestID(_ id: String) -> String {
+    if requestIDs[id] == nil { requestIDs[id] = requestIDs.count + 1 }
+    return "REQUEST_ID_\(requestIDs[id]!)"
   }
 
   private mutating func spanID(_ id: String) -> String {

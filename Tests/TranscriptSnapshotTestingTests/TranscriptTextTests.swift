@@ -126,6 +126,36 @@ import Tracing
         """)
   }
 
+  @Test func aSpanRenamedBeforeItEndsShowsItsLastName() async {
+    let transcript = await Transcript.record { capture in
+      let span = capture.tracer.startSpan("HTTP GET route not found", context: .topLevel)
+      span.operationName = "/todos/{id}"
+      span.end()
+    }
+    #expect(Self.text(transcript) == "── span\n/todos/{id} (internal)")
+  }
+
+  @Test func requestIDsAreNumberedByFirstAppearance() async {
+    let transcript = await Transcript.record { capture in
+      let logger = capture.logger(label: "app")
+      logger.info("start", metadata: ["hb.request.id": "8d1f3c2a9b7e4f60000000000000002a"])
+      logger.info("other", metadata: ["x-request-id": "b-2", "user.id": "7"])
+      logger.info("end", metadata: ["hb.request.id": "8d1f3c2a9b7e4f60000000000000002a"])
+    }
+    #expect(
+      Self.text(transcript) == """
+        ── log info app: start
+          hb.request.id: REQUEST_ID_1
+        ── log info app: other
+          user.id: 7
+          x-request-id: REQUEST_ID_2
+        ── log info app: end
+          hb.request.id: REQUEST_ID_1
+        """)
+    #expect(!TranscriptText.namesARequestID("request.idle"))
+    #expect(TranscriptText.namesARequestID("requestID"))
+  }
+
   @Test func theStrategyWritesAReference() async {
     let transcript = await Transcript.record { capture in
       capture.record(Self.request)
