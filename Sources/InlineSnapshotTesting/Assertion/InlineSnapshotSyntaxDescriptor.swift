@@ -69,15 +69,15 @@ public struct InlineSnapshotSyntaxDescriptor: Hashable, Sendable {
     line: UInt,
     column: UInt
   ) {
-    let closureLine = (try? InlineSnapshotStore.current.sourceText(atPath: "\(filePath)")).flatMap {
-      source in
-      try? snapshotClosureLine(
-        in: source,
-        callLine: Int(line),
-        callColumn: Int(column),
-        syntaxDescriptor: self
-      )
-    }
+    let closureLine = (try? InlineSnapshotStore.current.parsedSource(atPath: "\(filePath)"))
+      .flatMap { parsed in
+        try? snapshotClosureLine(
+          in: parsed,
+          callLine: Int(line),
+          callColumn: Int(column),
+          syntaxDescriptor: self
+        )
+      }
     recordIssue(
       message(),
       fileID: fileID,

@@ -36,6 +36,9 @@ final class InlineSnapshotStore: @unchecked Sendable {
   private let lock = NSLock()
   /// Each source file as the run first read it, by path.
   private var sources: [String: String] = [:]
+  /// Each of those texts scanned, by path: a file with many failing inline assertions is scanned
+  /// once, not once per failure.
+  private var parsedSources: [String: ParsedSource] = [:]
   /// The recordings per source path, one per slot.
   private var pending: [String: [InlineSnapshotRecording.Slot: InlineSnapshotRecording]] = [:]
   private var isExitHookInstalled = false
@@ -50,11 +53,14 @@ final class InlineSnapshotStore: @unchecked Sendable {
     redirectedPaths[path] ?? path
   }
 
-  /// The text of the source file at `path` as this run first read it.
-  func sourceText(atPath path: String) throws(InlineSnapshotWriteError) -> String {
+  /// The text of the source file at `path` as this run first read it, scanned once per run.
+  func parsedSource(atPath path: String) throws(InlineSnapshotWriteError) -> ParsedSource {
     lock.lock()
     defer { lock.unlock() }
-    return try cachedSource(atPath: path)
+    if let parsed = parsedSources[path] { return parsed }
+    let parsed = ParsedSource(try cachedSource(atPath: path))
+    parsedSources[path] = parsed
+    return parsed
   }
 
   /// Checks that `recording` can be written into the file at `path` and queues it for the end of

@@ -68,12 +68,11 @@ enum SnapshotSlot {
 /// The line of the snapshot closure `descriptor` names at the call at `callLine`/`callColumn`, or
 /// `nil` when the call or the closure is not there.
 func snapshotClosureLine(
-  in source: String,
+  in parsed: ParsedSource,
   callLine: Int,
   callColumn: Int,
   syntaxDescriptor: InlineSnapshotSyntaxDescriptor
 ) throws(InlineSnapshotRewriteError) -> Int? {
-  let parsed = ParsedSource(source)
   guard let call = parsed.call(line: callLine, column: callColumn) else { return nil }
   let slot = try SnapshotSlot(of: call, descriptor: syntaxDescriptor, line: callLine)
   let start: Int

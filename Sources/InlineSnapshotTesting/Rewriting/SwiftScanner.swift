@@ -243,7 +243,7 @@ struct SwiftScanner {
   /// stands for, or `nil` when it has interpolations.
   private mutating func scanString(pounds: Int) throws(SwiftScanError) -> String? {
     let opening = index - pounds
-    if bytes[index...].starts(with: tripleQuote) {
+    if has(tripleQuote, at: index) {
       index += 3
       return try scanMultiLineString(pounds: pounds, opening: opening)
     }
@@ -280,14 +280,14 @@ struct SwiftScanner {
         reason: "a multi-line string literal whose text does not start on a new line"
       )
     }
-    index += bytes[index...].starts(with: [0x0D, 0x0A]) ? 2 : 1
+    index += has(lineFeedAfterReturn, at: index) ? 2 : 1
     let contentStart = index
     var hasInterpolation = false
     while true {
       guard index < bytes.count else {
         throw SwiftScanError(offset: opening, reason: "an unterminated string literal")
       }
-      if bytes[index...].starts(with: tripleQuote), closes(pounds: pounds, at: index + 3) {
+      if has(tripleQuote, at: index), closes(pounds: pounds, at: index + 3) {
         break
       }
       if bytes[index] == UInt8(ascii: "\\"), closes(pounds: pounds, at: index + 1) {
@@ -340,7 +340,7 @@ struct SwiftScanner {
       }
       var next = lineEnd
       if next < content.upperBound {
-        next += bytes[next...].starts(with: [0x0D, 0x0A]) ? 2 : 1
+        next += has(lineFeedAfterReturn, at: next) ? 2 : 1
       }
       if next < content.upperBound { text += bytes[lineEnd..<next] }
       lineStart = next
@@ -408,7 +408,7 @@ struct SwiftScanner {
       guard let lineBreak = self.byte(at: index), isLineBreak(lineBreak) else {
         throw SwiftScanError(offset: start, reason: "an invalid escape in a string literal")
       }
-      index += bytes[index...].starts(with: [0x0D, 0x0A]) ? 2 : 1
+      index += has(lineFeedAfterReturn, at: index) ? 2 : 1
     default:
       throw SwiftScanError(offset: start, reason: "an invalid escape in a string literal")
     }
@@ -497,7 +497,25 @@ struct SwiftScanner {
   /// Whether `pounds` `#` follow at `offset`.
   private func closes(pounds: Int, at offset: Int) -> Bool {
     guard offset + pounds <= bytes.count else { return false }
-    return bytes[offset..<(offset + pounds)].allSatisfy { $0 == UInt8(ascii: "#") }
+    var index = offset
+    while index < offset + pounds {
+      guard bytes[index] == UInt8(ascii: "#") else { return false }
+      index += 1
+    }
+    return true
+  }
+
+  /// Whether `literal` stands at `offset`. A loop, not a slice's `starts(with:)`: tests run in
+  /// debug builds, where that generic call costs more than the byte it looks at, and the scanner
+  /// asks this at every byte of a string literal.
+  private func has(_ literal: [UInt8], at offset: Int) -> Bool {
+    guard offset + literal.count <= bytes.count else { return false }
+    var index = 0
+    while index < literal.count {
+      guard bytes[offset + index] == literal[index] else { return false }
+      index += 1
+    }
+    return true
   }
 
   private func startsComment(at offset: Int) -> Bool {
@@ -507,6 +525,7 @@ struct SwiftScanner {
 }
 
 private let tripleQuote: [UInt8] = Array(#"""""#.utf8)
+private let lineFeedAfterReturn: [UInt8] = [0x0D, 0x0A]
 
 /// Whether a `/` after `token` is a binary operator rather than the start of a regex: the token
 /// ends an operand (a name, a literal, a closing bracket or a postfix `?` or `!`).

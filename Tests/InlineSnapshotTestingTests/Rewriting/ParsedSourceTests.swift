@@ -24,6 +24,29 @@ import Testing
     )
   }
 
+  @Test func failuresInOneFileScanItOnce() throws {
+    // Three calls, each failing where its closure starts.
+    let call = { (n: Int) in
+      "  assertInlineSnapshot(of: \(n), as: .lines) {\n    \"\"\"\n    \(n)\n    \"\"\"\n  }\n"
+    }
+    let source = "func f() {\n" + (1...3).map(call).joined() + "}\n"
+    let run = try FixtureRun(source: source)
+    let parses = ParsedTexts()
+    let descriptor = InlineSnapshotSyntaxDescriptor()
+    TestHooks.with(ParsedSource.ParseObserver.self, { parses.append($0) }) {
+      withKnownIssue {
+        run.run {
+          for index in 0..<3 {
+            descriptor.fail(
+              "no match", fileID: "Fixture.swift", file: FixtureRun.fileName,
+              line: UInt(2 + 5 * index), column: 23)
+          }
+        }
+      }
+    }
+    #expect(parses.texts.filter { $0 == source }.count == 1)
+  }
+
   @Test func findsCallsByTheirPositionAndNamesTheFilesLines() {
     let source = "f {\n  assertInlineSnapshot(of: g(1), as: .lines) {\n    \"x\"\n  }\n}\n"
     let parsed = ParsedSource(source)
