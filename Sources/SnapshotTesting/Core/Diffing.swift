@@ -38,6 +38,10 @@ public struct Diffing<Value>: @unchecked Sendable {
   /// an attachment not named here is a plain attachment.
   package var attachmentRoles: [String: FailureRecord.Role] = [:]
 
+  /// Set by formats whose reference is a folder (`.directory`): ``toData`` gives the bytes of a
+  /// ``FolderContents``, which the engine reads and writes as a folder of files.
+  package var storesFolder = false
+
   /// The comparison in its older shape, returning XCTest attachments.
   @available(*, deprecated, message: "Use 'diffV2'")
   public var diff: (Value, Value) -> (String, [XCTAttachment])? {

@@ -68,7 +68,9 @@ private func compare<Value, Format>(
     reference: assertion.recordMode.mode == .all
       ? .success(.missing)
       : Result { () throws(SnapshotFileError) in
-        try ReferenceFile.read(assertion.referenceURL)
+        diffing.storesFolder
+          ? try ReferenceFile.readFolder(assertion.referenceURL)
+          : try ReferenceFile.read(assertion.referenceURL)
       },
     snapshot: snapshot,
     snapshotData: encoded,
@@ -96,7 +98,12 @@ private func act<Format>(
     clearFailureRecord(assertion)
     return nil
   case .recorded(let reason):
-    return recordReference(snapshotData, reason: reason, assertion: assertion)
+    return recordReference(
+      snapshotData,
+      reason: reason,
+      asFolder: diffing.storesFolder,
+      assertion: assertion
+    )
   case .missing(let reason):
     return reportMissingReference(
       reason,
