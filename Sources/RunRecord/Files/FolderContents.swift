@@ -197,7 +197,7 @@ package struct FolderContents: Equatable, Sendable {
   /// the system has it, else by two renames. Readers see the old folder or the new one, never a
   /// mix; files the new contents lack are gone with the old folder. A symbolic link at `url` is
   /// written through; a read-only folder is refused; a file at `url` is refused.
-  package func write(to url: URL) throws(SnapshotFileError) {
+  package func writeFolder(at url: URL) throws(SnapshotFileError) {
     let destination = try AtomicFile.resolveSymbolicLinks(url)
     let parent = (destination as NSString).deletingLastPathComponent
     let parentPath = parent.isEmpty ? "." : parent

@@ -72,7 +72,7 @@ package enum TemporaryFiles {
   static func removeStrays(inFolder folder: String) {
     _ = cleanedFolders.value(for: folder) {
       for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-        // A folder reference's temporary folder too (``FolderContents/write(to:)``).
+        // A folder reference's temporary folder too (``FolderContents/writeFolder(at:)``).
         if isStray(name) { removeTree(folder + "/" + name) }
       }
       return true

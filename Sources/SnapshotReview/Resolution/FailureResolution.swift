@@ -80,13 +80,13 @@ extension PendingFailure {
   func removeRecords() { removeArtifacts() }
 
   /// A folder snapshot's new folder, copied over its reference folder as one unit
-  /// (``FolderContents/write(to:)``): files it lacks are removed with the old folder.
+  /// (``FolderContents/writeFolder(at:)``): files it lacks are removed with the old folder.
   private func acceptFolder(_ failed: URL, over referenceURL: URL) throws(ResolutionError) {
     do {
       guard let contents = try FolderContents.read(failed) else {
         throw FolderContentsError.unreadable(failed.path, String(cString: strerror(ENOENT)))
       }
-      try contents.write(to: referenceURL)
+      try contents.writeFolder(at: referenceURL)
     } catch let error as FolderContentsError {
       throw ResolutionError(
         description: """

@@ -36,5 +36,5 @@ func writeSnapshot(_ data: Data, to url: URL, asFolder: Bool) throws(SnapshotFil
   guard let contents = FolderContents(decoding: data) else {
     throw .unwritable(url, "the snapshot is not a folder's contents")
   }
-  try contents.write(to: url)
+  try contents.writeFolder(at: url)
 }

@@ -321,3 +321,28 @@ import Testing
     }
   }
 }
+
+/// The article's "one test per input file": a parameterized test named by its arguments gives
+/// each fixture a reference named after it.
+@Suite struct FixtureArgumentsNamingTests {
+  struct Fixture: CustomTestStringConvertible, Sendable {
+    var name: String
+    var testDescription: String { name }
+  }
+
+  @Test(
+    .snapshots(naming: .arguments),
+    arguments: [Fixture(name: "intro"), Fixture(name: "tables2"), Fixture(name: "two words")])
+  func rendersPage(_ page: Fixture) throws {
+    try withTemporaryDirectory { root in
+      let sandbox = SnapshotSandbox(root: root)
+      _ = sandbox.verify(page.name, as: .lines, testName: #function)
+      let expected =
+        page.name == "two words"
+        ? fileNames(in: sandbox.snapshots).filter { $0.hasPrefix("rendersPage-_-page_h") }
+        : ["rendersPage-_-page_\(page.name).1.txt"]
+      #expect(expected.count == 1)
+      #expect(fileNames(in: sandbox.snapshots) == expected)
+    }
+  }
+}
