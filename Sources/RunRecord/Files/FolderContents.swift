@@ -106,7 +106,7 @@ package struct FolderContents: Equatable, Sendable {
 
   // MARK: - Encoding
 
-  private static let magic = Data("snapshot-testing folder 1\n".utf8)
+  static let magic = Data("snapshot-testing folder 1\n".utf8)
 
   /// The bytes the engine compares: a header, then per entry its kind, path and data with their
   /// lengths. Two equal folders encode to equal bytes.
@@ -127,7 +127,8 @@ package struct FolderContents: Equatable, Sendable {
 
   /// Reads ``encoded()`` back; `nil` for bytes it did not write.
   package init?(decoding data: Data) {
-    let data = Data(data)  // indices from 0
+    // Indices from 0 below; a slice is rebased (a copy), what this file encodes never is one.
+    let data = data.startIndex == 0 ? data : Data(data)
     guard data.starts(with: Self.magic) else { return nil }
     var offset = Self.magic.count
     var entries: [Entry] = []
@@ -165,26 +166,72 @@ package struct FolderContents: Equatable, Sendable {
   /// Reads the folder at `url`: `nil` when nothing is there.
   ///
   /// Fails naming the path for a file where the folder should be, an entry that is neither a
-  /// file, a folder nor a link (a pipe, a socket), a file that cannot be read, a link whose
-  /// target leaves the folder, and a folder beyond `limits`.
+  /// file, a folder nor a link (a pipe, a socket), a file that cannot be read or changes size
+  /// while it is read, a link whose target leaves the folder, and a folder beyond `limits`.
   ///
   /// - Complexity: O(n) in the number of entries and bytes, plus sorting the paths.
   package static func read(
     _ url: URL,
     limits: Limits = .standard
   ) throws(FolderContentsError) -> FolderContents? {
-    let root = url.path
-    var status = stat()
-    guard stat(root, &status) == 0 else {
-      if errno == ENOENT || errno == ENOTDIR { return nil }
-      throw .unreadable(root, String(cString: strerror(errno)))
+    guard let encoded = try readEncoded(url, limits: limits) else { return nil }
+    guard let contents = FolderContents(decoding: encoded) else {
+      throw .unreadable(url.path, "its contents could not be encoded")
     }
-    guard status.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(root) }
-    var reader = FolderReader(root: root, limits: limits)
-    try reader.walk("")
-    return FolderContents(sortedEntries: reader.entries.sorted {
-      $0.path.utf8.lexicographicallyPrecedes($1.path.utf8)
-    })
+    return contents
+  }
+
+  /// ``read(_:limits:)`` as the bytes ``encoded()`` gives, read straight into one buffer
+  /// (``FolderListing/readEncoded()``). ``init(decoding:)`` of the result shares the buffer.
+  package static func readEncoded(
+    _ url: URL,
+    limits: Limits = .standard
+  ) throws(FolderContentsError) -> Data? {
+    try FolderListing.list(url, limits: limits)?.readEncoded()
+  }
+
+  /// Whether the folder at `url` reads as exactly `encoded` (what ``readEncoded(_:limits:)``
+  /// would return), found without holding the folder in memory: each file is read in pieces into
+  /// one small buffer and compared with its place in `encoded`, and the first difference ends
+  /// the walk. `false` for anything else, a folder that cannot be read included: the caller then
+  /// reads it in full, which says why.
+  ///
+  /// A matching assertion compares this way, so it reads the reference once and allocates no
+  /// second copy of the folder.
+  package static func folder(at url: URL, matches encoded: Data) -> Bool {
+    guard let listing = try? FolderListing.list(url), listing.encodedSize == encoded.count
+    else { return false }
+    let found = listing.found
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
+    defer { chunk.deallocate() }
+    return encoded.withUnsafeBytes { expected -> Bool in
+      var offset = 0
+      func same(_ bytes: some Collection<UInt8>) -> Bool {
+        for byte in bytes {
+          guard expected[offset] == byte else { return false }
+          offset += 1
+        }
+        return true
+      }
+      func same<T: FixedWidthInteger>(integer value: T) -> Bool {
+        withUnsafeBytes(of: value.littleEndian) { same($0) }
+      }
+      guard same(magic) else { return false }
+      for entry in found {
+        guard same(CollectionOfOne(entry.kind.rawValue)),
+          same(integer: UInt32(entry.path.utf8.count)), same(entry.path.utf8),
+          same(integer: UInt64(entry.size))
+        else { return false }
+        if let target = entry.linkTarget {
+          guard same(target.utf8) else { return false }
+          continue
+        }
+        let region = UnsafeRawBufferPointer(rebasing: expected[offset..<offset + entry.size])
+        guard fileMatches(url.path + "/" + entry.path, region, chunk: chunk) else { return false }
+        offset += entry.size
+      }
+      return offset == expected.count
+    }
   }
 
   // MARK: - Writing
@@ -327,11 +374,215 @@ package func removeTree(_ path: String) {
   }
 }
 
-/// Walks a folder with `lstat`, collecting its entries.
-private struct FolderReader {
+/// A folder walked but not read: every entry's path, kind and size (and a link's target), sorted
+/// by path, checked against the limits and for links that leave it. Files are read later, into
+/// one buffer (``readEncoded()``) or a piece at a time against another folder
+/// (``matches(folderAt:)``), so a folder that matches its reference is never held in memory.
+package struct FolderListing: Sendable {
+  struct Found: Sendable, Equatable {
+    var path: String
+    var kind: FolderContents.Kind
+    var size: Int
+    var linkTarget: String?
+  }
+
+  /// The folder's path.
+  package let root: String
+  let found: [Found]
+
+  /// Walks the folder at `url`: `nil` when nothing is there; fails, naming the path, as
+  /// ``FolderContents/read(_:limits:)`` does.
+  package static func list(
+    _ url: URL,
+    limits: FolderContents.Limits = .standard
+  ) throws(FolderContentsError) -> FolderListing? {
+    let root = url.path
+    var status = stat()
+    guard stat(root, &status) == 0 else {
+      if errno == ENOENT || errno == ENOTDIR { return nil }
+      throw .unreadable(root, String(cString: strerror(errno)))
+    }
+    guard status.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(root) }
+    var walker = FolderWalker(root: root, limits: limits)
+    try walker.walk("")
+    // Sorted by the paths' bytes, compared as arrays (much faster than through `String`).
+    let keyed = walker.found.map { (key: Array($0.path.utf8), entry: $0) }
+      .sorted { $0.key.lexicographicallyPrecedes($1.key) }
+    return FolderListing(root: root, found: keyed.map(\.entry))
+  }
+
+  /// The size of ``readEncoded()``'s result.
+  var encodedSize: Int {
+    var size = FolderContents.magic.count
+    for entry in found { size += 1 + 4 + entry.path.utf8.count + 8 + entry.size }
+    return size
+  }
+
+  /// The folder as the bytes ``FolderContents/encoded()`` gives, each file read straight into its
+  /// place; fails naming a file that cannot be read or changed size since the walk.
+  package func readEncoded() throws(FolderContentsError) -> Data {
+    var data = Data(count: encodedSize)
+    var failure: FolderContentsError?
+    data.withUnsafeMutableBytes { buffer in
+      var offset = 0
+      func put(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes {
+          buffer[offset] = byte
+          offset += 1
+        }
+      }
+      func put<T: FixedWidthInteger>(integer value: T) {
+        withUnsafeBytes(of: value.littleEndian) { put($0) }
+      }
+      put(FolderContents.magic)
+      for entry in found {
+        put(CollectionOfOne(entry.kind.rawValue))
+        put(integer: UInt32(entry.path.utf8.count))
+        put(entry.path.utf8)
+        put(integer: UInt64(entry.size))
+        if let target = entry.linkTarget {
+          put(target.utf8)
+          continue
+        }
+        if let problem = readFile(
+          root + "/" + entry.path,
+          into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + entry.size]))
+        {
+          failure = problem
+          return
+        }
+        offset += entry.size
+      }
+    }
+    if let failure { throw failure }
+    return data
+  }
+
+  /// Whether the folder at `url` holds what this one does (the same paths, kinds, links and
+  /// bytes), compared as `diff -r` would: the two walks first, then each pair of files a piece at
+  /// a time, stopping at the first difference. `false` also when either cannot be read: the
+  /// caller then reads both in full, which says why.
+  package func matches(folderAt url: URL) -> Bool {
+    guard let other = try? FolderListing.list(url), other.found == found else { return false }
+    let pieceSize = 1 << 18
+    let pieces = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * pieceSize, alignment: 16)
+    defer { pieces.deallocate() }
+    let mine = UnsafeMutableRawBufferPointer(rebasing: pieces[0..<pieceSize])
+    let theirs = UnsafeMutableRawBufferPointer(rebasing: pieces[pieceSize...])
+    for entry in found where entry.linkTarget == nil {
+      guard
+        filesMatch(
+          root + "/" + entry.path, other.root + "/" + entry.path, size: entry.size,
+          mine, theirs)
+      else { return false }
+    }
+    return true
+  }
+}
+
+/// Whether two files hold the same `size` bytes, read into the two buffers a piece at a time.
+private func filesMatch(
+  _ first: String,
+  _ second: String,
+  size: Int,
+  _ firstPiece: UnsafeMutableRawBufferPointer,
+  _ secondPiece: UnsafeMutableRawBufferPointer
+) -> Bool {
+  let one = open(first, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+  guard one >= 0 else { return false }
+  defer { close(one) }
+  let two = open(second, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+  guard two >= 0 else { return false }
+  defer { close(two) }
+  var compared = 0
+  while true {
+    let count = readFully(one, firstPiece)
+    guard count >= 0, readFully(two, secondPiece) == count else { return false }
+    if count == 0 { break }
+    guard memcmp(firstPiece.baseAddress!, secondPiece.baseAddress!, count) == 0 else {
+      return false
+    }
+    compared += count
+  }
+  return compared == size
+}
+
+/// Reads until `buffer` is full or the file ends; the count read, or -1 on an error.
+private func readFully(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+  var filled = 0
+  while filled < buffer.count {
+    let count = systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+    if count < 0 {
+      if errno == EINTR { continue }
+      return -1
+    }
+    if count == 0 { break }
+    filled += count
+  }
+  return filled
+}
+
+/// Reads exactly `buffer.count` bytes of the file at `path` into `buffer`; the failure, naming
+/// the file, if it cannot, or if the file holds more or fewer bytes than it did when walked.
+private func readFile(_ path: String, into buffer: UnsafeMutableRawBufferPointer)
+  -> FolderContentsError?
+{
+  // Never through a link that replaced the file since it was walked.
+  let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+  guard descriptor >= 0 else { return .unreadable(path, String(cString: strerror(errno))) }
+  defer { close(descriptor) }
+  var filled = 0
+  while true {
+    // One byte more than expected is asked for at the end, to see that the file did not grow.
+    var extra: UInt8 = 0
+    let count =
+      filled < buffer.count
+      ? systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+      : systemRead(descriptor, &extra, 1)
+    if count < 0 {
+      if errno == EINTR { continue }
+      return .unreadable(path, String(cString: strerror(errno)))
+    }
+    if count == 0 { break }
+    if filled == buffer.count { return .unreadable(path, "it grew while it was read") }
+    filled += count
+  }
+  return filled == buffer.count ? nil : .unreadable(path, "it shrank while it was read")
+}
+
+/// Whether the file at `path` holds exactly the bytes of `expected`, read `chunk` at a time.
+private func fileMatches(
+  _ path: String,
+  _ expected: UnsafeRawBufferPointer,
+  chunk: UnsafeMutableRawBufferPointer
+) -> Bool {
+  let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+  guard descriptor >= 0 else { return false }
+  defer { close(descriptor) }
+  var compared = 0
+  while true {
+    let count = systemRead(descriptor, chunk.baseAddress!, chunk.count)
+    if count < 0 {
+      if errno == EINTR { continue }
+      return false
+    }
+    if count == 0 { break }
+    guard compared + count <= expected.count,
+      memcmp(chunk.baseAddress!, expected.baseAddress! + compared, count) == 0
+    else { return false }
+    compared += count
+  }
+  return compared == expected.count
+}
+
+/// Walks a folder with `lstat`, noting each entry's path, kind and size (a link's target is
+/// read here), without reading files.
+private struct FolderWalker {
+  typealias Found = FolderListing.Found
+
   let root: String
   let limits: FolderContents.Limits
-  var entries: [FolderContents.Entry] = []
+  var found: [Found] = []
   var byteCount = 0
 
   init(root: String, limits: FolderContents.Limits) {
@@ -341,11 +592,16 @@ private struct FolderReader {
 
   mutating func walk(_ relative: String) throws(FolderContentsError) {
     let folder = relative.isEmpty ? root : root + "/" + relative
-    let names: [String]
-    do {
-      names = try FileManager.default.contentsOfDirectory(atPath: folder)
-    } catch {
-      throw .unreadable(folder, SnapshotFileError.reason(of: error))
+    guard let stream = opendir(folder) else {
+      throw .unreadable(folder, String(cString: strerror(errno)))
+    }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let item = readdir(stream) {
+      let name = withUnsafeBytes(of: item.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
     }
     for name in names {
       let path = relative.isEmpty ? name : relative + "/" + name
@@ -357,7 +613,6 @@ private struct FolderReader {
       switch status.st_mode & S_IFMT {
       case S_IFDIR:
         try walk(path)
-        continue
       case S_IFLNK:
         let target: String
         do {
@@ -365,70 +620,37 @@ private struct FolderReader {
         } catch {
           throw .unreadable(full, SnapshotFileError.reason(of: error))
         }
-        try add(FolderContents.Entry(path: path, kind: .symbolicLink, data: Data(target.utf8)))
+        try add(Found(path: path, kind: .symbolicLink, size: target.utf8.count, linkTarget: target))
       case S_IFREG:
-        guard byteCount + Int(status.st_size) <= limits.byteCount else {
+        let size = Int(status.st_size)
+        guard byteCount + size <= limits.byteCount else {
           throw .tooLarge(root, "more than \(limits.byteCount) bytes")
         }
-        let data = try readFile(full, size: Int(status.st_size))
         let kind: FolderContents.Kind = status.st_mode & 0o111 != 0 ? .executable : .file
-        try add(FolderContents.Entry(path: path, kind: kind, data: data))
+        try add(Found(path: path, kind: kind, size: size))
       default:
         throw .unsupported(full)
       }
     }
   }
 
-  private mutating func add(_ entry: FolderContents.Entry) throws(FolderContentsError) {
-    guard entries.count < limits.fileCount else {
+  private mutating func add(_ entry: Found) throws(FolderContentsError) {
+    guard found.count < limits.fileCount else {
       throw .tooLarge(root, "more than \(limits.fileCount) files")
     }
     do {
-      try FolderContents.check(entry)
+      try FolderContents.check(
+        FolderContents.Entry(
+          path: entry.path, kind: entry.kind, data: Data((entry.linkTarget ?? "").utf8)))
     } catch {
       // The check names the relative path; the user wants the one on disk.
-      if case .linkOutside(_, let target) = error { throw .linkOutside(root + "/" + entry.path, target) }
+      if case .linkOutside(_, let target) = error {
+        throw .linkOutside(root + "/" + entry.path, target)
+      }
       throw error
     }
-    byteCount += entry.data.count
-    entries.append(entry)
-  }
-
-  /// The file's bytes in one buffer, read with `read(2)` (it may have grown or shrunk since
-  /// `lstat`: what is read is what counts).
-  private func readFile(_ path: String, size: Int) throws(FolderContentsError) -> Data {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw .unreadable(path, String(cString: strerror(errno))) }
-    defer { close(descriptor) }
-    var data = Data(count: size)
-    var filled = 0
-    var failure: Int32 = 0
-    data.withUnsafeMutableBytes { buffer in
-      while filled < size {
-        let count = systemRead(descriptor, buffer.baseAddress! + filled, size - filled)
-        if count < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        if count == 0 { break }
-        filled += count
-      }
-    }
-    if failure != 0 { throw .unreadable(path, String(cString: strerror(failure))) }
-    if filled < size { data.count = filled }
-    // A file that grew after lstat: read the rest as well.
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let count = systemRead(descriptor, &chunk, chunk.count)
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw .unreadable(path, String(cString: strerror(errno)))
-      }
-      if count == 0 { break }
-      data.append(contentsOf: chunk[0..<count])
-    }
-    return data
+    byteCount += entry.size
+    found.append(entry)
   }
 }
 

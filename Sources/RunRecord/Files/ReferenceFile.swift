@@ -52,8 +52,8 @@ package enum ReferenceFile {
   /// should be, and for anything inside that a folder snapshot cannot hold or read.
   package static func readFolder(_ url: URL) throws(SnapshotFileError) -> StoredReference {
     do {
-      guard let contents = try FolderContents.read(url) else { return .missing }
-      return .present(contents.encoded())
+      guard let encoded = try FolderContents.readEncoded(url) else { return .missing }
+      return .present(encoded)
     } catch {
       throw .folder(url, error)
     }

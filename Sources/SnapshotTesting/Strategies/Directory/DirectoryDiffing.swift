@@ -23,27 +23,38 @@ extension Diffing where Value == DirectorySnapshot {
   /// - Parameter comparing: Diffings by lowercase path extension (`"png"`), for files that are
   ///   equal in another sense than their bytes.
   /// - Complexity: O(*n* log *n*) in the number of paths, plus each changed file's comparison;
-  ///   an unchanged folder is decided by the engine with one compare of its bytes.
+  ///   an unchanged folder on disk is decided by the engine as `diff -r` would, reading both
+  ///   folders a piece at a time.
   public static func directory(comparing: [String: Diffing<Data>] = [:]) -> Diffing {
     let byExtension = Dictionary(
       comparing.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
     var diffing = Diffing.diff(
       toData: { snapshot in
         do throws(FolderContentsError) {
-          return try snapshot.folderContents().encoded()
+          return try snapshot.encodedContents()
         } catch {
           UnavailableSnapshot.report(error.description)
           return Data()
         }
       },
-      fromData: { data in
-        FolderContents(decoding: data).map(DirectorySnapshot.init) ?? DirectorySnapshot(files: [:])
-      },
+      fromData: { data in DirectorySnapshot(encoded: data) ?? DirectorySnapshot(files: [:]) },
       diffV2: { reference, snapshot in
         FolderDifference(reference, snapshot, byExtension: byExtension).report
       }
     )
     diffing.storesFolder = true
+    // Encoding a folder read from disk means reading it: it is compared with its reference
+    // folder as both are read (`matchesFolder`), and read whole only to describe a mismatch or to
+    // be written. Files held in memory are checked here, so a bad path fails every time.
+    diffing.encodesOnlyToWrite = { snapshot in
+      guard snapshot.source == nil else { return }
+      do throws(FolderContentsError) {
+        _ = try snapshot.folderContents()
+      } catch {
+        UnavailableSnapshot.report(error.description)
+      }
+    }
+    diffing.matchesFolder = { snapshot, url in snapshot.matches(folderAt: url) }
     diffing.attachmentRoles = ["difference.patch": .patch]
     return diffing
   }

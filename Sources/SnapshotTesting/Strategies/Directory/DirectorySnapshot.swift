@@ -24,16 +24,48 @@ public struct DirectorySnapshot: Equatable, Sendable {
   }
 
   /// The entries, by relative path (`docs/index.md`).
-  public var entries: [String: Entry]
+  public var entries: [String: Entry] {
+    get { source?.load().entries ?? stored }
+    set {
+      stored = newValue
+      source = nil
+      encoded = nil
+    }
+  }
+
+  private var stored: [String: Entry]
+  /// A folder on disk whose files are read only when they are needed: a matching assertion
+  /// compares it with the reference folder without holding either in memory.
+  private(set) var source: FolderSource?
+  /// The bytes these entries encode to, when they were decoded from them.
+  private var encoded: Data?
 
   /// Creates a snapshot from its entries.
   public init(entries: [String: Entry]) {
-    self.entries = entries
+    self.stored = entries
   }
 
   /// Creates a snapshot of plain files (none executable), by relative path.
   public init(files: [String: Data]) {
-    self.entries = files.mapValues { .file($0) }
+    self.init(entries: files.mapValues { .file($0) })
+  }
+
+  /// Two snapshots are equal when their entries are.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.entries == rhs.entries
+  }
+
+  /// The snapshot of a folder on disk, walked (so its problems are known now) but not read.
+  init(listing: FolderListing) {
+    self.stored = [:]
+    self.source = FolderSource(listing)
+  }
+
+  /// The snapshot of the bytes ``encodedContents()`` gives; `nil` for other bytes.
+  init?(encoded: Data) {
+    guard let contents = FolderContents(decoding: encoded) else { return nil }
+    self.init(contents)
+    self.encoded = encoded
   }
 
   init(_ contents: FolderContents) {
@@ -47,7 +79,22 @@ public struct DirectorySnapshot: Equatable, Sendable {
         entries[entry.path] = .symbolicLink(to: String(decoding: entry.data, as: UTF8.self))
       }
     }
-    self.entries = entries
+    self.stored = entries
+  }
+
+  /// The bytes the engine compares and writes.
+  func encodedContents() throws(FolderContentsError) -> Data {
+    if let source { return try source.load().encoded.get() }
+    if let encoded { return encoded }
+    return try folderContents().encoded()
+  }
+
+  /// Whether the folder at `url` holds exactly this snapshot, found by reading it (and this
+  /// snapshot's own folder, if it has one) a piece at a time.
+  func matches(folderAt url: URL) -> Bool {
+    if let source { return source.listing.matches(folderAt: url) }
+    guard let encoded = try? encodedContents() else { return false }
+    return FolderContents.folder(at: url, matches: encoded)
   }
 
   /// The entries checked and sorted, or the reason they cannot be a folder (a path that is
@@ -63,5 +110,36 @@ public struct DirectorySnapshot: Equatable, Sendable {
         }
       }
     )
+  }
+}
+
+/// A walked folder whose files are read once, the first time they are asked for (a mismatch
+/// to describe, or a snapshot to write).
+final class FolderSource: @unchecked Sendable {
+  typealias Loaded = (
+    entries: [String: DirectorySnapshot.Entry], encoded: Result<Data, FolderContentsError>
+  )
+
+  let listing: FolderListing
+  private let lock = NSLock()
+  private var loaded: Loaded?
+
+  init(_ listing: FolderListing) {
+    self.listing = listing
+  }
+
+  /// The folder's entries and bytes; when a file could not be read since the walk, no entries
+  /// and the error naming it.
+  func load() -> Loaded {
+    lock.lock()
+    defer { lock.unlock() }
+    if let loaded { return loaded }
+    let encoded = Result { () throws(FolderContentsError) in try listing.readEncoded() }
+    var entries: [String: DirectorySnapshot.Entry] = [:]
+    if case .success(let data) = encoded, let snapshot = DirectorySnapshot(encoded: data) {
+      entries = snapshot.entries
+    }
+    loaded = (entries, encoded)
+    return (entries, encoded)
   }
 }

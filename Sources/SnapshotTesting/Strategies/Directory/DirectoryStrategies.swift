@@ -39,11 +39,12 @@ extension Snapshotting where Value == URL, Format == DirectorySnapshot {
     return Snapshotting<DirectorySnapshot, DirectorySnapshot>.directory(comparing: comparing)
       .pullback { url in
         do throws(FolderContentsError) {
-          guard let contents = try FolderContents.read(url, limits: limits) else {
+          guard let listing = try FolderListing.list(url, limits: limits) else {
             UnavailableSnapshot.report(#"The folder "\#(url.path)" to snapshot does not exist."#)
             return DirectorySnapshot(files: [:])
           }
-          return DirectorySnapshot(contents)
+          // Walked now, so that its problems fail the assertion; read only when needed.
+          return DirectorySnapshot(listing: listing)
         } catch {
           UnavailableSnapshot.report("Could not snapshot the folder: \(error.description)")
           return DirectorySnapshot(files: [:])

@@ -346,3 +346,89 @@ import Testing
     }
   }
 }
+
+/// The matching assertion's shortcut: a folder on disk compared with encoded bytes as it is read.
+@Suite struct FolderStreamingMatchTests {
+  @Test func aFolderMatchesItsOwnBytesAndNoChangedVersionOfThem() throws {
+    try withTemporaryDirectory { root in
+      let folder = root.appendingPathComponent("site", isDirectory: true)
+      let page = folder.appendingPathComponent("a/page.txt")
+      try FileManager.default.createDirectory(
+        at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(repeating: 0x61, count: 300_000).write(to: page)
+      try Data("b\n".utf8).write(to: folder.appendingPathComponent("b.txt"))
+      let encoded = try #require(try FolderContents.readEncoded(folder))
+      #expect(FolderContents.folder(at: folder, matches: encoded))
+
+      // One byte changed past the first piece read, the size unchanged.
+      var changed = Data(repeating: 0x61, count: 300_000)
+      changed[290_000] = 0x62
+      try changed.write(to: page)
+      #expect(!FolderContents.folder(at: folder, matches: encoded))
+      try Data(repeating: 0x61, count: 300_000).write(to: page)
+      #expect(FolderContents.folder(at: folder, matches: encoded))
+
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: page.path)
+      #expect(!FolderContents.folder(at: folder, matches: encoded))
+      try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: page.path)
+
+      try FileManager.default.removeItem(at: folder.appendingPathComponent("b.txt"))
+      try FileManager.default.createSymbolicLink(
+        atPath: folder.appendingPathComponent("b.txt").path, withDestinationPath: "a/page.txt")
+      #expect(!FolderContents.folder(at: folder, matches: encoded))
+      #expect(!FolderContents.folder(at: root.appendingPathComponent("none"), matches: encoded))
+    }
+  }
+}
+
+/// A folder on disk is walked when snapshotted and read only when needed: compared with its
+/// reference a piece at a time, read whole to describe a mismatch.
+@Suite struct FolderOnDiskComparisonTests {
+  @Test func twoFoldersMatchOnlyWhenEveryPathKindAndByteDoes() throws {
+    try withTemporaryDirectory { root in
+      let one = root.appendingPathComponent("one", isDirectory: true)
+      let two = root.appendingPathComponent("two", isDirectory: true)
+      for folder in [one, two] {
+        try FileManager.default.createDirectory(
+          at: folder.appendingPathComponent("a"), withIntermediateDirectories: true)
+        try Data(repeating: 0x61, count: 600_000).write(to: folder.appendingPathComponent("a/big"))
+        try FileManager.default.createSymbolicLink(
+          atPath: folder.appendingPathComponent("link").path, withDestinationPath: "a/big")
+      }
+      let listing = try #require(try FolderListing.list(one))
+      #expect(listing.matches(folderAt: two))
+
+      var changed = Data(repeating: 0x61, count: 600_000)
+      changed[599_999] = 0x62
+      try changed.write(to: two.appendingPathComponent("a/big"))
+      #expect(!listing.matches(folderAt: two))
+      try Data(repeating: 0x61, count: 600_000).write(to: two.appendingPathComponent("a/big"))
+      #expect(listing.matches(folderAt: two))
+
+      try Data().write(to: two.appendingPathComponent("extra"))
+      #expect(!listing.matches(folderAt: two))
+      try FileManager.default.removeItem(at: two.appendingPathComponent("extra"))
+      try FileManager.default.removeItem(at: two.appendingPathComponent("link"))
+      try FileManager.default.createSymbolicLink(
+        atPath: two.appendingPathComponent("link").path, withDestinationPath: "a")
+      #expect(!listing.matches(folderAt: two))
+    }
+  }
+
+  @Test func aChangedFolderOnDiskIsReadToDescribeTheMismatch() throws {
+    try withTemporaryDirectory { root in
+      let sandbox = SnapshotSandbox(root: root)
+      let input = root.appendingPathComponent("input", isDirectory: true)
+      try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+      try Data("one\n".utf8).write(to: input.appendingPathComponent("a.txt"))
+      _ = sandbox.verify(input, as: .directory, named: "site")
+      try Data("two\n".utf8).write(to: input.appendingPathComponent("a.txt"))
+
+      let message = try #require(sandbox.verify(input, as: .directory, named: "site", record: .never))
+
+      #expect(message.contains("~ a.txt\n\n--- a.txt\n@@ \u{2212}1,2 +1,2 @@\n\u{2212}one\n+two"))
+      #expect(contents(of: sandbox.artifact("sandbox.site/a.txt")) == "two\n")
+      #expect(contents(of: sandbox.reference("sandbox.site/a.txt")) == "one\n")
+    }
+  }
+}

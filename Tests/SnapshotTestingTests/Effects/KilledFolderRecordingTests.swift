@@ -1,0 +1,88 @@
+import Foundation
+import RunRecord
+import Testing
+
+@testable import SnapshotTesting
+
+/// A folder recording (`.directory`) killed at any moment leaves the previous folder or the new
+/// one, whole, never a mix of their files; what the kill left is removed by the next recording.
+/// The recordings run in a child process (this test binary, running `childRecordsFolders`),
+/// killed with SIGKILL.
+@Suite(.serialized) struct KilledFolderRecordingTests {
+  static let childKey = "SNAPSHOT_TESTING_KILLED_FOLDER_CHILD"
+
+  /// 200 files of 16 KiB, named and filled after `letter`: two versions share no file.
+  static func files(_ letter: Character) -> [String: Data] {
+    var files: [String: Data] = [:]
+    for index in 0..<200 {
+      files["part-\(index % 10)/\(letter)-\(index).txt"] =
+        Data((String(repeating: letter, count: 16_383) + "\n").utf8)
+    }
+    return files
+  }
+
+  /// In the child: records `A` and `B` in turn until killed (`loop`), or `C` once (`once`).
+  @Test(.enabled(if: ProcessInfo.processInfo.environment[childKey] != nil))
+  func childRecordsFolders() throws {
+    let environment = ProcessInfo.processInfo.environment
+    let folder = try #require(environment["KILLED_FOLDER_REFERENCES"])
+    let write = { (files: [String: Data]) in
+      _ = verifySnapshot(
+        of: files, as: .directory, named: "site", record: .all, snapshotDirectory: folder,
+        testName: "killed()")
+    }
+    guard environment[Self.childKey] == "loop" else { return write(Self.files("C")) }
+    let (a, b) = (Self.files("A"), Self.files("B"))
+    try Data().write(to: URL(fileURLWithPath: folder + "/../started"))
+    for round in 0..<1000 { write(round % 2 == 0 ? a : b) }
+  }
+
+  static func child(_ mode: String, folder: URL) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = ["--testing-library", "swift-testing", "--filter", "childRecordsFolders"]
+    var environment = ProcessInfo.processInfo.environment
+    environment[childKey] = mode
+    environment["KILLED_FOLDER_REFERENCES"] = folder.path
+    environment["SNAPSHOT_ARTIFACTS"] =
+      folder.deletingLastPathComponent().appendingPathComponent("artifacts").path
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
+  @Test func aKilledFolderRecordingLeavesAWholeFolderAndNoTrace() throws {
+    try withTemporaryDirectory { root in
+      let folder = root.appendingPathComponent("refs", isDirectory: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let reference = folder.appendingPathComponent("killed.site")
+      let started = root.appendingPathComponent("started")
+      let whole = ["A", "B", "C"].map { DirectorySnapshot(files: Self.files(Character($0))) }
+      for delay in [0, 3, 7, 13, 29, 61] {
+        try? FileManager.default.removeItem(at: started)
+        let recording = try Self.child("loop", folder: folder)
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: started.path) && Date() < deadline {
+          usleep(1000)
+        }
+        usleep(useconds_t(delay * 1000))
+        kill(recording.processIdentifier, SIGKILL)
+        recording.waitUntilExit()
+
+        if let contents = try FolderContents.read(reference) {
+          #expect(
+            whole.contains(DirectorySnapshot(contents)),
+            "killed after \(delay) ms: \(contents.entries.count) files")
+        }
+
+        let next = try Self.child("once", folder: folder)
+        next.waitUntilExit()
+        #expect(next.terminationStatus == 0)
+        #expect(fileNames(in: folder) == [reference.lastPathComponent], "after \(delay) ms")
+        #expect(try FolderContents.read(reference).map(DirectorySnapshot.init) == whole[2])
+      }
+    }
+  }
+}
