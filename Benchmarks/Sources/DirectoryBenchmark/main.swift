@@ -82,8 +82,13 @@ try makeFolder(at: input)
 
 func assertFolder(record: SnapshotTestingConfiguration.Record) -> String? {
   verifySnapshot(
-    of: input, as: .directory, named: "site", record: record,
-    snapshotDirectory: snapshots.path, testName: "folder()")
+    of: input,
+    as: .directory,
+    named: "site",
+    record: record,
+    snapshotDirectory: snapshots.path,
+    testName: "folder()"
+  )
 }
 _ = assertFolder(record: .all)
 guard assertFolder(record: .never) == nil else {
@@ -116,10 +121,13 @@ print("")
 print("| what | median ms | median processor ms |")
 print("|---|---|---|")
 func row(_ name: String, _ time: (wall: Double, processor: Double)) {
-  print("| \(name) | \(String(format: "%.1f", time.wall)) | \(String(format: "%.1f", time.processor)) |")
+  print(
+    "| \(name) | \(String(format: "%.1f", time.wall)) | \(String(format: "%.1f", time.processor)) |"
+  )
 }
 row("`.directory`, a matching assertion (read both folders, compare)", directory)
 row("`diff -r` on the same two folders", diff)
 print(
   "| ratio | \(String(format: "%.2f", directory.wall / diff.wall))× "
-    + "| \(String(format: "%.2f", directory.processor / diff.processor))× |")
+    + "| \(String(format: "%.2f", directory.processor / diff.processor))× |"
+)

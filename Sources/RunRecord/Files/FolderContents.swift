@@ -83,7 +83,9 @@ package struct FolderContents: Equatable, Sendable {
       !path.utf8.contains(0)
     else {
       throw .invalidPath(
-        path, "a path must be relative, with no empty, \".\" or \"..\" component")
+        path,
+        "a path must be relative, with no empty, \".\" or \"..\" component"
+      )
     }
     guard entry.kind == .symbolicLink else { return }
     guard let target = String(validating: entry.data, as: UTF8.self), !target.isEmpty,
@@ -446,8 +448,8 @@ package struct FolderListing: Sendable {
         }
         if let problem = readFile(
           root + "/" + entry.path,
-          into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + entry.size]))
-        {
+          into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + entry.size])
+        ) {
           failure = problem
           return
         }
@@ -472,8 +474,12 @@ package struct FolderListing: Sendable {
     for entry in found where entry.linkTarget == nil {
       guard
         filesMatch(
-          root + "/" + entry.path, other.root + "/" + entry.path, size: entry.size,
-          mine, theirs)
+          root + "/" + entry.path,
+          other.root + "/" + entry.path,
+          size: entry.size,
+          mine,
+          theirs
+        )
       else { return false }
     }
     return true
@@ -641,7 +647,11 @@ private struct FolderWalker {
     do {
       try FolderContents.check(
         FolderContents.Entry(
-          path: entry.path, kind: entry.kind, data: Data((entry.linkTarget ?? "").utf8)))
+          path: entry.path,
+          kind: entry.kind,
+          data: Data((entry.linkTarget ?? "").utf8)
+        )
+      )
     } catch {
       // The check names the relative path; the user wants the one on disk.
       if case .linkOutside(_, let target) = error {
@@ -691,6 +701,7 @@ package enum FolderContentsError: Error, Equatable, CustomStringConvertible {
 }
 
 /// read(2), under a name no method here hides.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
+{
   read(descriptor, buffer, count)
 }

@@ -67,8 +67,9 @@ package enum TemporaryFiles {
       || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
   }
 
-  /// Removes the temporary files and folders in `folder` whose writer has exited: what a killed write left.
-  /// Each folder is looked at once per process; this process never leaves one itself.
+  /// Removes the temporary files and folders in `folder` whose writer has exited: what a killed
+  /// write left. Each folder is looked at once per process; this process never leaves one
+  /// itself.
   static func removeStrays(inFolder folder: String) {
     _ = cleanedFolders.value(for: folder) {
       for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {

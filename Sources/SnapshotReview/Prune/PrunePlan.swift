@@ -77,9 +77,9 @@ package struct PrunePlan: Sendable {
     )
   }
 
-  /// Deletes the unreferenced files and folder references, then the folders inside `__Snapshots__` (and the
-  /// `__Snapshots__` folder itself) that this left empty. Returns the files that could not be
-  /// removed, with the reason.
+  /// Deletes the unreferenced files and folder references, then the folders inside
+  /// `__Snapshots__` (and the `__Snapshots__` folder itself) that this left empty. Returns the
+  /// files that could not be removed, with the reason.
   package func delete() -> [(URL, String)] {
     var problems: [(URL, String)] = []
     var folders: Set<String> = []

@@ -317,7 +317,9 @@ package struct ReviewSession {
       let files = failure.files.dropFirst().filter { $0.role != .patch }.map(\.url)
       for url in files { text += "\nfile: \(hints.display(url.path))" }
       text += "\nSee the images side by side with: \(hints.command("report"))"
-    } else if failure.record.reason == .missing, let listing = folderListing(failure.failedSnapshotURL) {
+    } else if failure.record.reason == .missing,
+      let listing = folderListing(failure.failedSnapshotURL)
+    {
       text += "\n\n" + listing
     } else if failure.record.reason == .missing,
       let data = try? Data(contentsOf: failure.failedSnapshotURL),

@@ -57,7 +57,10 @@ func writeArtifacts(
   }
   return SavedArtifacts(
     files: files.map { FailureRecord.File(role: $0.0, path: $0.1.path) },
-    attachments: files.dropFirst(asFolder ? 1 : 0).map { FailureAttachment(name: $0.2, data: $0.3) },
+    // A folder is not attached (a test attaches files); it is on disk.
+    attachments: files.dropFirst(asFolder ? 1 : 0).map {
+      FailureAttachment(name: $0.2, data: $0.3)
+    },
     problems: problems
   )
 }

@@ -14,7 +14,10 @@ import Testing
     // By bytes the two encodings differ; by pixels they are the same image.
     let byBytes = try #require(Diffing<DirectorySnapshot>.directory().diffV2(reference, reencoded))
     #expect(byBytes.0.contains("~ icons/a.png"))
-    #expect(Diffing<DirectorySnapshot>.directory(comparing: ["png": .png()]).diffV2(reference, reencoded) == nil)
+    #expect(
+      Diffing<DirectorySnapshot>.directory(comparing: ["png": .png()]).diffV2(reference, reencoded)
+        == nil
+    )
   }
 
   @Test func aChangedPNGInAFolderCarriesTheImageMessageAndItsImages() throws {
@@ -28,16 +31,20 @@ import Testing
       )
     )
     #expect(
-      message.hasSuffix("""
+      message.hasSuffix(
+        """
         --- icons/a.png
         Newly-taken snapshot does not match reference.
         1 of 100 pixels differ; the largest difference is ΔE*94 100.00.
-        """))
+        """
+      )
+    )
     #expect(
       attachments.map(\.fileName) == [
         "difference.patch", "icons-a-png-reference.png", "icons-a-png-failure.png",
         "icons-a-png-difference.png",
-      ])
+      ]
+    )
   }
 }
 

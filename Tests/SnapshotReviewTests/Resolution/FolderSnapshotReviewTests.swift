@@ -19,10 +19,13 @@ import Testing
     try fixture.write(Data("old\n".utf8), to: reference.appendingPathComponent("css/old.css"))
     let message = fixture.verify(
       ["index.txt": Data("v2\n".utf8), "css/new.css": Data("new\n".utf8)],
-      as: .directory, named: "site",
+      as: .directory,
+      named: "site",
       testName: "testSite()"
     )
-    #expect(message?.contains("Folder snapshot does not match reference: 1 added, 1 removed") == true)
+    #expect(
+      message?.contains("Folder snapshot does not match reference: 1 added, 1 removed") == true
+    )
   }
 
   func siteFailure(_ fixture: ReviewFixture) throws -> PendingFailure {
@@ -47,7 +50,10 @@ import Testing
       #expect(console.output.contains("\u{2212}v1"))
       #expect(console.output.contains("+v2"))
       #expect(
-        console.output.contains("accept: swift run snapshot-testing accept \(fixture.relative(Self.site))"))
+        console.output.contains(
+          "accept: swift run snapshot-testing accept \(fixture.relative(Self.site))"
+        )
+      )
     }
   }
 
@@ -68,16 +74,26 @@ import Testing
       #expect(
         fixture.verify(
           ["index.txt": Data("v2\n".utf8), "css/new.css": Data("new\n".utf8)],
-          as: .directory, named: "site", testName: "testSite()") == nil)
+          as: .directory,
+          named: "site",
+          testName: "testSite()"
+        ) == nil
+      )
     }
   }
 
   @Test func rejectingAMissingFolderRemovesItsNewFolderAndWritesNothing() throws {
     try ReviewFixture.with { fixture in
       fixture.verify(
-        ["a.txt": Data("a\n".utf8), "b/c.txt": Data("c\n".utf8)], as: .directory, named: "site",
-        testName: "testNewSite()")
-      let pending = PendingFailures.load(artifactsRoot: fixture.artifacts, packageRoot: fixture.root)
+        ["a.txt": Data("a\n".utf8), "b/c.txt": Data("c\n".utf8)],
+        as: .directory,
+        named: "site",
+        testName: "testNewSite()"
+      )
+      let pending = PendingFailures.load(
+        artifactsRoot: fixture.artifacts,
+        packageRoot: fixture.root
+      )
       let failure = try #require(pending.failures.first { $0.record.testName == "testNewSite()" })
       let (session, console) = fixture.session()
 
@@ -101,8 +117,12 @@ import Testing
 
       let response = report.respond(
         to: ServedReportTests.request(
-          "POST", "/api/resolve", headers: ["X-Snapshot-Testing-Token": "secret-token"],
-          body: #"{"decision": "accept", "ids": [\#(DevToolsBrowser.quoted(id))]}"#))
+          "POST",
+          "/api/resolve",
+          headers: ["X-Snapshot-Testing-Token": "secret-token"],
+          body: #"{"decision": "accept", "ids": [\#(DevToolsBrowser.quoted(id))]}"#
+        )
+      )
 
       #expect(response.status == 200)
       #expect(paths(in: fixture.reference(Self.site)) == ["css/new.css", "index.txt"])
@@ -115,7 +135,9 @@ import Testing
       let stale = fixture.reference("testGoneSite.1")
       try fixture.write(Data("x\n".utf8), to: stale.appendingPathComponent("deep/x.txt"))
       try FileManager.default.createSymbolicLink(
-        atPath: stale.appendingPathComponent("link").path, withDestinationPath: "deep/x.txt")
+        atPath: stale.appendingPathComponent("link").path,
+        withDestinationPath: "deep/x.txt"
+      )
       try fixture.setLoggedProcesses()
 
       let (status, console) = PruneTests().prune(fixture, delete: false)

@@ -28,8 +28,13 @@ import Testing
     let folder = try #require(environment["KILLED_FOLDER_REFERENCES"])
     let write = { (files: [String: Data]) in
       _ = verifySnapshot(
-        of: files, as: .directory, named: "site", record: .all, snapshotDirectory: folder,
-        testName: "killed()")
+        of: files,
+        as: .directory,
+        named: "site",
+        record: .all,
+        snapshotDirectory: folder,
+        testName: "killed()"
+      )
     }
     guard environment[Self.childKey] == "loop" else { return write(Self.files("C")) }
     let (a, b) = (Self.files("A"), Self.files("B"))
@@ -38,19 +43,13 @@ import Testing
   }
 
   static func child(_ mode: String, folder: URL) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["--testing-library", "swift-testing", "--filter", "childRecordsFolders"]
-    var environment = ProcessInfo.processInfo.environment
-    environment[childKey] = mode
-    environment["KILLED_FOLDER_REFERENCES"] = folder.path
-    environment["SNAPSHOT_ARTIFACTS"] =
-      folder.deletingLastPathComponent().appendingPathComponent("artifacts").path
-    process.environment = environment
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
+    try startChildTest(
+      "childRecordsFolders",
+      environment: [
+        childKey: mode, "KILLED_FOLDER_REFERENCES": folder.path,
+        "SNAPSHOT_ARTIFACTS": folder.deletingLastPathComponent()
+          .appendingPathComponent("artifacts").path,
+      ])
   }
 
   @Test func aKilledFolderRecordingLeavesAWholeFolderAndNoTrace() throws {
@@ -63,18 +62,13 @@ import Testing
       for delay in [0, 3, 7, 13, 29, 61] {
         try? FileManager.default.removeItem(at: started)
         let recording = try Self.child("loop", folder: folder)
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: started.path) && Date() < deadline {
-          usleep(1000)
-        }
-        usleep(useconds_t(delay * 1000))
-        kill(recording.processIdentifier, SIGKILL)
-        recording.waitUntilExit()
+        kill(recording, whenStarted: started, afterMilliseconds: delay)
 
         if let contents = try FolderContents.read(reference) {
           #expect(
             whole.contains(DirectorySnapshot(contents)),
-            "killed after \(delay) ms: \(contents.entries.count) files")
+            "killed after \(delay) ms: \(contents.entries.count) files"
+          )
         }
 
         let next = try Self.child("once", folder: folder)

@@ -27,7 +27,9 @@ extension Diffing where Value == DirectorySnapshot {
   ///   folders a piece at a time.
   public static func directory(comparing: [String: Diffing<Data>] = [:]) -> Diffing {
     let byExtension = Dictionary(
-      comparing.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+      comparing.map { ($0.key.lowercased(), $0.value) },
+      uniquingKeysWith: { $1 }
+    )
     var diffing = Diffing.diff(
       toData: { snapshot in
         do throws(FolderContentsError) {
@@ -149,7 +151,8 @@ struct FolderDifference {
       var attachments: [DiffAttachment] = []
       if wasExecutable != isExecutable {
         notes.append(
-          isExecutable ? "It was not executable and now is." : "It was executable and no longer is.")
+          isExecutable ? "It was not executable and now is." : "It was executable and no longer is."
+        )
       }
       if oldData != newData,
         let (text, files) = compareContents(oldData, newData, path: path, byExtension: byExtension)

@@ -17,15 +17,21 @@ import Testing
     try write("body {}\n", to: input.appendingPathComponent("css/site.css"))
     try write("#!/bin/sh\necho hi\n", to: input.appendingPathComponent("bin/run"))
     try FileManager.default.setAttributes(
-      [.posixPermissions: 0o755], ofItemAtPath: input.appendingPathComponent("bin/run").path)
+      [.posixPermissions: 0o755],
+      ofItemAtPath: input.appendingPathComponent("bin/run").path
+    )
     try FileManager.default.createSymbolicLink(
-      atPath: input.appendingPathComponent("css/latest.css").path, withDestinationPath: "site.css")
+      atPath: input.appendingPathComponent("css/latest.css").path,
+      withDestinationPath: "site.css"
+    )
     return input
   }
 
   func write(_ text: String, to url: URL) throws {
     try FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      at: url.deletingLastPathComponent(),
+      withIntermediateDirectories: true
+    )
     try Data(text.utf8).write(to: url)
   }
 
@@ -38,7 +44,9 @@ import Testing
       let sandbox = SnapshotSandbox(root: root)
       let input = try makeInput(in: root)
 
-      let message = try #require(sandbox.verify(input, as: .directory, named: "site", record: .missing))
+      let message = try #require(
+        sandbox.verify(input, as: .directory, named: "site", record: .missing)
+      )
 
       let reference = sandbox.reference("sandbox.site")
       #expect(message.contains(reference.path))
@@ -49,7 +57,9 @@ import Testing
       #expect(!isExecutable(reference.appendingPathComponent("README.md")))
       #expect(
         try FileManager.default.destinationOfSymbolicLink(
-          atPath: reference.appendingPathComponent("css/latest.css").path) == "site.css")
+          atPath: reference.appendingPathComponent("css/latest.css").path
+        ) == "site.css"
+      )
       // Compared again, it matches: in memory and from disk alike.
       #expect(sandbox.verify(input, as: .directory, named: "site", record: .never) == nil)
     }
@@ -108,7 +118,11 @@ import Testing
       #expect(fileNames(in: artifact) == ["a-new.txt", "b.txt", "same.txt", "z.bin"])
       #expect(contents(of: sandbox.artifact("sandbox.site.difference.patch")) == difference)
       // The reference is untouched in record mode `never`.
-      #expect(fileNames(in: sandbox.reference("sandbox.site")) == ["b.txt", "gone.txt", "same.txt", "z.bin"])
+      #expect(
+        fileNames(in: sandbox.reference("sandbox.site")) == [
+          "b.txt", "gone.txt", "same.txt", "z.bin",
+        ]
+      )
     }
   }
 
@@ -129,9 +143,13 @@ import Testing
 
       let message = try #require(sandbox.verify(new, as: .directory, named: "site", record: .never))
 
-      #expect(message.contains("--- link\nThe symbolic link pointed to \"run\" and now to \"other\"."))
+      #expect(
+        message.contains("--- link\nThe symbolic link pointed to \"run\" and now to \"other\".")
+      )
       #expect(message.contains("--- run\nIt was executable and no longer is."))
-      #expect(message.contains("--- was-link\nIt was a symbolic link to \"run\" and is now a file."))
+      #expect(
+        message.contains("--- was-link\nIt was a symbolic link to \"run\" and is now a file.")
+      )
     }
   }
 
@@ -139,11 +157,22 @@ import Testing
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       // A folder a killed recording left beside it, by a process that is gone.
-      let stray = sandbox.snapshots.appendingPathComponent(".sandbox.site.999999999.0123456789abcdef.tmp")
+      let stray = sandbox.snapshots.appendingPathComponent(
+        ".sandbox.site.999999999.0123456789abcdef.tmp"
+      )
       try write("half\n", to: stray.appendingPathComponent("keep.txt"))
-      _ = sandbox.verify(["keep.txt": Data("1\n".utf8), "old/x.txt": Data("x\n".utf8)], as: .directory, named: "site")
+      _ = sandbox.verify(
+        ["keep.txt": Data("1\n".utf8), "old/x.txt": Data("x\n".utf8)],
+        as: .directory,
+        named: "site"
+      )
 
-      let message = sandbox.verify(["keep.txt": Data("2\n".utf8)], as: .directory, named: "site", record: .all)
+      let message = sandbox.verify(
+        ["keep.txt": Data("2\n".utf8)],
+        as: .directory,
+        named: "site",
+        record: .all
+      )
 
       #expect(message?.hasPrefix(#"Record mode is "all""#) == true)
       #expect(fileNames(in: sandbox.reference("sandbox.site")) == ["keep.txt"])
@@ -156,14 +185,22 @@ import Testing
   @Test func recordModeFailedRerecordsAMismatchAsAWhole() throws {
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
-      _ = sandbox.verify(["a.txt": Data("1\n".utf8), "b.txt": Data("b\n".utf8)], as: .directory, named: "site")
+      _ = sandbox.verify(
+        ["a.txt": Data("1\n".utf8), "b.txt": Data("b\n".utf8)],
+        as: .directory,
+        named: "site"
+      )
 
       let message = try #require(
-        sandbox.verify(["a.txt": Data("2\n".utf8)], as: .directory, named: "site", record: .failed))
+        sandbox.verify(["a.txt": Data("2\n".utf8)], as: .directory, named: "site", record: .failed)
+      )
 
       #expect(message.contains("− b.txt"))
       #expect(fileNames(in: sandbox.reference("sandbox.site")) == ["a.txt"])
-      #expect(sandbox.verify(["a.txt": Data("2\n".utf8)], as: .directory, named: "site", record: .never) == nil)
+      #expect(
+        sandbox.verify(["a.txt": Data("2\n".utf8)], as: .directory, named: "site", record: .never)
+          == nil
+      )
     }
   }
 
@@ -177,16 +214,28 @@ import Testing
         }
         return words(old) == words(new) ? nil : ("Other words.", [])
       }
-      _ = sandbox.verify(["a.words": Data("a b\n".utf8), "b.txt": Data("a b\n".utf8)], as: .directory, named: "site")
+      _ = sandbox.verify(
+        ["a.words": Data("a b\n".utf8), "b.txt": Data("a b\n".utf8)],
+        as: .directory,
+        named: "site"
+      )
 
       #expect(
         sandbox.verify(
           ["a.words": Data("a   b\n".utf8), "b.txt": Data("a b\n".utf8)],
-          as: .directory(comparing: ["WORDS": words]), named: "site", record: .never) == nil)
+          as: .directory(comparing: ["WORDS": words]),
+          named: "site",
+          record: .never
+        ) == nil
+      )
       let message = try #require(
         sandbox.verify(
           ["a.words": Data("a c\n".utf8), "b.txt": Data("a b\n".utf8)],
-          as: .directory(comparing: ["words": words]), named: "site", record: .never))
+          as: .directory(comparing: ["words": words]),
+          named: "site",
+          record: .never
+        )
+      )
       #expect(message.contains("--- a.words\nOther words."))
     }
   }
@@ -198,7 +247,9 @@ import Testing
       let sandbox = SnapshotSandbox(root: root)
       let missing = root.appendingPathComponent("no-such-folder")
 
-      let message = try #require(sandbox.verify(missing, as: .directory, named: "site", record: .all))
+      let message = try #require(
+        sandbox.verify(missing, as: .directory, named: "site", record: .all)
+      )
 
       #expect(message.contains(#"The folder "\#(missing.path)" to snapshot does not exist."#))
       #expect(!FileManager.default.fileExists(atPath: sandbox.snapshots.path))
@@ -222,16 +273,29 @@ import Testing
       let sandbox = SnapshotSandbox(root: root)
       let input = try makeInput(in: root)
       let link = input.appendingPathComponent("css/escape")
-      try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "../../secret")
+      try FileManager.default.createSymbolicLink(
+        atPath: link.path,
+        withDestinationPath: "../../secret"
+      )
 
       let message = try #require(sandbox.verify(input, as: .directory, named: "site"))
 
-      #expect(message.contains(#"The symbolic link "\#(link.path)" points to "../../secret", outside the folder."#))
+      #expect(
+        message.contains(
+          #"The symbolic link "\#(link.path)" points to "../../secret", outside the folder."#
+        )
+      )
       #expect(!FileManager.default.fileExists(atPath: sandbox.snapshots.path))
 
       try FileManager.default.removeItem(at: link)
-      try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/etc/passwd")
-      #expect(sandbox.verify(input, as: .directory, named: "site")?.contains(#"points to "/etc/passwd""#) == true)
+      try FileManager.default.createSymbolicLink(
+        atPath: link.path,
+        withDestinationPath: "/etc/passwd"
+      )
+      #expect(
+        sandbox.verify(input, as: .directory, named: "site")?.contains(#"points to "/etc/passwd""#)
+          == true
+      )
     }
   }
 
@@ -269,11 +333,13 @@ import Testing
       let input = try makeInput(in: root)
 
       let byCount = try #require(
-        sandbox.verify(input, as: .directory(maximumFileCount: 2), named: "site", record: .all))
+        sandbox.verify(input, as: .directory(maximumFileCount: 2), named: "site", record: .all)
+      )
       #expect(byCount.contains(#"The folder "\#(input.path)" holds more than 2 files"#))
 
       let bySize = try #require(
-        sandbox.verify(input, as: .directory(maximumByteCount: 10), named: "site", record: .all))
+        sandbox.verify(input, as: .directory(maximumByteCount: 10), named: "site", record: .all)
+      )
       #expect(bySize.contains(#"The folder "\#(input.path)" holds more than 10 bytes"#))
       #expect(!FileManager.default.fileExists(atPath: sandbox.snapshots.path))
     }
@@ -282,12 +348,19 @@ import Testing
   @Test func pathsThatCannotBeAFolderFailNamingThePath() throws {
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
-      let climbing = try #require(sandbox.verify(["../x": Data()], as: .directory, named: "site", record: .all))
+      let climbing = try #require(
+        sandbox.verify(["../x": Data()], as: .directory, named: "site", record: .all)
+      )
       #expect(climbing.contains(#"The path "../x" cannot be part of a folder snapshot"#))
 
       let both = try #require(
-        sandbox.verify(["a": Data(), "a/b": Data()], as: .directory, named: "site", record: .all))
-      #expect(both.contains(#"The path "a" cannot be part of a folder snapshot: it is a file and also holds "a/b"."#))
+        sandbox.verify(["a": Data(), "a/b": Data()], as: .directory, named: "site", record: .all)
+      )
+      #expect(
+        both.contains(
+          #"The path "a" cannot be part of a folder snapshot: it is a file and also holds "a/b"."#
+        )
+      )
       #expect(!FileManager.default.fileExists(atPath: sandbox.snapshots.path))
     }
   }
@@ -309,12 +382,23 @@ import Testing
       let sandbox = SnapshotSandbox(root: root)
       _ = sandbox.verify(["a.txt": Data("1\n".utf8)], as: .directory, named: "site")
       let reference = sandbox.reference("sandbox.site")
-      try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: reference.path)
+      try FileManager.default.setAttributes(
+        [.posixPermissions: 0o555],
+        ofItemAtPath: reference.path
+      )
       defer {
-        try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: reference.path)
+        try? FileManager.default.setAttributes(
+          [.posixPermissions: 0o755],
+          ofItemAtPath: reference.path
+        )
       }
 
-      let message = sandbox.verify(["a.txt": Data("2\n".utf8)], as: .directory, named: "site", record: .all)
+      let message = sandbox.verify(
+        ["a.txt": Data("2\n".utf8)],
+        as: .directory,
+        named: "site",
+        record: .all
+      )
 
       #expect(message == SnapshotFileError.readOnly(reference).description)
       #expect(contents(of: reference.appendingPathComponent("a.txt")) == "1\n")
@@ -332,7 +416,8 @@ import Testing
 
   @Test(
     .snapshots(naming: .arguments),
-    arguments: [Fixture(name: "intro"), Fixture(name: "tables2"), Fixture(name: "two words")])
+    arguments: [Fixture(name: "intro"), Fixture(name: "tables2"), Fixture(name: "two words")]
+  )
   func rendersPage(_ page: Fixture) throws {
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
@@ -354,7 +439,9 @@ import Testing
       let folder = root.appendingPathComponent("site", isDirectory: true)
       let page = folder.appendingPathComponent("a/page.txt")
       try FileManager.default.createDirectory(
-        at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+        at: page.deletingLastPathComponent(),
+        withIntermediateDirectories: true
+      )
       try Data(repeating: 0x61, count: 300_000).write(to: page)
       try Data("b\n".utf8).write(to: folder.appendingPathComponent("b.txt"))
       let encoded = try #require(try FolderContents.readEncoded(folder))
@@ -374,7 +461,9 @@ import Testing
 
       try FileManager.default.removeItem(at: folder.appendingPathComponent("b.txt"))
       try FileManager.default.createSymbolicLink(
-        atPath: folder.appendingPathComponent("b.txt").path, withDestinationPath: "a/page.txt")
+        atPath: folder.appendingPathComponent("b.txt").path,
+        withDestinationPath: "a/page.txt"
+      )
       #expect(!FolderContents.folder(at: folder, matches: encoded))
       #expect(!FolderContents.folder(at: root.appendingPathComponent("none"), matches: encoded))
     }
@@ -390,10 +479,14 @@ import Testing
       let two = root.appendingPathComponent("two", isDirectory: true)
       for folder in [one, two] {
         try FileManager.default.createDirectory(
-          at: folder.appendingPathComponent("a"), withIntermediateDirectories: true)
+          at: folder.appendingPathComponent("a"),
+          withIntermediateDirectories: true
+        )
         try Data(repeating: 0x61, count: 600_000).write(to: folder.appendingPathComponent("a/big"))
         try FileManager.default.createSymbolicLink(
-          atPath: folder.appendingPathComponent("link").path, withDestinationPath: "a/big")
+          atPath: folder.appendingPathComponent("link").path,
+          withDestinationPath: "a/big"
+        )
       }
       let listing = try #require(try FolderListing.list(one))
       #expect(listing.matches(folderAt: two))
@@ -410,7 +503,9 @@ import Testing
       try FileManager.default.removeItem(at: two.appendingPathComponent("extra"))
       try FileManager.default.removeItem(at: two.appendingPathComponent("link"))
       try FileManager.default.createSymbolicLink(
-        atPath: two.appendingPathComponent("link").path, withDestinationPath: "a")
+        atPath: two.appendingPathComponent("link").path,
+        withDestinationPath: "a"
+      )
       #expect(!listing.matches(folderAt: two))
     }
   }
@@ -424,7 +519,9 @@ import Testing
       _ = sandbox.verify(input, as: .directory, named: "site")
       try Data("two\n".utf8).write(to: input.appendingPathComponent("a.txt"))
 
-      let message = try #require(sandbox.verify(input, as: .directory, named: "site", record: .never))
+      let message = try #require(
+        sandbox.verify(input, as: .directory, named: "site", record: .never)
+      )
 
       #expect(message.contains("~ a.txt\n\n--- a.txt\n@@ \u{2212}1,2 +1,2 @@\n\u{2212}one\n+two"))
       #expect(contents(of: sandbox.artifact("sandbox.site/a.txt")) == "two\n")
