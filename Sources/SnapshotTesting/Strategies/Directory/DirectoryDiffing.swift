@@ -41,7 +41,12 @@ extension Diffing where Value == DirectorySnapshot {
       },
       fromData: { data in DirectorySnapshot(encoded: data) ?? DirectorySnapshot(files: [:]) },
       diffV2: { reference, snapshot in
-        FolderDifference(reference, snapshot, byExtension: byExtension).report
+        // A folder on disk is read only now; a file gone or changed since its walk is named
+        // rather than shown as removed.
+        if case .failure(let error) = snapshot.source?.load().encoded {
+          return ("The snapshot's folder could not be read: \(error.description)", [])
+        }
+        return FolderDifference(reference, snapshot, byExtension: byExtension).report
       }
     )
     diffing.storesFolder = true

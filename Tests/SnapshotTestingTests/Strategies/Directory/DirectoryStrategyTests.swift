@@ -529,3 +529,25 @@ import Testing
     }
   }
 }
+
+extension FolderOnDiskComparisonTests {
+  @Test func aFileGoneSinceTheWalkIsNamedNotShownAsRemoved() throws {
+    try withTemporaryDirectory { root in
+      let file = root.appendingPathComponent("a.txt")
+      try Data("one\n".utf8).write(to: file)
+      let snapshot = DirectorySnapshot(listing: try #require(try FolderListing.list(root)))
+      try FileManager.default.removeItem(at: file)
+
+      let (message, _) = try #require(
+        Diffing<DirectorySnapshot>.directory().diffV2(DirectorySnapshot(files: [:]), snapshot)
+      )
+
+      #expect(
+        message == """
+          The snapshot's folder could not be read: "\(file.path)" could not be read: No such \
+          file or directory.
+          """
+      )
+    }
+  }
+}
