@@ -34,5 +34,10 @@ let package = Package(
       name: "MarkupBenchmark",
       dependencies: [.product(name: "MarkupSnapshotTesting", package: "swift-snapshot-testing")]
     ),
+    // `.directory` of a 2,000-file, 50 MB folder against `diff -r` on the same folders.
+    .executableTarget(
+      name: "DirectoryBenchmark",
+      dependencies: [.product(name: "SnapshotTesting", package: "swift-snapshot-testing")]
+    ),
   ]
 )

@@ -5,10 +5,12 @@ import RunRecord
 /// `prune` and `optimize`, so that both look at the same files.
 ///
 /// Hidden folders (`.build`, `.git`, `.swiftpm`) are not entered: dependencies' checkouts hold
-/// references of their own. Symbolic links are not followed.
+/// references of their own. Symbolic links are not followed. A folder where a reference file
+/// would be (`__Snapshots__/<test file>/<test>.1/`) is a folder reference (`.directory`): it is
+/// listed as one reference and not entered, so a tool keeps, deletes or leaves it whole.
 enum SnapshotFolders {
-  /// The files inside `__Snapshots__` folders beneath `root`, and the temporary files of killed
-  /// recordings among the hidden ones, each sorted by path.
+  /// The files (and folder references) inside `__Snapshots__` folders beneath `root`, and the
+  /// temporary files and folders of killed recordings among the hidden ones, each sorted by path.
   static func files(beneath root: URL) -> (references: [URL], temporaries: [URL]) {
     let keys: [URLResourceKey] = [.isDirectoryKey, .isSymbolicLinkKey]
     guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys)
@@ -19,7 +21,16 @@ enum SnapshotFolders {
       let values = try? url.resourceValues(forKeys: Set(keys))
       let isHidden = url.lastPathComponent.hasPrefix(".")
       if values?.isDirectory == true {
-        if isHidden { walker.skipDescendants() }
+        let isReferenceLevel = url.pathComponents.dropLast(2).last == "__Snapshots__"
+        if isHidden {
+          walker.skipDescendants()
+          if isReferenceLevel, TemporaryFiles.isStray(url.lastPathComponent) {
+            temporaries.append(url)
+          }
+        } else if isReferenceLevel {
+          walker.skipDescendants()
+          files.append(url)
+        }
         continue
       }
       guard values?.isSymbolicLink != true, url.pathComponents.dropLast().contains("__Snapshots__")

@@ -46,4 +46,16 @@ package enum ReferenceFile {
     if GitLFSPointer.matches(data) { throw .gitLFSPointer(url) }
     return .present(data)
   }
+
+  /// Reads the folder reference at `url` (``FolderContents``) as the bytes the engine compares:
+  /// `.missing` when nothing is there; an error naming the path for a file where the folder
+  /// should be, and for anything inside that a folder snapshot cannot hold or read.
+  package static func readFolder(_ url: URL) throws(SnapshotFileError) -> StoredReference {
+    do {
+      guard let encoded = try FolderContents.readEncoded(url) else { return .missing }
+      return .present(encoded)
+    } catch {
+      throw .folder(url, error)
+    }
+  }
 }

@@ -19,6 +19,26 @@ package struct SnapshotFileError: Error, CustomStringConvertible, Equatable {
     )
   }
 
+  package static func isFile(_ url: URL) -> Self {
+    Self(
+      description: """
+        The reference "\(url.path)" is a file, but this strategy stores a folder there. Move or \
+        delete the file (it may have been recorded with another strategy) so the folder can be \
+        stored.
+        """,
+      cause: "it is a file"
+    )
+  }
+
+  /// A folder reference that cannot be read or compared with, for the reason `error` gives.
+  package static func folder(_ url: URL, _ error: FolderContentsError) -> Self {
+    if case .notAFolder = error { return .isFile(url) }
+    return Self(
+      description: #"The reference folder "\#(url.path)" cannot be used: \#(error.description)"#,
+      cause: error.description
+    )
+  }
+
   package static func unreadable(_ url: URL, _ reason: String) -> Self {
     Self(
       description: #"The reference "\#(url.path)" could not be read: \#(reason)."#,

@@ -67,12 +67,14 @@ package enum TemporaryFiles {
       || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
   }
 
-  /// Removes the temporary files in `folder` whose writer has exited: what a killed write left.
-  /// Each folder is looked at once per process; this process never leaves one itself.
+  /// Removes the temporary files and folders in `folder` whose writer has exited: what a killed
+  /// write left. Each folder is looked at once per process; this process never leaves one
+  /// itself.
   static func removeStrays(inFolder folder: String) {
     _ = cleanedFolders.value(for: folder) {
       for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-        if isStray(name) { _ = unlink(folder + "/" + name) }
+        // A folder reference's temporary folder too (``FolderContents/writeFolder(at:)``).
+        if isStray(name) { removeTree(folder + "/" + name) }
       }
       return true
     }

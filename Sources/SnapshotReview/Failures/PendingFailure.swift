@@ -154,7 +154,15 @@ package struct PendingFailures: Sendable {
         record: record,
         recordURL: recordURL,
         referenceURL: referenceURL,
-        acceptRefusal: referenceURL.flatMap { writable.refusal(for: $0, record: record) },
+        acceptRefusal: referenceURL.flatMap { reference in
+          writable.refusal(
+            for: reference,
+            record: record,
+            // A folder snapshot's reference is a folder, which accepting replaces whole.
+            newSnapshotIsFolder: files.first { $0.role == .newSnapshot }.map { isFolder($0.url) }
+              ?? false
+          )
+        },
         artifactsRefusal: outside.isEmpty
           ? nil
           : """
@@ -213,7 +221,11 @@ struct WritableFolders {
   /// `__Snapshots__` folder of it (any folder under `SNAPSHOT_TESTING_REFERENCE_DIR`), once `..`
   /// and symbolic links are resolved, and its name must be one the engine could have written
   /// for the record's test, snapshot name and extension.
-  func refusal(for reference: URL, record: FailureRecord) -> String? {
+  func refusal(
+    for reference: URL,
+    record: FailureRecord,
+    newSnapshotIsFolder: Bool = false
+  ) -> String? {
     let test = record.testName
     // The reference itself resolved, not only its folder: writing follows a symbolic link at the
     // last component, so a crafted link would otherwise carry the write anywhere.
@@ -243,7 +255,7 @@ struct WritableFolders {
         snapshot by running its test instead.
         """
     }
-    if isDirectory(reference) {
+    if isDirectory(reference), !newSnapshotIsFolder {
       return """
         Refusing to accept "\(test)": its reference "\(reference.path)" is a folder.
         """

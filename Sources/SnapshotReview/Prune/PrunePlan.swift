@@ -77,17 +77,23 @@ package struct PrunePlan: Sendable {
     )
   }
 
-  /// Deletes the unreferenced files, then the folders inside `__Snapshots__` (and the
-  /// `__Snapshots__` folder itself) that this left empty. Returns the files that could not be
-  /// removed, with the reason.
+  /// Deletes the unreferenced files and folder references, then the folders inside
+  /// `__Snapshots__` (and the `__Snapshots__` folder itself) that this left empty. Returns the
+  /// files that could not be removed, with the reason.
   package func delete() -> [(URL, String)] {
     var problems: [(URL, String)] = []
     var folders: Set<String> = []
     for url in unreferenced + strayTemporaryFiles {
       // Checked again here: a file outside a `__Snapshots__` folder is never deleted.
       guard url.pathComponents.dropLast().contains("__Snapshots__") else { continue }
-      if unlink(url.path) == 0 {
+      // A folder reference, or a killed recording's temporary folder, goes as a whole.
+      var status = stat()
+      let isFolder = lstat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+      if isFolder { removeTree(url.path) }
+      if isFolder ? lstat(url.path, &status) != 0 : unlink(url.path) == 0 {
         folders.insert(url.deletingLastPathComponent().path)
+      } else if isFolder {
+        problems.append((url, "the folder could not be removed entirely"))
       } else {
         problems.append((url, String(cString: strerror(errno))))
       }

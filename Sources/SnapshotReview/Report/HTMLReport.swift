@@ -146,6 +146,12 @@ package struct HTMLReport {
     {
       return changesList(failure) + diffViews(patch)
     }
+    if failure.record.reason == .missing, let listing = folderListing(failure.failedSnapshotURL) {
+      let rendered = listing.split(separator: "\n").map {
+        "<span class=\"added\">\(escape(String($0)))</span>"
+      }
+      return "<pre class=\"diff\">\(rendered.joined())</pre>\n"
+    }
     if failure.record.reason == .missing,
       let data = try? Data(contentsOf: failure.failedSnapshotURL),
       let text = String(data: data, encoding: .utf8)

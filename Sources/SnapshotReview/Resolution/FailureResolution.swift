@@ -45,6 +45,11 @@ extension PendingFailure {
             """
         )
       }
+      if isFolder(failedSnapshotURL) {
+        try acceptFolder(failedSnapshotURL, over: referenceURL)
+        removeArtifacts()
+        return
+      }
       let data: Data
       do {
         data = try Data(contentsOf: failedSnapshotURL)
@@ -74,9 +79,37 @@ extension PendingFailure {
   /// removal leaves the failure listed). Never removes the reference.
   func removeRecords() { removeArtifacts() }
 
+  /// A folder snapshot's new folder, copied over its reference folder as one unit
+  /// (``FolderContents/writeFolder(at:)``): files it lacks are removed with the old folder.
+  private func acceptFolder(_ failed: URL, over referenceURL: URL) throws(ResolutionError) {
+    do {
+      guard let contents = try FolderContents.read(failed) else {
+        throw FolderContentsError.unreadable(failed.path, String(cString: strerror(ENOENT)))
+      }
+      try contents.writeFolder(at: referenceURL)
+    } catch let error as FolderContentsError {
+      throw ResolutionError(
+        description: """
+          Cannot accept "\(record.testName)": the new snapshot could not be read \
+          (\(error.description)). Re-run the test to produce it again.
+          """
+      )
+    } catch let error as SnapshotFileError {
+      throw ResolutionError(
+        description: """
+          Cannot accept "\(record.testName)": writing "\(referenceURL.path)" failed \
+          (\(error.cause)). The reference is unchanged.
+          """
+      )
+    } catch {
+      throw ResolutionError(description: "Cannot accept \"\(record.testName)\": \(error).")
+    }
+  }
+
   private func removeArtifacts() {
+    // A folder snapshot's new folder goes as a whole; links in it are removed, never followed.
     for url in artifactURLs where url.standardizedFileURL != referenceURL?.standardizedFileURL {
-      _ = unlink(url.path)
+      removeTree(url.path)
     }
     // The new snapshot's folder in the artifacts, once it holds nothing else (a failure without
     // one, as an inline snapshot's, has no such folder: never the records' own folder).
@@ -84,4 +117,10 @@ extension PendingFailure {
       _ = rmdir(snapshot.url.deletingLastPathComponent().path)
     }
   }
+}
+
+/// Whether `url` is a folder itself (a symbolic link to one is not).
+func isFolder(_ url: URL) -> Bool {
+  var status = stat()
+  return lstat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
 }

@@ -318,6 +318,10 @@ package struct ReviewSession {
       for url in files { text += "\nfile: \(hints.display(url.path))" }
       text += "\nSee the images side by side with: \(hints.command("report"))"
     } else if failure.record.reason == .missing,
+      let listing = folderListing(failure.failedSnapshotURL)
+    {
+      text += "\n\n" + listing
+    } else if failure.record.reason == .missing,
       let data = try? Data(contentsOf: failure.failedSnapshotURL),
       let snapshot = String(data: data, encoding: .utf8)
     {

@@ -38,6 +38,15 @@ public struct Diffing<Value>: @unchecked Sendable {
   /// an attachment not named here is a plain attachment.
   package var attachmentRoles: [String: FailureRecord.Role] = [:]
 
+  /// Set by formats whose reference is a folder (`.directory`): ``toData`` gives the bytes of a
+  /// ``FolderContents``, which the engine reads and writes as a folder of files.
+  package var storesFolder = false
+
+  /// For a format that stores a folder: whether the folder at a URL holds exactly this value,
+  /// found without reading either whole. The engine asks it first; `false` sends the assertion
+  /// down the ordinary path (read the reference, decide), which also says why it could not match.
+  package var matchesFolder: ((Value, URL) -> Bool)?
+
   /// The comparison in its older shape, returning XCTest attachments.
   @available(*, deprecated, message: "Use 'diffV2'")
   public var diff: (Value, Value) -> (String, [XCTAttachment])? {

@@ -39,7 +39,8 @@ func reportMismatch<Format>(
   var recordingProblem: String?
   if mismatch.rerecords {
     do {
-      try AtomicFile.write(snapshotData, to: assertion.referenceURL)
+      try writeSnapshot(
+        snapshotData, to: assertion.referenceURL, asFolder: diffing.storesFolder)
     } catch {
       recordingProblem = error.description
     }
@@ -104,6 +105,7 @@ private func saveArtifacts<Format>(
     snapshotData: snapshotData,
     diffAttachments: attachments,
     roles: diffing.attachmentRoles,
+    asFolder: diffing.storesFolder,
     assertion: assertion
   )
   recordAttachments(saved.attachments, sourceLocation: assertion.context.sourceLocation)

@@ -20,6 +20,7 @@ func writeArtifacts(
   snapshotData: Data,
   diffAttachments: [DiffAttachment],
   roles: [String: FailureRecord.Role],
+  asFolder: Bool = false,
   assertion: ResolvedAssertion
 ) -> SavedArtifacts {
   let location = assertion.location
@@ -46,16 +47,20 @@ func writeArtifacts(
     files.append((name.flatMap { roles[$0] } ?? .attachment, url, url.lastPathComponent, data))
   }
   var problems: [String] = []
-  for (_, url, _, data) in files {
+  for (index, (_, url, _, data)) in files.enumerated() {
     do {
-      try AtomicFile.write(data, to: url)
+      // The new snapshot of a folder format is a folder too, so that accepting it is a copy.
+      try writeSnapshot(data, to: url, asFolder: asFolder && index == 0)
     } catch {
       problems.append("The failure's artifact could not be saved. \(error.description)")
     }
   }
   return SavedArtifacts(
     files: files.map { FailureRecord.File(role: $0.0, path: $0.1.path) },
-    attachments: files.map { FailureAttachment(name: $0.2, data: $0.3) },
+    // A folder is not attached (a test attaches files); it is on disk.
+    attachments: files.dropFirst(asFolder ? 1 : 0).map {
+      FailureAttachment(name: $0.2, data: $0.3)
+    },
     problems: problems
   )
 }

@@ -62,13 +62,23 @@ private func compare<Value, Format>(
   assertion: ResolvedAssertion
 ) -> String? {
   let diffing = strategy.diffing
+  // A folder reference is first compared with the snapshot as both are read, a piece at a time,
+  // so an unchanged folder is never held in memory; otherwise it is read whole and decided as
+  // any reference.
+  if assertion.recordMode.mode != .all, let matchesFolder = diffing.matchesFolder,
+    matchesFolder(snapshot, assertion.referenceURL)
+  {
+    return act(on: .matched, snapshotData: Data(), diffing: diffing, assertion: assertion)
+  }
   let decision = decideSnapshot(
     recordMode: assertion.recordMode,
     // Record mode `all` writes whatever is there; it need not be read.
     reference: assertion.recordMode.mode == .all
       ? .success(.missing)
       : Result { () throws(SnapshotFileError) in
-        try ReferenceFile.read(assertion.referenceURL)
+        diffing.storesFolder
+          ? try ReferenceFile.readFolder(assertion.referenceURL)
+          : try ReferenceFile.read(assertion.referenceURL)
       },
     snapshot: snapshot,
     snapshotData: encoded,
@@ -96,7 +106,12 @@ private func act<Format>(
     clearFailureRecord(assertion)
     return nil
   case .recorded(let reason):
-    return recordReference(snapshotData, reason: reason, assertion: assertion)
+    return recordReference(
+      snapshotData,
+      reason: reason,
+      asFolder: diffing.storesFolder,
+      assertion: assertion
+    )
   case .missing(let reason):
     return reportMissingReference(
       reason,

@@ -39,20 +39,13 @@ import Testing
   }
 
   static func child(_ mode: String, folder: URL, named: Bool) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["--testing-library", "swift-testing", "--filter", "childRecords"]
-    var environment = ProcessInfo.processInfo.environment
-    environment[childKey] = mode
-    environment["KILLED_RECORDING_FOLDER"] = folder.path
-    environment["SNAPSHOT_ARTIFACTS"] =
-      folder.deletingLastPathComponent().appendingPathComponent("artifacts").path
+    var environment = [
+      childKey: mode, "KILLED_RECORDING_FOLDER": folder.path,
+      "SNAPSHOT_ARTIFACTS": folder.deletingLastPathComponent()
+        .appendingPathComponent("artifacts").path,
+    ]
     if named { environment["KILLED_RECORDING_NAMED"] = "1" }
-    process.environment = environment
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
+    return try startChildTest("childRecords", environment: environment)
   }
 
   @Test(arguments: [false, true])
@@ -68,13 +61,7 @@ import Testing
       for delay in [0, 2, 5, 11, 23, 47] {
         try? FileManager.default.removeItem(at: started)
         let recording = try Self.child("loop", folder: folder, named: namedTemporaryFiles)
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: started.path) && Date() < deadline {
-          usleep(1000)
-        }
-        usleep(useconds_t(delay * 1000))
-        kill(recording.processIdentifier, SIGKILL)
-        recording.waitUntilExit()
+        kill(recording, whenStarted: started, afterMilliseconds: delay)
 
         if let data = try? Data(contentsOf: reference) {
           #expect(whole.contains(data), "killed after \(delay) ms: \(data.count) bytes")
