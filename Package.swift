@@ -83,7 +83,7 @@ let package = Package(
     // pipe (no WebSocket library, no new dependency); images go through the image module.
     .target(
       name: "WebSnapshotTesting",
-      dependencies: ["SnapshotTesting", "ImageSnapshotTesting", "CCommandSpawn"]
+      dependencies: ["SnapshotTesting", "ImageSnapshotTesting", "RunRecord", "CCommandSpawn"]
     ),
     .testTarget(
       name: "WebSnapshotTestingTests",

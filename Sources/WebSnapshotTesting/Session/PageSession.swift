@@ -63,7 +63,7 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
         ["features": [["name": "prefers-reduced-motion", "value": "reduce"]]]
       ),
     ]
-      + (SharedBrowser.networkWalls.contains(.interception)
+      + (NetworkWalls.current.contains(.interception)
         // Every frame and worker the page makes is attached paused, and intercepted before it
         // runs.
         ? [TargetGuard.autoAttach, TargetGuard.webSocketWatch] : [])
@@ -110,11 +110,11 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
       pagesLock.withLock { pages[contextIdentifier] = WeakPage(page: session) }
       do throws(WebSnapshotError) {
         try await session.sendAll(setup + [viewport.command])
-        try await session.navigate(to: browser.process.blankDocument.absoluteString)
+        try await session.navigate(to: browser.blankDocument.absoluteString)
         // Interception starts once the blank document is in. Only requests that could leave
         // the machine are paused (`file:`, `data:` and `blob:` never do), so that a page's
         // local files load without a round trip through this process each.
-        if SharedBrowser.networkWalls.contains(.interception) {
+        if NetworkWalls.current.contains(.interception) {
           try await session.send("Fetch.enable", ["patterns": TargetGuard.interceptedPatterns])
         }
       } catch {
@@ -330,53 +330,5 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
 
   func adopt(session: String) {
     lock.withLock { childSessions.append(session) }
-  }
-}
-
-/// The size a page renders at, in CSS pixels, at device scale 1.
-struct Viewport: Equatable, Sendable {
-  var width: Int
-  var height: Int
-
-  /// The command that sets it.
-  var command: (String, [String: Any]) {
-    (
-      "Emulation.setDeviceMetricsOverride",
-      ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false]
-    )
-  }
-}
-
-/// Which URLs a page may load: loopback servers, `file:`, `data:` and the browser's own
-/// `about:` and `blob:` documents.
-enum RequestPolicy {
-  static func allows(_ address: String) -> Bool {
-    guard let url = URL(string: address), let scheme = url.scheme?.lowercased() else {
-      return false
-    }
-    switch scheme {
-    case "file", "data", "about", "blob": return true
-    case "http", "https", "ws", "wss": return isLoopback(url.host)
-    default: return false
-    }
-  }
-
-  /// Whether `host`, as a URL spells it, is this machine: `localhost` and its subdomains,
-  /// `127.0.0.0/8`, `::1` and `127.0.0.0/8` mapped into IPv6 (`::ffff:127.0.0.1`). Decided by
-  /// the name alone, never by looking it up: a name that resolves to 127.0.0.1 is not loopback.
-  static func isLoopback(_ host: String?) -> Bool {
-    guard var host = host?.lowercased(), !host.isEmpty else { return false }
-    if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-    if host.hasSuffix(".") { host.removeLast() }
-    if host == "localhost" || host.hasSuffix(".localhost") { return true }
-    if host.contains(":") {
-      var bytes = [UInt8](repeating: 0, count: 16)
-      guard inet_pton(AF_INET6, host, &bytes) == 1 else { return false }
-      let isOne = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
-      let isMapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
-      return isOne || (isMapped && bytes[12] == 127)
-    }
-    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-    return parts.count == 4 && parts.first == "127" && parts.allSatisfy { UInt8($0) != nil }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 #if canImport(Glibc)
   import Glibc
@@ -7,19 +8,6 @@ import Foundation
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-/// A running browser and the connection that drives it.
-final class Browser: Sendable {
-  let process: BrowserProcess
-  let connection: DevToolsConnection
-
-  init(process: BrowserProcess, connection: DevToolsConnection) {
-    self.process = process
-    self.connection = connection
-  }
-
-  var isRunning: Bool { !connection.isClosed }
-}
 
 /// The one browser of the test process: started by the first web snapshot, shared by every
 /// later one (each in its own browser context), started again if it has died, and killed when
@@ -130,13 +118,10 @@ actor SharedBrowser {
   /// Seconds a starting browser has to answer its first command.
   static let startDeadline: Double = 30
 
-  /// Another deadline, for the tests.
-  @TaskLocal static var startDeadlineOverride: Double?
-
-  /// The walls between a page and the network that a browser started, and a page opened, in
-  /// this task put up: both, always, but for the tests that take one down to prove that the
-  /// other holds alone.
-  @TaskLocal static var networkWalls: NetworkWalls = .both
+  /// Another deadline, for the tests (through `TestHooks`).
+  enum StartDeadline: TestHookKey {
+    typealias Value = Double
+  }
 
   /// `error`'s message as a clause inside another sentence: without its final full stop.
   private static func sentence(_ error: WebSnapshotError) -> String {
@@ -149,8 +134,15 @@ actor SharedBrowser {
     let path = try BrowserExecutable.locate().get()
     let process = try BrowserProcess.start(path: path)
     let connection = DevToolsConnection(process: process)
+    let blankDocument: URL
+    do throws(WebSnapshotError) {
+      blankDocument = try BlankDocument.write(into: process.profileFolder)
+    } catch {
+      process.terminate()
+      throw error
+    }
     // A browser that never answers is killed, so that no snapshot waits on it forever.
-    let seconds = startDeadlineOverride ?? startDeadline
+    let seconds = TestHooks.value(StartDeadline.self) ?? startDeadline
     let started = DispatchTime.now()
     let deadline = Task(executorPreference: WebExecutor.shared) {
       try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
@@ -183,7 +175,7 @@ actor SharedBrowser {
     // browser announces them, paused, to be guarded like the page's own frames and workers.
     let watcher = BrowserTargetWatcher(connection: connection)
     connection.addListener(watcher, for: DevToolsConnection.browserSession)
-    if networkWalls.contains(.interception) {
+    if NetworkWalls.current.contains(.interception) {
       do {
         _ = try await connection.send(
           BrowserTargetWatcher.command.0,
@@ -194,45 +186,6 @@ actor SharedBrowser {
         throw .browserDidNotStart(path: path, reason: Self.sentence(error))
       }
     }
-    return Browser(process: process, connection: connection)
-  }
-}
-
-/// The two walls between a page and the network: interception of every request of every
-/// target (``TargetGuard``), and the browser's own rule that sends everything but loopback
-/// nowhere (``BrowserProcess/arguments(profileFolder:walls:)``).
-struct NetworkWalls: OptionSet, Sendable {
-  let rawValue: Int
-  static let interception = NetworkWalls(rawValue: 1)
-  static let browserRule = NetworkWalls(rawValue: 2)
-  static let both: NetworkWalls = [.interception, .browserRule]
-}
-
-/// The browsers this process started, killed when it exits normally. (When it is killed, the
-/// kernel kills the browser, started with `PR_SET_PDEATHSIG`, and its helpers exit as its
-/// command pipe closes.)
-final class BrowserRegistry: @unchecked Sendable {
-  static let shared = BrowserRegistry()
-
-  private let lock = NSLock()
-  private var processes: [BrowserProcess] = []
-  private var installedExitHandler = false
-
-  func register(_ process: BrowserProcess) {
-    let install = lock.withLock { () -> Bool in
-      processes.removeAll { $0.processIdentifier == process.processIdentifier }
-      processes.append(process)
-      defer { installedExitHandler = true }
-      return !installedExitHandler
-    }
-    if install { atexit { BrowserRegistry.shared.terminateAll() } }
-  }
-
-  func terminateAll() {
-    let all = lock.withLock { () -> [BrowserProcess] in
-      defer { processes = [] }
-      return processes
-    }
-    for process in all { process.terminate() }
+    return Browser(process: process, connection: connection, blankDocument: blankDocument)
   }
 }

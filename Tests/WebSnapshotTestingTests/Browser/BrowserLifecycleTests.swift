@@ -1,5 +1,6 @@
 import Foundation
 import ImageSnapshotTesting
+import RunRecord
 import SnapshotTesting
 import TestSupport
 import XCTest
@@ -20,7 +21,7 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
 
   /// The XCTest entry point: one failure per assertion, naming the variable and the command.
   func testMissingChromiumFailsEachXCTestAssertion() {
-    let failures = BrowserExecutable.$environmentOverride.withValue(WebFaultTests.missingBrowser) {
+    let failures = RunEnvironment.withOverride(WebFaultTests.missingBrowser) {
       capturingFailures {
         assertSnapshot(of: WebTesting.solidPage("#fff"), as: .image, record: .never)
         assertSnapshot(of: WebTesting.solidPage("#fff"), as: .accessibilityTree, record: .never)
@@ -260,8 +261,8 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
   private func startError(executable: String, deadline: Double? = nil) -> WebSnapshotError? {
     let outcome = ResultBox()
     let done = DispatchSemaphore(value: 0)
-    BrowserExecutable.$environmentOverride.withValue([BrowserExecutable.variable: executable]) {
-      SharedBrowser.$startDeadlineOverride.withValue(deadline) {
+    RunEnvironment.withOverride([.chromium: executable]) {
+      TestHooks.with(SharedBrowser.StartDeadline.self, deadline) {
         Task {
           do throws(WebSnapshotError) {
             _ = try await SharedBrowser().browser()

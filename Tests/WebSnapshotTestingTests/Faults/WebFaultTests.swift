@@ -11,8 +11,8 @@ import Testing
 /// loopback server: a clear failure (nothing recorded) or a warning, never a crash or a pass.
 @Suite(.enabled(if: WebTesting.chromiumInstalled, WebTesting.skipReason))
 struct WebFaultTests {
-  static let missingBrowser = [
-    "SNAPSHOT_TESTING_CHROMIUM": "/nonexistent/chromium", "PATH": "/nonexistent",
+  static let missingBrowser: RunEnvironment = [
+    .chromium: "/nonexistent/chromium", .path: "/nonexistent",
   ]
 
   @Test func noChromiumFailsEveryAssertionAndRecordsNothing() {
@@ -43,7 +43,7 @@ struct WebFaultTests {
 
   /// The Swift Testing entry point reports the failure as an issue at the assertion.
   @Test func noChromiumIsAnIssueInSwiftTesting() {
-    BrowserExecutable.$environmentOverride.withValue(Self.missingBrowser) {
+    RunEnvironment.withOverride(Self.missingBrowser) {
       withKnownIssue {
         assertSnapshot(of: WebTesting.solidPage("#fff"), as: .image, record: .never)
       } matching: { issue in
@@ -140,7 +140,8 @@ struct WebFaultTests {
     defer { folder.remove() }
     let hanging = WebPage(url: server.url("/slow"))
     let count = 2 * ProcessInfo.processInfo.activeProcessorCount + 1
-    RunEnvironment.withOverride([.artifacts: folder.root.appendingPathComponent("artifacts").path]) {
+    let artifacts = folder.root.appendingPathComponent("artifacts").path
+    RunEnvironment.withOverride(WebTesting.environment([.artifacts: artifacts])) {
       for _ in 0..<count {
         withKnownIssue {
           assertInlineSnapshot(
