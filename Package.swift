@@ -206,6 +206,8 @@ let package = Package(
         "TestSupport",
         // Inline failures are recorded by real inline assertions, then accepted by the tool.
         "InlineSnapshotTesting", "InlineSnapshotRewriter",
+        // The served report is clicked in the web module's browser, over its DevTools client.
+        "WebSnapshotTesting",
       ]
     ),
     // HTML and XML as canonical text; apart from the core so that its parser does not add to the

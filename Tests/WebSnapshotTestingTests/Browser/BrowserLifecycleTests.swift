@@ -19,21 +19,6 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     try XCTSkipUnless(WebTesting.chromiumInstalled, "Chromium is not installed")
   }
 
-  /// The XCTest entry point: one failure per assertion, naming the variable and the command.
-  func testMissingChromiumFailsEachXCTestAssertion() {
-    let failures = RunEnvironment.withOverride(WebFaultTests.missingBrowser) {
-      capturingFailures {
-        assertSnapshot(of: WebTesting.solidPage("#fff"), as: .image, record: .never)
-        assertSnapshot(of: WebTesting.solidPage("#fff"), as: .accessibilityTree, record: .never)
-      }
-    }
-    XCTAssertEqual(failures.count, 2)
-    for failure in failures {
-      XCTAssertTrue(failure.message.contains("SNAPSHOT_TESTING_CHROMIUM"), failure.message)
-      XCTAssertTrue(failure.message.contains("apt-get install chromium"), failure.message)
-    }
-  }
-
   func testBrowserKilledDuringAnAssertionFailsItAndTheNextStartsANewOne() throws {
     _ = try WebTesting.render(WebTesting.solidPage("#fff"), as: .image(width: 10, height: 10))
     let server = try LoopbackServer(routes: ["/slow": .hang])
