@@ -10,8 +10,14 @@ import RunRecord
 #endif
 
 /// The one browser of the test process: started by the first web snapshot, shared by every
-/// later one (each in its own browser context), started again if it has died, and killed when
-/// the process exits.
+/// later one, started again if it has died, and killed when the process exits.
+///
+/// Each snapshot's page is alone in its browser context. A context is kept for a later page
+/// when its page left nothing in it but what closing the page ends (its document, timers,
+/// workers, listeners, history, emulation) — no request that could fill the HTTP cache, no
+/// frame or worker of its own, no download, no storage of its origin, no failure — and its
+/// permissions are reset; any other context is disposed, and the next page gets a new one.
+/// A browser context costs the browser more than most snapshots do (a window, a profile).
 actor SharedBrowser {
   nonisolated var unownedExecutor: UnownedSerialExecutor {
     WebExecutor.shared.asUnownedSerialExecutor()
@@ -57,7 +63,7 @@ actor SharedBrowser {
     if let spare, spare.browser === browser {
       taken = spare
     } else {
-      taken = Spare(browser: browser, viewport: viewport, page: Self.prepare(in: browser, viewport))
+      taken = Spare(browser: browser, viewport: viewport, page: prepare(in: browser, viewport))
     }
     spare = nil
     let session = try await taken.page.value.get()
@@ -74,9 +80,39 @@ actor SharedBrowser {
     }
     // Unless a snapshot that ran meanwhile has already asked for the next one.
     if spare == nil {
-      spare = Spare(browser: browser, viewport: viewport, page: Self.prepare(in: browser, viewport))
+      spare = Spare(browser: browser, viewport: viewport, page: prepare(in: browser, viewport))
     }
     return session
+  }
+
+  /// The contexts of closed pages, emptied, for the next pages of `browser`.
+  private var idleContexts: [(browser: Browser, context: String)] = []
+
+  /// How many emptied contexts are kept: as many as pages render at once, and the one ahead.
+  private static let idleContextLimit = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount) + 1
+
+  /// Closes `session`'s page. Its context is kept for a later page when `reusable` (the caller
+  /// found no storage of the page's origin in it) and the page touched nothing else that
+  /// outlives it; it is disposed otherwise.
+  func close(_ session: PageSession, reusable: Bool) {
+    guard reusable, session.contextTouched == nil, let current, current.isRunning,
+      current.connection === session.connection, idleContexts.count < Self.idleContextLimit
+    else {
+      session.close()
+      return
+    }
+    session.close(keepingContext: true)
+    // Permissions and downloads are the context's: the page may have been refused a
+    // permission, or a strategy may have granted one or allowed downloads.
+    current.connection.post(
+      "Browser.resetPermissions",
+      ["browserContextId": session.contextIdentifier]
+    )
+    current.connection.post(
+      "Browser.setDownloadBehavior",
+      ["behavior": "default", "browserContextId": session.contextIdentifier]
+    )
+    idleContexts.append((current, session.contextIdentifier))
   }
 
   /// A page being made ready, for `browser`, at `viewport`.
@@ -88,13 +124,17 @@ actor SharedBrowser {
 
   private var spare: Spare?
 
-  private static func prepare(
+  private func prepare(
     in browser: Browser,
     _ viewport: Viewport
   ) -> Task<Result<PageSession, WebSnapshotError>, Never> {
-    Task(executorPreference: WebExecutor.shared) {
+    idleContexts.removeAll { $0.browser !== browser }
+    let context = idleContexts.popLast()?.context
+    return Task(executorPreference: WebExecutor.shared) {
       do throws(WebSnapshotError) {
-        return .success(try await PageSession.open(in: browser, viewport: viewport))
+        return .success(
+          try await PageSession.open(in: browser, context: context, viewport: viewport)
+        )
       } catch {
         return .failure(error)
       }
@@ -107,6 +147,7 @@ actor SharedBrowser {
     current?.process.terminate()
     current = nil
     spare = nil
+    idleContexts = []
   }
 
   /// The running browser's process identifier, if one runs (tests kill it).

@@ -6,15 +6,17 @@ enum DevToolsProtocol {
   /// The commands sent, by domain.
   static let commands: Set<String> = [
     "Accessibility.getFullAXTree",
-    "Browser.getVersion",
+    "Browser.getVersion", "Browser.resetPermissions", "Browser.setDownloadBehavior",
     "Emulation.setDeviceMetricsOverride", "Emulation.setEmulatedMedia",
     "Emulation.setLocaleOverride", "Emulation.setTimezoneOverride",
     "Fetch.continueRequest", "Fetch.enable", "Fetch.failRequest",
     "Inspector.enable",
     "Network.enable",
-    "Page.captureScreenshot", "Page.enable", "Page.handleJavaScriptDialog", "Page.navigate",
+    "Page.captureScreenshot", "Page.createIsolatedWorld", "Page.enable",
+    "Page.handleJavaScriptDialog", "Page.navigate",
     "Runtime.enable", "Runtime.evaluate", "Runtime.runIfWaitingForDebugger",
-    "Target.attachToTarget", "Target.createBrowserContext", "Target.createTarget",
+    "Target.attachToTarget", "Target.closeTarget", "Target.createBrowserContext",
+    "Target.createTarget",
     "Target.disposeBrowserContext", "Target.setAutoAttach",
   ]
 
@@ -23,7 +25,8 @@ enum DevToolsProtocol {
     "Fetch.requestPaused",
     "Inspector.targetCrashed",
     "Network.webSocketCreated",
-    "Page.frameRequestedNavigation", "Page.javascriptDialogOpening", "Page.loadEventFired",
+    "Page.downloadWillBegin", "Page.frameRequestedNavigation", "Page.javascriptDialogOpening",
+    "Page.loadEventFired",
     "Runtime.exceptionThrown",
     "Target.attachedToTarget", "Target.detachedFromTarget",
   ]

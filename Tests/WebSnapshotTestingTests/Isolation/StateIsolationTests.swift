@@ -40,21 +40,13 @@ struct StateIsolationTests {
     const CHANNEL = 'isolation';
     const PERMISSIONS = ['geolocation', 'notifications', 'camera', 'microphone', 'midi'];
 
-    async function plant() {
-      document.cookie = 'planted=1; max-age=3600; path=/';
-      localStorage.setItem('planted', '1');
-      sessionStorage.setItem('planted', '1');
-      await new Promise((resolve, reject) => {
-        const request = indexedDB.open('planted', 1);
-        request.onupgradeneeded = () => request.result.createObjectStore('things');
-        request.onsuccess = () => { request.result.close(); resolve(); };
-        request.onerror = () => reject(request.error);
-      });
-      await (await caches.open('planted')).put('/planted', new Response('planted'));
-      await navigator.serviceWorker.register('/service-worker.js');
-      await navigator.serviceWorker.ready;
-      await (await fetch('/cached')).text();
+    const SERVED = location.protocol !== 'file:';
+
+    // Everything, or (`pageOnly`) only what belongs to the page and its document, so that its
+    // browser context may serve the next page.
+    async function plant(pageOnly) {
       window.name = 'planted';
+      sessionStorage.setItem('planted', '1');
       history.pushState({}, '');
       history.pushState({}, '');
       document.getElementById('field').focus({ preventScroll: true });
@@ -63,12 +55,7 @@ struct StateIsolationTests {
       listener.onmessage = (event) => {
         if (event.data === 'who') { listener.postMessage('broadcastChannel:page'); }
       };
-      window.planted = {
-        listener,
-        worker: new Worker('/dedicated-worker.js'),
-        shared: new SharedWorker('/shared-worker.js'),
-      };
-      window.planted.shared.port.start();
+      window.planted = { listener };
       const ticker = new BroadcastChannel(CHANNEL);
       setInterval(() => ticker.postMessage('timers:interval'), 20);
       const frame = () => {
@@ -76,13 +63,46 @@ struct StateIsolationTests {
         requestAnimationFrame(frame);
       };
       requestAnimationFrame(frame);
+      if (pageOnly) { return; }
+      document.cookie = 'planted=1; max-age=3600; path=/';
+      localStorage.setItem('planted', '1');
+      await new Promise((resolve, reject) => {
+        const request = indexedDB.open('planted', 1);
+        request.onupgradeneeded = () => request.result.createObjectStore('things');
+        request.onsuccess = () => { request.result.close(); resolve(); };
+        request.onerror = () => reject(request.error);
+      });
+      if (window.caches) {
+        // An absolute key: a `file:` one is refused.
+        await (await caches.open('planted'))
+          .put('http://planted.invalid/', new Response('planted'));
+      }
+      const worker = (name) => SERVED ? '/' + name + '-worker.js'
+        : URL.createObjectURL(new Blob([workerSource(name)], { type: 'text/javascript' }));
+      window.planted.worker = new Worker(worker('dedicated'));
+      try {
+        window.planted.shared = new SharedWorker(worker('shared'));
+        window.planted.shared.port.start();
+      } catch (error) {}
       const download = document.createElement('a');
-      download.href = '/cached';
+      download.href = 'data:text/plain,planted';
       download.download = 'planted.txt';
       document.body.appendChild(download);
       download.click();
+      if (SERVED) {
+        await navigator.serviceWorker.register('/service-worker.js');
+        await navigator.serviceWorker.ready;
+        await (await fetch('/cached')).text();
+      }
       // The workers answer once they run.
       await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+
+    function workerSource(name) {
+      return "const channel = new BroadcastChannel('isolation');"
+        + "channel.onmessage = (event) => {"
+        + "  if (event.data === 'who') { channel.postMessage('workers:" + name + "'); }"
+        + "};";
     }
 
     async function probe() {
@@ -102,9 +122,14 @@ struct StateIsolationTests {
         catch (error) { state = 'unknown'; }
         permissions.push(name + '=' + state);
       }
-      const response = await fetch('/cached', { cache: 'force-cache' });
-      await response.text();
-      const entry = performance.getEntriesByName(new URL('/cached', location.href).href).pop();
+      let httpCache = 'none';
+      if (SERVED) {
+        const response = await fetch('/cached', { cache: 'force-cache' });
+        await response.text();
+        const entry = performance.getEntriesByName(new URL('/cached', location.href).href).pop();
+        httpCache = entry && entry.transferSize === 0 ? 'cache' : 'network';
+      }
+      const registrations = SERVED ? await navigator.serviceWorker.getRegistrations() : [];
       const media = (query) => matchMedia(query).matches;
       const list = (set) => set ? Array.from(set).sort().join(',') : '';
       return {
@@ -112,10 +137,9 @@ struct StateIsolationTests {
         localStorage: Object.keys(localStorage).sort().join(','),
         sessionStorage: Object.keys(sessionStorage).sort().join(','),
         indexedDB: (await indexedDB.databases()).map((d) => d.name).sort().join(','),
-        cacheStorage: (await caches.keys()).sort().join(','),
-        serviceWorkers: (await navigator.serviceWorker.getRegistrations())
-          .map((r) => new URL(r.scope).pathname).sort().join(','),
-        httpCache: entry && entry.transferSize === 0 ? 'cache' : 'network',
+        cacheStorage: window.caches ? (await caches.keys()).sort().join(',') : '',
+        serviceWorkers: registrations.map((r) => new URL(r.scope).pathname).sort().join(','),
+        httpCache,
         permissions: permissions.join(' '),
         windowName: window.name,
         historyLength: String(history.length),
@@ -182,7 +206,8 @@ struct StateIsolationTests {
         session throws(WebSnapshotError) in
         try await prepare(session)
         let reply = try await session.evaluate("probe()")
-        let object = reply.evaluatedObject?.object ?? [:]
+        var object = reply.evaluatedObject?.object ?? [:]
+        object["context"] = session.contextIdentifier
         let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return data.map { String(decoding: $0, as: UTF8.self) } ?? ""
       }
@@ -190,9 +215,15 @@ struct StateIsolationTests {
   }
 
   /// What the browser lets a strategy change besides the page: permissions granted to the
-  /// context, downloads allowed, and every emulation override; then the page's own state.
-  static let plantEverything: @Sendable (PageSession) async throws(WebSnapshotError) -> Void = {
-    session throws(WebSnapshotError) in
+  /// context, downloads allowed, and every emulation override; then the page's own state, all
+  /// of it or (`pageOnly`) only what closing the page ends.
+  static func plant(
+    pageOnly: Bool
+  ) -> @Sendable (PageSession) async throws(WebSnapshotError) -> Void {
+    { session throws(WebSnapshotError) in try await plant(in: session, pageOnly: pageOnly) }
+  }
+
+  static func plant(in session: PageSession, pageOnly: Bool) async throws(WebSnapshotError) {
     let context = session.contextIdentifier
     _ = try await session.connection.send(
       "Browser.grantPermissions",
@@ -228,7 +259,12 @@ struct StateIsolationTests {
     // One locale override at a time: the snapshot's own goes first.
     try await session.send("Emulation.setLocaleOverride", [:])
     try await session.send("Emulation.setLocaleOverride", ["locale": "fr-FR"])
-    _ = try await session.evaluate("plant()")
+    _ = try await session.evaluate("plant(\(pageOnly))")
+  }
+
+  /// `findings` without the browser context they were found in.
+  static func kindsOnly(_ findings: Findings) -> Findings {
+    findings.filter { $0.key != "context" }
   }
 
   static func decode(_ text: String?) throws -> Findings {
@@ -255,12 +291,12 @@ struct StateIsolationTests {
     #expect(before.failure == nil, "\(before.failure ?? "")")
     let baseline = try Self.decode(before.value)
     #expect(Self.differences(baseline, Self.nothing).isEmpty, "\(baseline)")
-    #expect(Set(baseline.keys) == Set(Self.kinds), "\(baseline.keys.sorted())")
+    #expect(Set(Self.kindsOnly(baseline).keys) == Set(Self.kinds), "\(baseline.keys.sorted())")
 
     // The probe in the planting page sees every kind it planted.
     let planted = WebTesting.snapshot(
       WebPage(url: server.url("/plant")),
-      as: Self.findings(prepare: Self.plantEverything)
+      as: Self.findings(prepare: Self.plant(pageOnly: false))
     )
     #expect(planted.failure == nil, "\(planted.failure ?? "")")
     let seen = try Self.decode(planted.value)
@@ -277,7 +313,62 @@ struct StateIsolationTests {
     // The next snapshots see what a fresh context sees, with the default viewport and another.
     let after = WebTesting.snapshot(probePage, as: Self.findings())
     #expect(after.failure == nil, "\(after.failure ?? "")")
-    let leaks = Self.differences(try Self.decode(after.value), baseline)
+    let leaks = Self.differences(
+      Self.kindsOnly(try Self.decode(after.value)),
+      Self.kindsOnly(baseline)
+    )
     #expect(leaks.isEmpty, "state of an earlier snapshot is visible: \(leaks)")
+  }
+
+  /// An HTML page (in the blank `file:` document) with the shared script.
+  static let htmlPage = WebPage(
+    html: """
+      <!doctype html><body style="margin:0"><input id="field">
+      <div style="height:5000px"></div><script>\(script)</script></body>
+      """
+  )
+
+  /// HTML pages reuse browser contexts: a page that planted only what closing it ends leaves
+  /// its context to a later page, which must see nothing of it; one that planted storage, a
+  /// worker or a download does not, and later pages see nothing of it either.
+  @Test(arguments: [true, false])
+  func noStateOfOneHTMLPageIsSeenByTheNext(pageOnly: Bool) throws {
+    let before = WebTesting.snapshot(Self.htmlPage, as: Self.findings())
+    #expect(before.failure == nil, "\(before.failure ?? "")")
+    let baseline = try Self.decode(before.value)
+    var nothing = Self.nothing
+    nothing["httpCache"] = "none"
+    #expect(Self.differences(Self.kindsOnly(baseline), nothing).isEmpty, "\(baseline)")
+
+    let planted = WebTesting.snapshot(
+      Self.htmlPage,
+      as: Self.findings(prepare: Self.plant(pageOnly: pageOnly))
+    )
+    #expect(planted.failure == nil, "\(planted.failure ?? "")")
+    let seen = try Self.decode(planted.value)
+    // What a `file:` document cannot hold: cookies, service workers, the HTTP cache.
+    let unplantable: Set<String> = ["cookies", "serviceWorkers", "httpCache"]
+    let pageKinds: Set<String> = [
+      "sessionStorage", "permissions", "windowName", "historyLength", "scroll", "focus",
+      "broadcastChannel", "timers", "animationFrames", "emulation",
+    ]
+    let expectedSeen = Self.kinds.filter {
+      !unplantable.contains($0) && (!pageOnly || pageKinds.contains($0))
+    }
+    let unseen = expectedSeen.filter { seen[$0] == baseline[$0] }
+    #expect(unseen.isEmpty, "the probe cannot see these kinds once planted: \(unseen); \(seen)")
+
+    // The pages ahead alternate between contexts: within a few, the planting page's context
+    // serves again if it may.
+    var reused = false
+    for _ in 0..<4 {
+      let after = WebTesting.snapshot(Self.htmlPage, as: Self.findings())
+      #expect(after.failure == nil, "\(after.failure ?? "")")
+      let found = try Self.decode(after.value)
+      reused = reused || found["context"] == seen["context"]
+      let leaks = Self.differences(Self.kindsOnly(found), Self.kindsOnly(baseline))
+      #expect(leaks.isEmpty, "state of an earlier snapshot is visible: \(leaks)")
+    }
+    #expect(reused == pageOnly, "the planting page's context was reused: \(reused)")
   }
 }
