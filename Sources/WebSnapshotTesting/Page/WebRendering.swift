@@ -98,10 +98,14 @@ enum WebRendering {
 
   /// Whether the page left nothing in its browser context that closing it would not end, so
   /// that the context may serve a later page: nothing the session saw (requests, frames and
-  /// workers, downloads, a failure) and no storage of the page's origin.
+  /// workers, downloads, a failure) and no storage of the page's origin. The page runs no more
+  /// scripts afterwards.
   private static func leavesNothingInItsContext(_ session: PageSession) async -> Bool {
     guard session.contextTouched == nil else { return false }
     do throws(WebSnapshotError) {
+      // The page's scripts stop first: one that writes storage as the page goes away
+      // (`pagehide`, `unload`) or on a later timer would write it after the check.
+      try await session.send("Emulation.setScriptExecutionDisabled", ["value": true])
       let reply = try await session.evaluateIsolated(PageScripts.storageInUse)
       return reply.message("result")?.string("value") == ""
     } catch {

@@ -63,6 +63,11 @@ struct StateIsolationTests {
         requestAnimationFrame(frame);
       };
       requestAnimationFrame(frame);
+      // Storage written as the page goes away, after anything could have looked at it.
+      for (const event of ['pagehide', 'unload', 'visibilitychange', 'freeze']) {
+        addEventListener(event, () => localStorage.setItem('planted-on-' + event, '1'));
+      }
+      document.addEventListener('visibilitychange', () => localStorage.setItem('hidden', '1'));
       if (pageOnly) { return; }
       document.cookie = 'planted=1; max-age=3600; path=/';
       localStorage.setItem('planted', '1');
