@@ -290,17 +290,19 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
     connection.failCommands(of: sessionIdentifier, with: error)
   }
 
-  /// Closes the page, without waiting, and its browser context unless `keepingContext`.
-  func close(keepingContext: Bool = false) {
+  /// Closes the page and its browser context, without waiting.
+  func close() {
+    detach()
+    connection.post("Target.disposeBrowserContext", ["browserContextId": contextIdentifier])
+  }
+
+  /// Stops listening to the page and forgets it as its context's page, leaving the page open
+  /// (the caller closes it with `Target.closeTarget`, once another page holds the context).
+  func detach() {
     let children = lock.withLock { childSessions }
     for child in children { connection.removeListener(for: child) }
     connection.removeListener(for: sessionIdentifier)
     _ = Self.pagesLock.withLock { Self.pages.removeValue(forKey: contextIdentifier) }
-    if keepingContext {
-      connection.post("Target.closeTarget", ["targetId": targetIdentifier])
-    } else {
-      connection.post("Target.disposeBrowserContext", ["browserContextId": contextIdentifier])
-    }
   }
 
   // MARK: DevToolsSessionListener

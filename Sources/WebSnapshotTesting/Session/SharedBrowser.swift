@@ -17,7 +17,9 @@ import RunRecord
 /// workers, listeners, history, emulation) — no request that could fill the HTTP cache, no
 /// frame or worker of its own, no download, no storage of its origin, no failure — and its
 /// permissions are reset; any other context is disposed, and the next page gets a new one.
-/// A browser context costs the browser more than most snapshots do (a window, a profile).
+/// A browser context costs the browser more than most snapshots do (a window, a profile): the
+/// later page is made in the kept context before the finished one, whose scripts no longer
+/// run, is closed, so that the context's window stays.
 actor SharedBrowser {
   nonisolated var unownedExecutor: UnownedSerialExecutor {
     WebExecutor.shared.asUnownedSerialExecutor()
@@ -63,7 +65,7 @@ actor SharedBrowser {
     if let spare, spare.browser === browser {
       taken = spare
     } else {
-      taken = Spare(browser: browser, viewport: viewport, page: prepare(in: browser, viewport))
+      taken = nextPage(in: browser, viewport)
     }
     spare = nil
     let session = try await taken.page.value.get()
@@ -79,29 +81,35 @@ actor SharedBrowser {
       throw error
     }
     // Unless a snapshot that ran meanwhile has already asked for the next one.
-    if spare == nil {
-      spare = Spare(browser: browser, viewport: viewport, page: prepare(in: browser, viewport))
-    }
+    if spare == nil { spare = nextPage(in: browser, viewport) }
     return session
   }
 
-  /// The contexts of closed pages, emptied, for the next pages of `browser`.
-  private var idleContexts: [(browser: Browser, context: String)] = []
+  /// Pages made in the emptied contexts of closed pages, for the next snapshots of their
+  /// browser.
+  private var idlePages: [Spare] = []
 
   /// How many emptied contexts are kept: as many as pages render at once, and the one ahead.
-  private static let idleContextLimit = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount) + 1
+  private static let idlePageLimit = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount) + 1
+
+  /// A page of an emptied context of `browser` if there is one, else one in a new context.
+  private func nextPage(in browser: Browser, _ viewport: Viewport) -> Spare {
+    idlePages.removeAll { $0.browser !== browser }
+    return idlePages.popLast()
+      ?? Spare(browser: browser, viewport: viewport, page: prepare(in: browser, viewport))
+  }
 
   /// Closes `session`'s page. Its context is kept for a later page when `reusable` (the caller
-  /// found no storage of the page's origin in it) and the page touched nothing else that
-  /// outlives it; it is disposed otherwise.
+  /// found no storage of the page's origin in it, and stopped its scripts) and the page touched
+  /// nothing else that outlives it; it is disposed otherwise.
   func close(_ session: PageSession, reusable: Bool) {
     guard reusable, session.contextTouched == nil, let current, current.isRunning,
-      current.connection === session.connection, idleContexts.count < Self.idleContextLimit
+      current.connection === session.connection, idlePages.count < Self.idlePageLimit
     else {
       session.close()
       return
     }
-    session.close(keepingContext: true)
+    session.detach()
     // Permissions and downloads are the context's: the page may have been refused a
     // permission, or a strategy may have granted one or allowed downloads.
     current.connection.post(
@@ -112,7 +120,26 @@ actor SharedBrowser {
       "Browser.setDownloadBehavior",
       ["behavior": "default", "browserContextId": session.contextIdentifier]
     )
-    idleContexts.append((current, session.contextIdentifier))
+    // The finished page closes once the next one is in its context, so that the context's
+    // window (the last tab closed would close it) is not made again.
+    let viewport = spare?.viewport ?? Viewport(width: 1280, height: 720)
+    let browser = current
+    let page = Task(executorPreference: WebExecutor.shared) {
+      () -> Result<PageSession, WebSnapshotError> in
+      defer { browser.connection.post("Target.closeTarget", ["targetId": session.targetIdentifier]) }
+      do throws(WebSnapshotError) {
+        return .success(
+          try await PageSession.open(
+            in: browser,
+            context: session.contextIdentifier,
+            viewport: viewport
+          )
+        )
+      } catch {
+        return .failure(error)
+      }
+    }
+    idlePages.append(Spare(browser: browser, viewport: viewport, page: page))
   }
 
   /// A page being made ready, for `browser`, at `viewport`.
@@ -124,17 +151,14 @@ actor SharedBrowser {
 
   private var spare: Spare?
 
+  /// A page in a new browser context of `browser`, being made ready.
   private func prepare(
     in browser: Browser,
     _ viewport: Viewport
   ) -> Task<Result<PageSession, WebSnapshotError>, Never> {
-    idleContexts.removeAll { $0.browser !== browser }
-    let context = idleContexts.popLast()?.context
-    return Task(executorPreference: WebExecutor.shared) {
+    Task(executorPreference: WebExecutor.shared) {
       do throws(WebSnapshotError) {
-        return .success(
-          try await PageSession.open(in: browser, context: context, viewport: viewport)
-        )
+        return .success(try await PageSession.open(in: browser, viewport: viewport))
       } catch {
         return .failure(error)
       }
@@ -147,7 +171,7 @@ actor SharedBrowser {
     current?.process.terminate()
     current = nil
     spare = nil
-    idleContexts = []
+    idlePages = []
   }
 
   /// The running browser's process identifier, if one runs (tests kill it).

@@ -376,4 +376,35 @@ struct StateIsolationTests {
     }
     #expect(reused == pageOnly, "the planting page's context was reused: \(reused)")
   }
+
+  /// Plain pages in a row reuse their contexts, and a reused context keeps its window (where the
+  /// browser has windows: `chromium`, not the headless shell), which a page made after its
+  /// predecessor closed would make again.
+  @Test func aReusedContextKeepsItsWindow() throws {
+    let strategy = SimplySnapshotting<String>.lines.asyncPullback { (page: WebPage) in
+      WebRendering.snapshot(of: page, width: nil, height: nil, placeholder: { "" }) {
+        session throws(WebSnapshotError) in
+        let window = try? await session.connection.send(
+          "Browser.getWindowForTarget",
+          ["targetId": session.targetIdentifier]
+        )
+        return "\(session.contextIdentifier) \(window?.int("windowId").map(String.init) ?? "none")"
+      }
+    }
+    var windows: [String: Set<String>] = [:]
+    for _ in 0..<6 {
+      let (value, failure, _) = WebTesting.snapshot(WebPage(html: "<p>plain</p>"), as: strategy)
+      #expect(failure == nil, "\(failure ?? "")")
+      let parts = (value ?? "").split(separator: " ").map(String.init)
+      guard parts.count == 2 else { continue }
+      windows[parts[0], default: []].insert(parts[1])
+    }
+    #expect(windows.count < 6, "no context served twice: \(windows)")
+    // The headless shell has no windows; the identifiers it gives are one per page.
+    let executable = (try? BrowserExecutable.locate().get()) ?? ""
+    guard !executable.contains("headless") else { return }
+    for (context, ids) in windows {
+      #expect(ids.count == 1, "the context \(context) made a window again: \(ids)")
+    }
+  }
 }
