@@ -136,7 +136,12 @@ actor SharedBrowser {
           )
         )
       } catch {
-        return .failure(error)
+        // The kept context could not take a page (it is disposed): a new context, then.
+        do throws(WebSnapshotError) {
+          return .success(try await PageSession.open(in: browser, viewport: viewport))
+        } catch {
+          return .failure(error)
+        }
       }
     }
     idlePages.append(Spare(browser: browser, viewport: viewport, page: page))
