@@ -126,7 +126,9 @@ actor SharedBrowser {
     let browser = current
     let page = Task(executorPreference: WebExecutor.shared) {
       () -> Result<PageSession, WebSnapshotError> in
-      defer { browser.connection.post("Target.closeTarget", ["targetId": session.targetIdentifier]) }
+      defer {
+        browser.connection.post("Target.closeTarget", ["targetId": session.targetIdentifier])
+      }
       do throws(WebSnapshotError) {
         return .success(
           try await PageSession.open(
