@@ -83,7 +83,7 @@ let package = Package(
     // pipe (no WebSocket library, no new dependency); images go through the image module.
     .target(
       name: "WebSnapshotTesting",
-      dependencies: ["SnapshotTesting", "ImageSnapshotTesting", "CCommandSpawn"]
+      dependencies: ["SnapshotTesting", "ImageSnapshotTesting", "RunRecord", "CCommandSpawn"]
     ),
     .testTarget(
       name: "WebSnapshotTestingTests",
@@ -206,6 +206,8 @@ let package = Package(
         "TestSupport",
         // Inline failures are recorded by real inline assertions, then accepted by the tool.
         "InlineSnapshotTesting", "InlineSnapshotRewriter",
+        // The served report is clicked in the web module's browser, over its DevTools client.
+        "WebSnapshotTesting",
       ]
     ),
     // HTML and XML as canonical text; apart from the core so that its parser does not add to the

@@ -10,6 +10,9 @@ Two kinds of check, both read from the map itself so the two cannot disagree:
    whole-file write, a task-local, a process spawn, a raw socket) and the only files of
    `Sources/` allowed to hold it. A file outside its list that holds it fails the check, and so
    does a listed file that no longer does (the list would be stale).
+3. The layers of the web module, from the bullet **web module layers** of the same section:
+   folders, lowest first; a file of one layer may name nothing (a type, a function, a global)
+   that a file of a higher layer declares, outside comments and string text.
 
 Usage: scripts/check-architecture.py [--root DIR] [--map FILE]
 Exits 1 with one line per false claim, 0 when the map holds.
@@ -186,7 +189,7 @@ def allow_lists(map_text):
     for bullet in re.findall(r"^- \*\*(.+?)\*\*(.*?)(?=^- \*\*|^#|\Z)", section.group(1),
                              flags=re.S | re.M):
         name, body = bullet
-        if name.strip() == "names of other projects":
+        if name.strip() in ("names of other projects", LAYERS_BULLET):
             continue
         allowed = body.split("Allowed in:", 1)[1] if "Allowed in:" in body else ""
         # Only paths of Sources/ are places; other backticked words explain them.
@@ -230,6 +233,129 @@ def check_rules(root, map_text, files):
     return errors
 
 
+LAYERS_BULLET = "web module layers"
+
+
+def layer_folders(map_text):
+    """[[folder, …] per layer, lowest first] from the bullet **web module layers**, or None."""
+    bullet = re.search(r"^- \*\*" + LAYERS_BULLET + r"\*\*(.*?)(?=^- \*\*|^#|\Z)", map_text,
+                       flags=re.S | re.M)
+    if not bullet:
+        return None
+    return [[t.rstrip("/") for t in re.findall(r"`(Sources/[^`]+)`", segment)]
+            for segment in bullet.group(1).split("→")]
+
+
+def swift_code(text):
+    """Swift text without comments and without the text of string literals (interpolations,
+    being code, are kept); line breaks are kept, so line numbers stay true."""
+    out, i, n = [], 0, len(text)
+    # A stack of what encloses the scanner: "code" (with its open parentheses, inside an
+    # interpolation) or a string with its closing delimiter.
+    stack = [["code", 0]]
+    while i < n:
+        top = stack[-1]
+        if top[0] == "code":
+            if text.startswith("//", i):
+                end = text.find("\n", i)
+                i = n if end < 0 else end
+                continue
+            if text.startswith("/*", i):
+                depth, j = 1, i + 2
+                while j < n and depth:
+                    if text.startswith("/*", j):
+                        depth, j = depth + 1, j + 2
+                    elif text.startswith("*/", j):
+                        depth, j = depth - 1, j + 2
+                    else:
+                        j += 1
+                out.append("\n" * text.count("\n", i, j))
+                i = j
+                continue
+            raw = re.match(r'(#*)("""|")', text[i:i + 8])
+            if raw:
+                hashes, quote = raw.group(1), raw.group(2)
+                stack.append(["string", quote + hashes, "\\" + hashes])
+                out.append(" ")
+                i += len(raw.group(0))
+                continue
+            if text[i] == "(":
+                top[1] += 1
+            elif text[i] == ")":
+                if top[1] == 0 and len(stack) > 1:
+                    stack.pop()
+                    out.append(" ")
+                    i += 1
+                    continue
+                top[1] -= 1
+            out.append(text[i])
+            i += 1
+        else:
+            closing, escape = top[1], top[2]
+            if text.startswith(escape + "(", i):
+                stack.append(["code", 0])
+                out.append(" ")
+                i += len(escape) + 1
+            elif text.startswith(escape, i):
+                skipped = text[i + len(escape):i + len(escape) + 1]
+                out.append("\n" if skipped == "\n" else "")
+                i += len(escape) + 1
+            elif text.startswith(closing, i):
+                stack.pop()
+                out.append(" ")
+                i += len(closing)
+            else:
+                out.append("\n" if text[i] == "\n" else "")
+                i += 1
+    return "".join(out)
+
+
+TOP_LEVEL_DECLARATION = re.compile(
+    r"^(?:(?:public|package|internal|final|nonisolated|@[A-Za-z]+(?:\([^)]*\))?)\s+)*"
+    r"(?:class|struct|enum|actor|protocol|typealias|func|let|var)\s+([A-Za-z_][A-Za-z0-9_]*)",
+    flags=re.M,
+)
+
+
+def check_layers(root, map_text, files):
+    """A lower layer's file that names a higher layer's declaration, or a file in no layer."""
+    layers = layer_folders(map_text)
+    if layers is None:
+        return [f"ARCHITECTURE.md: section \"Checked rules\" has no bullet **{LAYERS_BULLET}**"]
+    errors = []
+    module = os.path.commonpath([folder for layer in layers for folder in layer] or ["Sources"])
+    codes, declared, layer_of = {}, {}, {}
+    for path in sorted(p for p in files if p.startswith(module + "/") and p.endswith(".swift")):
+        try:
+            with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+                codes[path] = swift_code(f.read())
+        except OSError:
+            continue
+        names = TOP_LEVEL_DECLARATION.findall(codes[path])
+        found = [index for index, layer in enumerate(layers)
+                 if any(path.startswith(folder + "/") for folder in layer)]
+        if not found:
+            if names:
+                errors.append(f"{path}: declares {', '.join(names)} but is in no layer of "
+                              f"**{LAYERS_BULLET}** in ARCHITECTURE.md")
+            continue
+        layer_of[path] = found[0]
+        for name in names:
+            declared[name] = (found[0], path)
+    for path, code in codes.items():
+        if path not in layer_of:
+            continue
+        for number, line in enumerate(code.split("\n"), start=1):
+            for name in set(IDENTIFIER.findall(line)):
+                owner = declared.get(name)
+                if owner and owner[0] > layer_of[path]:
+                    errors.append(
+                        f"{path}:{number}: names `{name}` of a higher layer ({owner[1]}); "
+                        f"a layer of **{LAYERS_BULLET}** names only its own and lower ones"
+                    )
+    return errors
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--root", default=os.path.join(os.path.dirname(__file__), ".."))
@@ -240,14 +366,15 @@ def main():
     with open(map_path, encoding="utf-8") as f:
         map_text = f.read()
     files, folders = repository_paths(root)
-    errors = check_claims(root, map_text, files, folders) + check_rules(root, map_text, files)
+    errors = (check_claims(root, map_text, files, folders) + check_rules(root, map_text, files)
+              + check_layers(root, map_text, files))
     for error in errors:
         print(f"error: {error}", file=sys.stderr)
     if errors:
         print(f"{len(errors)} false claim(s) in {map_path}", file=sys.stderr)
         return 1
     print(f"ARCHITECTURE.md holds: {len(backticked_tokens(map_text))} names checked, "
-          f"{len(RULES)} rules")
+          f"{len(RULES)} rules, {len(layer_folders(map_text) or [])} web module layers")
     return 0
 
 

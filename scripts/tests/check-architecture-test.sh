@@ -2,7 +2,8 @@
 # Proves that scripts/check-architecture.py can fail: it passes on the package as it is, then must
 # fail, naming the fault, on a map that names a missing file, a missing symbol, or a stale allowed
 # place, and on a tree where an environment read, a whole-file write, a task-local, a spawn and a
-# raw socket appear outside the places the map allows.
+# raw socket appear outside the places the map allows, or where a web module file names a higher
+# layer or lies in none.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 check=scripts/check-architecture.py
@@ -55,7 +56,24 @@ func save() throws { try Data().write(to: URL(fileURLWithPath: "/tmp/x")) }
 func run() { let process = Process() ; _ = process }
 let descriptor = socket(AF_INET, 1, 0)
 SWIFT
+# A transport file of the web module that names the session layer's browser, and a file in no
+# layer at all.
+echo 'func upward() { _ = SharedBrowser.shared }  // "PageSession" in text is no use' \
+  >"$work/tree/Sources/WebSnapshotTesting/Transport/Upward.swift"
+echo 'struct Loose {}' >"$work/tree/Sources/WebSnapshotTesting/Loose.swift"
 python3 "$check" --root "$work/tree" >"$work/out" 2>&1 && status=0 || status=$?
+for fault in "Transport/Upward.swift:1: names \`SharedBrowser\` of a higher layer" \
+  "Loose.swift: declares Loose but is in no layer"; do
+  if [ "$status" -ne 0 ] && grep -qF -- "$fault" "$work/out"; then
+    echo "ok: web layers: $fault"
+  else
+    echo "FAIL: web layers: \"$fault\" was not reported:"; cat "$work/out"
+    failures=$((failures + 1))
+  fi
+done
+if grep -q "names \`PageSession\`" "$work/out"; then
+  echo "FAIL: web layers: a name in a comment or a string counted"; failures=$((failures + 1))
+fi
 for kind in "environment read" "whole-file write" "task-local" "process spawn" "raw socket"; do
   if [ "$status" -ne 0 ] && grep -q "Offender.swift:.*: $kind outside" "$work/out"; then
     echo "ok: $kind outside its places"

@@ -27,6 +27,13 @@ package struct RunEnvironment: Equatable, Sendable, ExpressibleByDictionaryLiter
     /// A reference variant's name (`linux`, `fr_FR`) when no scope or trait sets a variant: the
     /// references are then `<test>.<id>.<variant>.<ext>`.
     case variant = "SNAPSHOT_TESTING_VARIANT"
+    /// The Chromium executable web snapshots run: a path, or a name looked up on `PATH`.
+    case chromium = "SNAPSHOT_TESTING_CHROMIUM"
+    /// Where the web module looks for Chromium when `SNAPSHOT_TESTING_CHROMIUM` gives a name or
+    /// nothing.
+    case path = "PATH"
+    /// Set to have the web module write every DevTools message to standard error.
+    case webTrace = "SNAPSHOT_TESTING_WEB_TRACE"
   }
 
   private var values: [Key: String]
@@ -49,7 +56,12 @@ package struct RunEnvironment: Equatable, Sendable, ExpressibleByDictionaryLiter
   /// process's variables, read one by one (cheaper than copying the whole environment on every
   /// assertion).
   package static var current: RunEnvironment {
-    TestHooks.value(Override.self) ?? reading { name in getenv(name).map { String(cString: $0) } }
+    TestHooks.value(Override.self) ?? process
+  }
+
+  /// The process's own variables, whatever a test binds: for settings read once per process.
+  package static var process: RunEnvironment {
+    reading { name in getenv(name).map { String(cString: $0) } }
   }
 
   /// Every ``Key`` as `lookup` gives it (the process's `getenv`, or a test's dictionary).

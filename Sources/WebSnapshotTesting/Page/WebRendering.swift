@@ -73,25 +73,44 @@ enum WebRendering {
       await PageLimiter.shared.release()
       return (.failure(error), [])
     }
-    defer { session.close() }
     let result: Result<Output, WebSnapshotError>
+    var reusable = false
     do throws(WebSnapshotError) {
-      result = .success(
-        try await withWatchdog(wait, started, session) { () throws(WebSnapshotError) -> Output in
-          let temporaryFile = try await loader.load(into: session)
-          defer {
-            if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
-          }
-          let output = try await body(session)
-          try session.throwIfFailed()
-          return output
+      let (output, leftNothing) = try await withWatchdog(wait, started, session) {
+        () throws(WebSnapshotError) -> (Output, Bool) in
+        let temporaryFile = try await loader.load(into: session)
+        defer {
+          if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
         }
-      )
+        let output = try await body(session)
+        try session.throwIfFailed()
+        return (output, await leavesNothingInItsContext(session))
+      }
+      result = .success(output)
+      reusable = leftNothing
     } catch {
       result = .failure(error)
     }
+    await SharedBrowser.shared.close(session, reusable: reusable)
     await PageLimiter.shared.release()
     return (result, warnings(session))
+  }
+
+  /// Whether the page left nothing in its browser context that closing it would not end, so
+  /// that the context may serve a later page: nothing the session saw (requests, frames and
+  /// workers, downloads, a failure) and no storage of the page's origin. The page runs no more
+  /// scripts afterwards.
+  private static func leavesNothingInItsContext(_ session: PageSession) async -> Bool {
+    guard session.contextTouched == nil else { return false }
+    do throws(WebSnapshotError) {
+      // The page's scripts stop first: one that writes storage as the page goes away
+      // (`pagehide`, `unload`) or on a later timer would write it after the check.
+      try await session.send("Emulation.setScriptExecutionDisabled", ["value": true])
+      let reply = try await session.evaluateIsolated(PageScripts.storageInUse)
+      return reply.message("result")?.string("value") == ""
+    } catch {
+      return false
+    }
   }
 
   /// A new page in the shared browser. A browser killed since the last snapshot may not be known

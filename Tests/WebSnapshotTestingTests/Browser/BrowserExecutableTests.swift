@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import Testing
 
 @testable import WebSnapshotTesting
@@ -21,27 +22,26 @@ struct BrowserExecutableTests {
   @Test func theHeadlessShellIsPreferredWhenBothAreInstalled() throws {
     let folder = try folder(with: ["chromium", "chromium-headless-shell"])
     defer { try? FileManager.default.removeItem(at: folder) }
-    let found = BrowserExecutable.locate(in: ["PATH": folder.path])
+    let found = BrowserExecutable.locate(in: [.path: folder.path])
     #expect(try found.get() == folder.appendingPathComponent("chromium-headless-shell").path)
   }
 
   @Test func chromiumIsTheFallback() throws {
     let folder = try folder(with: ["chromium"])
     defer { try? FileManager.default.removeItem(at: folder) }
-    let found = BrowserExecutable.locate(in: ["PATH": folder.path])
+    let found = BrowserExecutable.locate(in: [.path: folder.path])
     #expect(try found.get() == folder.appendingPathComponent("chromium").path)
   }
 
   @Test func theVariableChoosesOverThePreference() throws {
     let folder = try folder(with: ["chromium", "chromium-headless-shell"])
     defer { try? FileManager.default.removeItem(at: folder) }
-    let found = BrowserExecutable.locate(
-      in: ["PATH": folder.path, BrowserExecutable.variable: "chromium"])
+    let found = BrowserExecutable.locate(in: [.path: folder.path, .chromium: "chromium"])
     #expect(try found.get() == folder.appendingPathComponent("chromium").path)
   }
 
   @Test func noneFoundNamesEveryNameAndBothInstallCommands() {
-    let found = BrowserExecutable.locate(in: ["PATH": "/nonexistent"])
+    let found = BrowserExecutable.locate(in: [.path: "/nonexistent"])
     guard case .failure(let error) = found else {
       Issue.record("found \(found)")
       return
@@ -67,8 +67,8 @@ struct BrowserSuitesOnCITests {
   /// What a browser test sees on CI without a browser: an assertion that fails naming the
   /// variable and every name it looked for, so a broken detection cannot pass unseen.
   @Test func aBrowserTestWithoutABrowserFailsNamingWhatWasLookedFor() {
-    let missing = ["PATH": "/nonexistent"]
-    let (value, failure, _) = BrowserExecutable.$environmentOverride.withValue(missing) {
+    let missing: RunEnvironment = [.path: "/nonexistent"]
+    let (value, failure, _) = RunEnvironment.withOverride(missing) {
       WebTesting.snapshot(WebTesting.solidPage("#fff"), as: .image)
     }
     #expect(value == nil)

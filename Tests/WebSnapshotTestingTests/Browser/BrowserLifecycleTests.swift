@@ -1,5 +1,6 @@
 import Foundation
 import ImageSnapshotTesting
+import RunRecord
 import SnapshotTesting
 import TestSupport
 import XCTest
@@ -16,21 +17,6 @@ import XCTest
 final class BrowserLifecycleTests: FailureCapturingTestCase {
   override func setUpWithError() throws {
     try XCTSkipUnless(WebTesting.chromiumInstalled, "Chromium is not installed")
-  }
-
-  /// The XCTest entry point: one failure per assertion, naming the variable and the command.
-  func testMissingChromiumFailsEachXCTestAssertion() {
-    let failures = BrowserExecutable.$environmentOverride.withValue(WebFaultTests.missingBrowser) {
-      capturingFailures {
-        assertSnapshot(of: WebTesting.solidPage("#fff"), as: .image, record: .never)
-        assertSnapshot(of: WebTesting.solidPage("#fff"), as: .accessibilityTree, record: .never)
-      }
-    }
-    XCTAssertEqual(failures.count, 2)
-    for failure in failures {
-      XCTAssertTrue(failure.message.contains("SNAPSHOT_TESTING_CHROMIUM"), failure.message)
-      XCTAssertTrue(failure.message.contains("apt-get install chromium"), failure.message)
-    }
   }
 
   func testBrowserKilledDuringAnAssertionFailsItAndTheNextStartsANewOne() throws {
@@ -260,8 +246,8 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
   private func startError(executable: String, deadline: Double? = nil) -> WebSnapshotError? {
     let outcome = ResultBox()
     let done = DispatchSemaphore(value: 0)
-    BrowserExecutable.$environmentOverride.withValue([BrowserExecutable.variable: executable]) {
-      SharedBrowser.$startDeadlineOverride.withValue(deadline) {
+    RunEnvironment.withOverride([.chromium: executable]) {
+      TestHooks.with(SharedBrowser.StartDeadline.self, deadline) {
         Task {
           do throws(WebSnapshotError) {
             _ = try await SharedBrowser().browser()

@@ -11,47 +11,6 @@ import Testing
 /// loopback server: a clear failure (nothing recorded) or a warning, never a crash or a pass.
 @Suite(.enabled(if: WebTesting.chromiumInstalled, WebTesting.skipReason))
 struct WebFaultTests {
-  static let missingBrowser = [
-    "SNAPSHOT_TESTING_CHROMIUM": "/nonexistent/chromium", "PATH": "/nonexistent",
-  ]
-
-  @Test func noChromiumFailsEveryAssertionAndRecordsNothing() {
-    let folder = ReferenceFolder()
-    defer { folder.remove() }
-    let page = WebTesting.solidPage("#fff")
-    for name in ["first", "second"] {
-      let failure = folder.verify(
-        page,
-        as: .image,
-        named: name,
-        record: .all,
-        environment: Self.missingBrowser
-      )
-      #expect(failure?.contains("SNAPSHOT_TESTING_CHROMIUM") == true, "\(failure ?? "passed")")
-      #expect(failure?.contains("apt-get install chromium") == true)
-      #expect(failure?.contains("/nonexistent/chromium") == true)
-    }
-    let tree = folder.verify(
-      page,
-      as: .accessibilityTree,
-      record: .all,
-      environment: Self.missingBrowser
-    )
-    #expect(tree?.contains("apt-get install chromium") == true)
-    #expect(folder.recordedFiles.isEmpty, "recorded \(folder.recordedFiles)")
-  }
-
-  /// The Swift Testing entry point reports the failure as an issue at the assertion.
-  @Test func noChromiumIsAnIssueInSwiftTesting() {
-    BrowserExecutable.$environmentOverride.withValue(Self.missingBrowser) {
-      withKnownIssue {
-        assertSnapshot(of: WebTesting.solidPage("#fff"), as: .image, record: .never)
-      } matching: { issue in
-        issue.comments.contains { $0.rawValue.contains("apt-get install chromium") }
-      }
-    }
-  }
-
   @Test func refusedConnectionFailsNamingTheURL() throws {
     let server = try LoopbackServer(routes: [:])
     let url = server.url("/gone")
@@ -140,7 +99,8 @@ struct WebFaultTests {
     defer { folder.remove() }
     let hanging = WebPage(url: server.url("/slow"))
     let count = 2 * ProcessInfo.processInfo.activeProcessorCount + 1
-    RunEnvironment.withOverride([.artifacts: folder.root.appendingPathComponent("artifacts").path]) {
+    let artifacts = folder.root.appendingPathComponent("artifacts").path
+    RunEnvironment.withOverride(WebTesting.environment([.artifacts: artifacts])) {
       for _ in 0..<count {
         withKnownIssue {
           assertInlineSnapshot(

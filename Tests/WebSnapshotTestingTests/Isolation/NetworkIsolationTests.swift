@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import SnapshotTesting
 import XCTest
 
@@ -93,15 +94,14 @@ final class NetworkIsolationTests: XCTestCase {
     let folder = try Self.makeNamespaceFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let browser = try XCTUnwrap(
-      try? BrowserExecutable.locate(in: ProcessInfo.processInfo.environment).get()
+      try? BrowserExecutable.locate(in: .process).get()
     )
     let wrapper = try Self.writeWrapper(in: folder, browser: browser)
 
     await SharedBrowser.shared.stop()
-    var environment = ProcessInfo.processInfo.environment
-    environment[BrowserExecutable.variable] = wrapper.path
-    let (_, failure, warnings) = BrowserExecutable.$environmentOverride.withValue(environment) {
-      SharedBrowser.$networkWalls.withValue(walls) {
+    let environment = WebTesting.environment([.chromium: wrapper.path])
+    let (_, failure, warnings) = RunEnvironment.withOverride(environment) {
+      TestHooks.with(NetworkWalls.Override.self, walls) {
         WebTesting.snapshot(
           WebPage(url: URL(string: "http://127.0.0.1:\(Self.pagePort)/page")!),
           as: .image(width: 200, height: 200),

@@ -15,13 +15,23 @@ enum WebTesting {
   /// `scripts/require-system-packages.sh --with-chromium`).
   static let chromiumInstalled: Bool = suitesRun(
     browserFound: {
-      if case .success = BrowserExecutable.locate(in: ProcessInfo.processInfo.environment) {
+      if case .success = BrowserExecutable.locate(in: .process) {
         return true
       }
       return false
     }(),
     environment: ProcessInfo.processInfo.environment
   )
+
+  /// `extra` with the browser settings of the process (`SNAPSHOT_TESTING_CHROMIUM`, `PATH`), for
+  /// a test that binds an environment of its own but must run the browser the run chose.
+  static func environment(_ extra: RunEnvironment = [:]) -> RunEnvironment {
+    var environment = extra
+    for key in [RunEnvironment.Key.chromium, .path] where environment[key] == nil {
+      environment[key] = RunEnvironment.process[key]
+    }
+    return environment
+  }
 
   /// The rule behind `chromiumInstalled`, apart from this machine's browser and environment.
   static func suitesRun(browserFound: Bool, environment: [String: String]) -> Bool {
@@ -79,22 +89,21 @@ struct ReferenceFolder {
     named name: String = "page",
     record: SnapshotTestingConfiguration.Record,
     timeout: TimeInterval = 60,
-    environment: [String: String]? = nil,
+    environment: RunEnvironment = [:],
     testName: String = #function
   ) -> String? {
-    RunEnvironment.withOverride([.artifacts: root.appendingPathComponent("artifacts").path])
-    {
-      BrowserExecutable.$environmentOverride.withValue(environment) {
-        verifySnapshot(
-          of: page,
-          as: strategy,
-          named: name,
-          record: record,
-          snapshotDirectory: references.path,
-          timeout: timeout,
-          testName: testName
-        )
-      }
+    var environment = WebTesting.environment(environment)
+    environment[.artifacts] = root.appendingPathComponent("artifacts").path
+    return RunEnvironment.withOverride(environment) {
+      verifySnapshot(
+        of: page,
+        as: strategy,
+        named: name,
+        record: record,
+        snapshotDirectory: references.path,
+        timeout: timeout,
+        testName: testName
+      )
     }
   }
 

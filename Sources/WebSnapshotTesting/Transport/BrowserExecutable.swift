@@ -1,26 +1,24 @@
 import Foundation
+import RunRecord
 
 /// Finds the Chromium executable: `SNAPSHOT_TESTING_CHROMIUM` when set, else the first of the
 /// usual names on `PATH`, the headless shells first: they have no windows to make for each
 /// browser context and render the same pixels, so a snapshot costs about half as much.
 enum BrowserExecutable {
   /// The variable that names the executable.
-  static let variable = "SNAPSHOT_TESTING_CHROMIUM"
+  static let variable = RunEnvironment.Key.chromium.rawValue
   /// The names looked up on `PATH`, in order.
   static let names = [
     "chromium-headless-shell", "chrome-headless-shell", "chromium", "chromium-browser",
     "google-chrome",
   ]
 
-  /// Replaces the process's environment for the lookup, in tests (the environment itself is
-  /// shared by tests running in parallel).
-  @TaskLocal static var environmentOverride: [String: String]?
-
-  /// The executable's path for `environment`, or why there is none.
+  /// The executable's path for `environment`, or why there is none. Tests replace the
+  /// environment with `RunEnvironment.withOverride`.
   static func locate(
-    in environment: [String: String] = environmentOverride ?? ProcessInfo.processInfo.environment
+    in environment: RunEnvironment = .current
   ) -> Result<String, WebSnapshotError> {
-    if let configured = environment[variable], !configured.isEmpty {
+    if let configured = environment[.chromium] {
       // A name without a slash is looked up on PATH, as a shell would.
       if !configured.contains("/"), let found = search(configured, environment) {
         return .success(found)
@@ -34,8 +32,8 @@ enum BrowserExecutable {
     return .failure(.browserNotFound(variableValue: nil))
   }
 
-  private static func search(_ name: String, _ environment: [String: String]) -> String? {
-    let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+  private static func search(_ name: String, _ environment: RunEnvironment) -> String? {
+    let path = environment[.path] ?? "/usr/local/bin:/usr/bin:/bin"
     for folder in path.split(separator: ":") where !folder.isEmpty {
       let candidate = "\(folder)/\(name)"
       if isExecutable(candidate) { return candidate }

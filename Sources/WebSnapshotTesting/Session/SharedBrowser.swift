@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 #if canImport(Glibc)
   import Glibc
@@ -8,22 +9,17 @@ import Foundation
   import Darwin
 #endif
 
-/// A running browser and the connection that drives it.
-final class Browser: Sendable {
-  let process: BrowserProcess
-  let connection: DevToolsConnection
-
-  init(process: BrowserProcess, connection: DevToolsConnection) {
-    self.process = process
-    self.connection = connection
-  }
-
-  var isRunning: Bool { !connection.isClosed }
-}
-
 /// The one browser of the test process: started by the first web snapshot, shared by every
-/// later one (each in its own browser context), started again if it has died, and killed when
-/// the process exits.
+/// later one, started again if it has died, and killed when the process exits.
+///
+/// Each snapshot's page is alone in its browser context. A context is kept for a later page
+/// when its page left nothing in it but what closing the page ends (its document, timers,
+/// workers, listeners, history, emulation) — no request that could fill the HTTP cache, no
+/// frame or worker of its own, no download, no storage of its origin, no failure — and its
+/// permissions are reset; any other context is disposed, and the next page gets a new one.
+/// A browser context costs the browser more than most snapshots do (a window, a profile): the
+/// later page is made in the kept context before the finished one, whose scripts no longer
+/// run, is closed, so that the context's window stays.
 actor SharedBrowser {
   nonisolated var unownedExecutor: UnownedSerialExecutor {
     WebExecutor.shared.asUnownedSerialExecutor()
@@ -69,7 +65,7 @@ actor SharedBrowser {
     if let spare, spare.browser === browser {
       taken = spare
     } else {
-      taken = Spare(browser: browser, viewport: viewport, page: Self.prepare(in: browser, viewport))
+      taken = nextPage(in: browser, viewport)
     }
     spare = nil
     let session = try await taken.page.value.get()
@@ -85,10 +81,72 @@ actor SharedBrowser {
       throw error
     }
     // Unless a snapshot that ran meanwhile has already asked for the next one.
-    if spare == nil {
-      spare = Spare(browser: browser, viewport: viewport, page: Self.prepare(in: browser, viewport))
-    }
+    if spare == nil { spare = nextPage(in: browser, viewport) }
     return session
+  }
+
+  /// Pages made in the emptied contexts of closed pages, for the next snapshots of their
+  /// browser.
+  private var idlePages: [Spare] = []
+
+  /// How many emptied contexts are kept: as many as pages render at once, and the one ahead.
+  private static let idlePageLimit = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount) + 1
+
+  /// A page of an emptied context of `browser` if there is one, else one in a new context.
+  private func nextPage(in browser: Browser, _ viewport: Viewport) -> Spare {
+    idlePages.removeAll { $0.browser !== browser }
+    return idlePages.popLast()
+      ?? Spare(browser: browser, viewport: viewport, page: prepare(in: browser, viewport))
+  }
+
+  /// Closes `session`'s page. Its context is kept for a later page when `reusable` (the caller
+  /// found no storage of the page's origin in it, and stopped its scripts) and the page touched
+  /// nothing else that outlives it; it is disposed otherwise.
+  func close(_ session: PageSession, reusable: Bool) {
+    guard reusable, session.contextTouched == nil, let current, current.isRunning,
+      current.connection === session.connection, idlePages.count < Self.idlePageLimit
+    else {
+      session.close()
+      return
+    }
+    session.detach()
+    // Permissions and downloads are the context's: the page may have been refused a
+    // permission, or a strategy may have granted one or allowed downloads.
+    current.connection.post(
+      "Browser.resetPermissions",
+      ["browserContextId": session.contextIdentifier]
+    )
+    current.connection.post(
+      "Browser.setDownloadBehavior",
+      ["behavior": "default", "browserContextId": session.contextIdentifier]
+    )
+    // The finished page closes once the next one is in its context, so that the context's
+    // window (the last tab closed would close it) is not made again.
+    let viewport = spare?.viewport ?? Viewport(width: 1280, height: 720)
+    let browser = current
+    let page = Task(executorPreference: WebExecutor.shared) {
+      () -> Result<PageSession, WebSnapshotError> in
+      defer {
+        browser.connection.post("Target.closeTarget", ["targetId": session.targetIdentifier])
+      }
+      do throws(WebSnapshotError) {
+        return .success(
+          try await PageSession.open(
+            in: browser,
+            context: session.contextIdentifier,
+            viewport: viewport
+          )
+        )
+      } catch {
+        // The kept context could not take a page (it is disposed): a new context, then.
+        do throws(WebSnapshotError) {
+          return .success(try await PageSession.open(in: browser, viewport: viewport))
+        } catch {
+          return .failure(error)
+        }
+      }
+    }
+    idlePages.append(Spare(browser: browser, viewport: viewport, page: page))
   }
 
   /// A page being made ready, for `browser`, at `viewport`.
@@ -100,7 +158,8 @@ actor SharedBrowser {
 
   private var spare: Spare?
 
-  private static func prepare(
+  /// A page in a new browser context of `browser`, being made ready.
+  private func prepare(
     in browser: Browser,
     _ viewport: Viewport
   ) -> Task<Result<PageSession, WebSnapshotError>, Never> {
@@ -119,6 +178,7 @@ actor SharedBrowser {
     current?.process.terminate()
     current = nil
     spare = nil
+    idlePages = []
   }
 
   /// The running browser's process identifier, if one runs (tests kill it).
@@ -130,13 +190,10 @@ actor SharedBrowser {
   /// Seconds a starting browser has to answer its first command.
   static let startDeadline: Double = 30
 
-  /// Another deadline, for the tests.
-  @TaskLocal static var startDeadlineOverride: Double?
-
-  /// The walls between a page and the network that a browser started, and a page opened, in
-  /// this task put up: both, always, but for the tests that take one down to prove that the
-  /// other holds alone.
-  @TaskLocal static var networkWalls: NetworkWalls = .both
+  /// Another deadline, for the tests (through `TestHooks`).
+  enum StartDeadline: TestHookKey {
+    typealias Value = Double
+  }
 
   /// `error`'s message as a clause inside another sentence: without its final full stop.
   private static func sentence(_ error: WebSnapshotError) -> String {
@@ -149,8 +206,15 @@ actor SharedBrowser {
     let path = try BrowserExecutable.locate().get()
     let process = try BrowserProcess.start(path: path)
     let connection = DevToolsConnection(process: process)
+    let blankDocument: URL
+    do throws(WebSnapshotError) {
+      blankDocument = try BlankDocument.write(into: process.profileFolder)
+    } catch {
+      process.terminate()
+      throw error
+    }
     // A browser that never answers is killed, so that no snapshot waits on it forever.
-    let seconds = startDeadlineOverride ?? startDeadline
+    let seconds = TestHooks.value(StartDeadline.self) ?? startDeadline
     let started = DispatchTime.now()
     let deadline = Task(executorPreference: WebExecutor.shared) {
       try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
@@ -183,7 +247,7 @@ actor SharedBrowser {
     // browser announces them, paused, to be guarded like the page's own frames and workers.
     let watcher = BrowserTargetWatcher(connection: connection)
     connection.addListener(watcher, for: DevToolsConnection.browserSession)
-    if networkWalls.contains(.interception) {
+    if NetworkWalls.current.contains(.interception) {
       do {
         _ = try await connection.send(
           BrowserTargetWatcher.command.0,
@@ -194,45 +258,6 @@ actor SharedBrowser {
         throw .browserDidNotStart(path: path, reason: Self.sentence(error))
       }
     }
-    return Browser(process: process, connection: connection)
-  }
-}
-
-/// The two walls between a page and the network: interception of every request of every
-/// target (``TargetGuard``), and the browser's own rule that sends everything but loopback
-/// nowhere (``BrowserProcess/arguments(profileFolder:walls:)``).
-struct NetworkWalls: OptionSet, Sendable {
-  let rawValue: Int
-  static let interception = NetworkWalls(rawValue: 1)
-  static let browserRule = NetworkWalls(rawValue: 2)
-  static let both: NetworkWalls = [.interception, .browserRule]
-}
-
-/// The browsers this process started, killed when it exits normally. (When it is killed, the
-/// kernel kills the browser, started with `PR_SET_PDEATHSIG`, and its helpers exit as its
-/// command pipe closes.)
-final class BrowserRegistry: @unchecked Sendable {
-  static let shared = BrowserRegistry()
-
-  private let lock = NSLock()
-  private var processes: [BrowserProcess] = []
-  private var installedExitHandler = false
-
-  func register(_ process: BrowserProcess) {
-    let install = lock.withLock { () -> Bool in
-      processes.removeAll { $0.processIdentifier == process.processIdentifier }
-      processes.append(process)
-      defer { installedExitHandler = true }
-      return !installedExitHandler
-    }
-    if install { atexit { BrowserRegistry.shared.terminateAll() } }
-  }
-
-  func terminateAll() {
-    let all = lock.withLock { () -> [BrowserProcess] in
-      defer { processes = [] }
-      return processes
-    }
-    for process in all { process.terminate() }
+    return Browser(process: process, connection: connection, blankDocument: blankDocument)
   }
 }

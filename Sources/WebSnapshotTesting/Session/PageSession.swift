@@ -9,13 +9,14 @@ import Foundation
 #endif
 
 /// One page in a browser context of its own, attached with a flat session: what one assertion
-/// renders. It answers the page's paused requests (loopback, `file:` and `data:` go on, the rest
+/// renders. The context may have held earlier pages (see ``SharedBrowser``), never two at once. It answers the page's paused requests (loopback, `file:` and `data:` go on, the rest
 /// is blocked and remembered), and those of every frame and worker the page makes (see
 /// ``TargetGuard``), remembers uncaught script errors, and fails everything waiting on it when
 /// the page crashes, the browser goes away or the assertion gives up.
 final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked Sendable {
   let connection: DevToolsConnection
   let contextIdentifier: String
+  let targetIdentifier: String
   let sessionIdentifier: String
 
   private let lock = NSLock()
@@ -25,6 +26,9 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
   private var blockedURLs: [String] = []
   private var scriptErrors: [String] = []
   private var childSessions: [String] = []
+  /// Why the page's context may hold state past the page (a request that may have filled its
+  /// HTTP cache, a frame or worker of its own, a download, a failure), if anything did.
+  private var contextTouch: String?
   /// The main frame, and the address of the document it was given.
   private var mainFrame: String?
   private var document: String?
@@ -42,9 +46,10 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
     pagesLock.withLock { pages[context]?.page }
   }
 
-  private init(connection: DevToolsConnection, context: String, session: String) {
+  private init(connection: DevToolsConnection, context: String, target: String, session: String) {
     self.connection = connection
     self.contextIdentifier = context
+    self.targetIdentifier = target
     self.sessionIdentifier = session
   }
 
@@ -63,26 +68,34 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
         ["features": [["name": "prefers-reduced-motion", "value": "reduce"]]]
       ),
     ]
-      + (SharedBrowser.networkWalls.contains(.interception)
+      + (NetworkWalls.current.contains(.interception)
         // Every frame and worker the page makes is attached paused, and intercepted before it
         // runs.
         ? [TargetGuard.autoAttach, TargetGuard.webSocketWatch] : [])
   }
 
-  /// Opens a page in a new browser context of `browser`, set up for a snapshot at `viewport`,
-  /// with the browser's blank document loaded: the page's renderer has started, and the first
-  /// layout at that size is done, so that what is left is the snapshot's own work.
+  /// Opens a page in `browser`, set up for a snapshot at `viewport`, with the browser's blank
+  /// document loaded: the page's renderer has started, and the first layout at that size is
+  /// done, so that what is left is the snapshot's own work. The page opens in `context`, an
+  /// emptied context of an earlier page, or else in a new one.
   static func open(
     in browser: Browser,
+    context: String? = nil,
     viewport: Viewport
   ) async throws(WebSnapshotError) -> PageSession {
     let connection = browser.connection
-    let context = try await connection.send(
-      "Target.createBrowserContext",
-      ["disposeOnDetach": true]
-    )
-    guard let contextIdentifier = context.string("browserContextId") else {
-      throw .malformedReply(method: "Target.createBrowserContext", detail: "no browserContextId")
+    let contextIdentifier: String
+    if let context {
+      contextIdentifier = context
+    } else {
+      let created = try await connection.send(
+        "Target.createBrowserContext",
+        ["disposeOnDetach": true]
+      )
+      guard let identifier = created.string("browserContextId") else {
+        throw .malformedReply(method: "Target.createBrowserContext", detail: "no browserContextId")
+      }
+      contextIdentifier = identifier
     }
     do throws(WebSnapshotError) {
       let target = try await connection.send(
@@ -104,17 +117,18 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
       let session = PageSession(
         connection: connection,
         context: contextIdentifier,
+        target: targetIdentifier,
         session: sessionIdentifier
       )
       connection.addListener(session, for: sessionIdentifier)
       pagesLock.withLock { pages[contextIdentifier] = WeakPage(page: session) }
       do throws(WebSnapshotError) {
         try await session.sendAll(setup + [viewport.command])
-        try await session.navigate(to: browser.process.blankDocument.absoluteString)
+        try await session.navigate(to: browser.blankDocument.absoluteString)
         // Interception starts once the blank document is in. Only requests that could leave
         // the machine are paused (`file:`, `data:` and `blob:` never do), so that a page's
         // local files load without a round trip through this process each.
-        if SharedBrowser.networkWalls.contains(.interception) {
+        if NetworkWalls.current.contains(.interception) {
           try await session.send("Fetch.enable", ["patterns": TargetGuard.interceptedPatterns])
         }
       } catch {
@@ -185,10 +199,34 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
 
   /// Evaluates `expression` in the page and returns its value (awaiting a promise).
   func evaluate(_ expression: String) async throws(WebSnapshotError) -> JSONMessage {
-    let reply = try await send(
-      "Runtime.evaluate",
-      ["expression": expression, "awaitPromise": true, "returnByValue": true]
+    try await evaluate(expression, parameters: [:])
+  }
+
+  /// Evaluates `expression` in the main frame's document, in a world of its own: the page's
+  /// scripts cannot have changed the globals it sees.
+  func evaluateIsolated(_ expression: String) async throws(WebSnapshotError) -> JSONMessage {
+    guard let frame = mainFrameIdentifier else {
+      throw .malformedReply(method: "Page.createIsolatedWorld", detail: "no main frame")
+    }
+    let world = try await send(
+      "Page.createIsolatedWorld",
+      ["frameId": frame, "worldName": "snapshot-testing"]
     )
+    guard let context = world.int("executionContextId") else {
+      throw .malformedReply(method: "Page.createIsolatedWorld", detail: "no executionContextId")
+    }
+    return try await evaluate(expression, parameters: ["contextId": context])
+  }
+
+  private func evaluate(
+    _ expression: String,
+    parameters: [String: Any]
+  ) async throws(WebSnapshotError) -> JSONMessage {
+    var parameters = parameters
+    parameters["expression"] = expression
+    parameters["awaitPromise"] = true
+    parameters["returnByValue"] = true
+    let reply = try await send("Runtime.evaluate", parameters)
     if let exception = reply.message("exceptionDetails") {
       let text =
         exception.message("exception")?.string("description") ?? exception.string("text")
@@ -228,9 +266,22 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
   /// The uncaught script errors so far.
   var uncaughtScriptErrors: [String] { lock.withLock { scriptErrors } }
 
+  /// Why the page's context may hold state past the page, or `nil` when only the page's own
+  /// storage can (which the caller checks before it hands the context to another page).
+  var contextTouched: String? { lock.withLock { contextTouch } }
+
+  /// Notes that the context may now hold state past the page.
+  private func touchContext(_ reason: String) {
+    lock.withLock { if contextTouch == nil { contextTouch = reason } }
+  }
+
+  /// The main frame, for a script run apart from the page's own (an isolated world).
+  var mainFrameIdentifier: String? { lock.withLock { mainFrame } }
+
   /// Ends the session: everything waiting on it fails with `error`.
   func fail(_ error: WebSnapshotError) {
     let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+      if contextTouch == nil { contextTouch = "it failed: \(error)" }
       if failure == nil { failure = error }
       defer { eventWaiters = [:] }
       return eventWaiters.values.flatMap { $0 }
@@ -241,11 +292,17 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
 
   /// Closes the page and its browser context, without waiting.
   func close() {
+    detach()
+    connection.post("Target.disposeBrowserContext", ["browserContextId": contextIdentifier])
+  }
+
+  /// Stops listening to the page and forgets it as its context's page, leaving the page open
+  /// (the caller closes it with `Target.closeTarget`, once another page holds the context).
+  func detach() {
     let children = lock.withLock { childSessions }
     for child in children { connection.removeListener(for: child) }
     connection.removeListener(for: sessionIdentifier)
     _ = Self.pagesLock.withLock { Self.pages.removeValue(forKey: contextIdentifier) }
-    connection.post("Target.disposeBrowserContext", ["browserContextId": contextIdentifier])
   }
 
   // MARK: DevToolsSessionListener
@@ -253,6 +310,9 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
   func receive(event method: String, params: JSONMessage) {
     switch method {
     case "Fetch.requestPaused":
+      // Only requests that could leave the machine are paused: loopback ones go on, and may
+      // leave entries in the context's HTTP cache.
+      touchContext("it made HTTP requests")
       if let url = TargetGuard.answer(
         pausedRequest: params,
         on: connection,
@@ -261,9 +321,12 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
         blocked(url)
       }
     case "Network.webSocketCreated":
+      touchContext("it opened a WebSocket")
       if let url = TargetGuard.blockedWebSocket(params) { blocked(url) }
     case "Target.attachedToTarget":
       TargetGuard.guardTarget(announcedBy: params, on: connection, owner: self)
+    case "Page.downloadWillBegin":
+      touchContext("it started a download")
     case "Runtime.exceptionThrown":
       let details = params.message("exceptionDetails")
       let text =
@@ -329,54 +392,10 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
   }
 
   func adopt(session: String) {
-    lock.withLock { childSessions.append(session) }
-  }
-}
-
-/// The size a page renders at, in CSS pixels, at device scale 1.
-struct Viewport: Equatable, Sendable {
-  var width: Int
-  var height: Int
-
-  /// The command that sets it.
-  var command: (String, [String: Any]) {
-    (
-      "Emulation.setDeviceMetricsOverride",
-      ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false]
-    )
-  }
-}
-
-/// Which URLs a page may load: loopback servers, `file:`, `data:` and the browser's own
-/// `about:` and `blob:` documents.
-enum RequestPolicy {
-  static func allows(_ address: String) -> Bool {
-    guard let url = URL(string: address), let scheme = url.scheme?.lowercased() else {
-      return false
+    lock.withLock {
+      childSessions.append(session)
+      // A frame in a process of its own or a worker: its origin's storage is not the page's.
+      if contextTouch == nil { contextTouch = "it made a frame or worker of its own" }
     }
-    switch scheme {
-    case "file", "data", "about", "blob": return true
-    case "http", "https", "ws", "wss": return isLoopback(url.host)
-    default: return false
-    }
-  }
-
-  /// Whether `host`, as a URL spells it, is this machine: `localhost` and its subdomains,
-  /// `127.0.0.0/8`, `::1` and `127.0.0.0/8` mapped into IPv6 (`::ffff:127.0.0.1`). Decided by
-  /// the name alone, never by looking it up: a name that resolves to 127.0.0.1 is not loopback.
-  static func isLoopback(_ host: String?) -> Bool {
-    guard var host = host?.lowercased(), !host.isEmpty else { return false }
-    if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-    if host.hasSuffix(".") { host.removeLast() }
-    if host == "localhost" || host.hasSuffix(".localhost") { return true }
-    if host.contains(":") {
-      var bytes = [UInt8](repeating: 0, count: 16)
-      guard inet_pton(AF_INET6, host, &bytes) == 1 else { return false }
-      let isOne = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
-      let isMapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
-      return isOne || (isMapped && bytes[12] == 127)
-    }
-    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-    return parts.count == 4 && parts.first == "127" && parts.allSatisfy { UInt8($0) != nil }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 #if canImport(Glibc)
   import Glibc
@@ -226,7 +227,8 @@ final class DevToolsConnection: @unchecked Sendable {
   }
 }
 
-private let tracing = ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_WEB_TRACE"] != nil
+/// Read once per process, whatever environment a test binds.
+private let tracing = RunEnvironment.process[.webTrace] != nil
 
 /// Writes a line about the protocol to standard error when `SNAPSHOT_TESTING_WEB_TRACE` is set.
 func trace(_ line: @autoclosure () -> String) {

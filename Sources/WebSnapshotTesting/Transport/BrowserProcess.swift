@@ -29,14 +29,11 @@ final class BrowserProcess: @unchecked Sendable {
   let commandDescriptor: Int32
   /// Our end of the reply pipe (the browser's fd 4).
   let replyDescriptor: Int32
-  /// The browser's profile folder, removed when it is terminated.
+  /// The browser's own temporary folder (its profile, its log, and what the pages it opens
+  /// keep there), removed when it is terminated.
   let profileFolder: URL
   /// Where the browser's own log goes.
   let logFile: URL
-  /// An empty HTML file, alone in its folder, that every page loads before its snapshot: HTML
-  /// text is written into it, so that the page has a `file:` origin (it may load files through
-  /// a base URL) and relative URLs without a base resolve to nothing.
-  var blankDocument: URL { profileFolder.appendingPathComponent("page/blank.html") }
 
   private init(
     processIdentifier: pid_t,
@@ -67,7 +64,7 @@ final class BrowserProcess: @unchecked Sendable {
   /// The command line after the executable.
   static func arguments(
     profileFolder: URL,
-    walls: NetworkWalls = SharedBrowser.networkWalls
+    walls: NetworkWalls = .current
   ) -> [String] {
     var arguments = [
       "--headless",
@@ -140,13 +137,6 @@ final class BrowserProcess: @unchecked Sendable {
     }
     let profile = folder.appendingPathComponent("profile")
     let log = folder.appendingPathComponent("chromium.log")
-    let blankFolder = folder.appendingPathComponent("page")
-    do {
-      try FileManager.default.createDirectory(at: blankFolder, withIntermediateDirectories: true)
-      try Data().write(to: blankFolder.appendingPathComponent("blank.html"))
-    } catch {
-      throw .browserDidNotStart(path: path, reason: "cannot write \(blankFolder.path): \(error)")
-    }
 
     // Our ends are close-on-exec and above the browser's 3 and 4, so that neither the browser nor
     // anything else this process starts inherits them: the browser must see end-of-file when we

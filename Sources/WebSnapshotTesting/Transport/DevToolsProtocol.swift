@@ -1,0 +1,34 @@
+/// The part of the Chrome DevTools protocol the web module speaks, in one place: every command
+/// it sends and every event it reads. A browser that changes one of these is a browser the
+/// module must be checked against; `DevToolsProtocolTests` fails when the module's code names a
+/// method this does not list, or this lists one the code no longer names.
+enum DevToolsProtocol {
+  /// The commands sent, by domain.
+  static let commands: Set<String> = [
+    "Accessibility.getFullAXTree",
+    "Browser.getVersion", "Browser.resetPermissions", "Browser.setDownloadBehavior",
+    "Emulation.setDeviceMetricsOverride", "Emulation.setEmulatedMedia",
+    "Emulation.setLocaleOverride", "Emulation.setScriptExecutionDisabled",
+    "Emulation.setTimezoneOverride",
+    "Fetch.continueRequest", "Fetch.enable", "Fetch.failRequest",
+    "Inspector.enable",
+    "Network.enable",
+    "Page.captureScreenshot", "Page.createIsolatedWorld", "Page.enable",
+    "Page.handleJavaScriptDialog", "Page.navigate",
+    "Runtime.enable", "Runtime.evaluate", "Runtime.runIfWaitingForDebugger",
+    "Target.attachToTarget", "Target.closeTarget", "Target.createBrowserContext",
+    "Target.createTarget",
+    "Target.disposeBrowserContext", "Target.setAutoAttach",
+  ]
+
+  /// The events read, by domain.
+  static let events: Set<String> = [
+    "Fetch.requestPaused",
+    "Inspector.targetCrashed",
+    "Network.webSocketCreated",
+    "Page.downloadWillBegin", "Page.frameRequestedNavigation", "Page.javascriptDialogOpening",
+    "Page.loadEventFired",
+    "Runtime.exceptionThrown",
+    "Target.attachedToTarget", "Target.detachedFromTarget",
+  ]
+}
