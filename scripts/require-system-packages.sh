@@ -10,7 +10,9 @@
 #                    one those tests are skipped, or fail when CI is set. The tests never install
 #                    anything themselves. With it `python3` and `iproute2`: the web isolation
 #                    tests (NetworkIsolationTests) run a logging server in a network namespace
-#                    and bring its loopback up.
+#                    and bring its loopback up. And `tmux`: `.terminal`'s screen is checked
+#                    against a real terminal (TerminalTmuxTests; skipped without it, failing
+#                    when CI is set).
 #   --with-pixelmatch also PyPI's `pixelmatch` (0.3.0, with python3 and pip from Debian), which
 #                    the anti-aliasing cross-check
 #                    (Tests/ImageSnapshotTestingTests/Comparison/AntialiasingTests.swift) runs
@@ -24,7 +26,7 @@ needs="ImageSnapshotTesting needs"
 for argument in "$@"; do
   case "$argument" in
     --with-chromium)
-      packages+=(chromium chromium-headless-shell python3 iproute2)
+      packages+=(chromium chromium-headless-shell python3 iproute2 tmux)
       needed_by="ImageSnapshotTesting and the HTML report's browser tests"
       needs="ImageSnapshotTesting and the HTML report's browser tests need"
       ;;

@@ -4,7 +4,9 @@
 //   Foundation object, and the `Encodable` value it was encoded from);
 // - `.output` of a command that prints 10 MB next to reading the same command's output with
 //   `Process` and a `Pipe` into `Data`;
-// - `.terminal` of 1, 2 and 4 MB of coloured output, to show it is linear.
+// - `.terminal` of 1, 2 and 4 MB of coloured output, to show it is linear;
+// - `.terminal` of 10,000 lines of progress bars (`\r ESC[K` redraws, cursor moves, wide
+//   characters) next to `.output` of the same bytes: what drawing the screen costs.
 //
 // Usage:
 //   ServerOutputBenchmark [RUNS [http|output|terminal]]
@@ -49,11 +51,20 @@ func invoices(_ count: Int) -> [Invoice] {
   }
 }
 
-/// The text a strategy produces, through its public `snapshot(value).run`.
+/// Where a strategy's callback leaves its text.
+final class TextBox: @unchecked Sendable { var text = "" }
+
+/// The text a strategy produces, through its public `snapshot(value).run`, waiting for it: the
+/// command strategies answer from the runner's own thread.
 func text<Value>(of value: Value, as strategy: Snapshotting<Value, String>) -> String {
-  var result = ""
-  strategy.snapshot(value).run { result = $0 }
-  return result
+  let box = TextBox()
+  let done = DispatchSemaphore(value: 0)
+  strategy.snapshot(value).run {
+    box.text = $0
+    done.signal()
+  }
+  done.wait()
+  return box.text
 }
 
 /// Milliseconds on a clock: the wall clock, or this thread's CPU time, which does not count the
@@ -200,6 +211,46 @@ if runs("terminal") {
   for name in ["1 MiB", "2 MiB", "4 MiB"] {
     let mebibytes = Double(sizes[name]!) / 1_048_576
     print("| \(name) | \(format(times[name]!)) | \(format(times[name]! / mebibytes)) |")
+  }
+  print()
+}
+
+if runs("terminal") {
+  // 10,000 printed lines, each the last of five redraws of a progress bar, some with a status
+  // line above it redrawn through cursor moves.
+  var output = ""
+  for index in 0..<10_000 {
+    for step in 0..<5 {
+      let done = String(repeating: "█", count: step * 8)
+      let left = String(repeating: " ", count: 40 - step * 8)
+      output += "\r\u{1B}[K\u{1B}[32m[\(done)\u{1B}[0m\(left)]"
+      output += " \(step * 25)% 文件 \(index)"
+    }
+    if index % 10 == 0 {
+      output += "\u{1B}7\u{1B}[1A\u{1B}[2K\u{1B}[1mstep \(index)\u{1B}[0m\u{1B}8"
+    }
+    output += "\n"
+  }
+  let file = folder.appendingPathComponent("progress.txt")
+  try Data(output.utf8).write(to: file)
+  let command = Command(executable: URL(fileURLWithPath: "/bin/cat"), arguments: [file.path])
+  // The wall clock: both run the same child; the drawing is done on the runner's thread.
+  let times = measure(
+    runs: runs,
+    clock: CLOCK_MONOTONIC,
+    [
+      (".terminal", { text(of: command, as: .terminal).utf8.count }),
+      (".output", { text(of: command, as: .output).utf8.count }),
+    ]
+  )
+  let mebibytes = String(format: "%.1f", Double(output.utf8.count) / 1_048_576)
+  print(
+    "### 10,000 lines of progress bars (\(mebibytes) MiB; median wall time of \(runs))\n"
+  )
+  print("| case | time | ÷ `.output` |")
+  print("|---|---:|---:|")
+  for name in [".terminal", ".output"] {
+    print("| \(name) | \(format(times[name]!)) | \(ratio(times[name]!, times[".output"]!)) |")
   }
   print()
 }

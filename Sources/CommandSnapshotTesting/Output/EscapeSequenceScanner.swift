@@ -2,20 +2,25 @@
 ///
 /// It recognises what terminals recognise: CSI sequences (`ESC [` parameters, intermediates, a
 /// final byte), of which `m` is SGR (colours and attributes); OSC, DCS, APC, PM and SOS strings up
-/// to their terminator; and two-byte escapes (`ESC 7`, `ESC ( B`). Only complete SGR sequences
-/// reach the caller; every other sequence, and every malformed one, is dropped whole, so no
-/// escape byte is ever passed on as text.
+/// to their terminator; and two-byte escapes (`ESC 7`, `ESC ( B`). Only complete sequences reach
+/// the caller (SGR ones, other CSI ones without a private marker, two-byte escapes); every
+/// other sequence, and every malformed one, is dropped whole, so no escape byte is ever passed
+/// on as text.
 ///
 /// - Complexity: O(*n*) in the number of bytes.
 enum EscapeSequenceScanner {
   static let escape: UInt8 = 0x1B
 
-  /// Calls `text` with each run of bytes between sequences, and `sgr` with the parameters of
-  /// each SGR sequence (an empty parameter is `nil`).
+  /// Calls `text` with each run of bytes between sequences, `sgr` with the parameters of each
+  /// SGR sequence (an empty parameter is `nil`), `control` with the final byte and parameters of
+  /// every other well-formed CSI sequence without a private marker or intermediate (cursor
+  /// moves, erases), and `shortEscape` with the final byte of a two-byte escape (`ESC 7`).
   static func scan(
     _ bytes: UnsafeBufferPointer<UInt8>,
     text: (UnsafeBufferPointer<UInt8>) -> Void,
-    sgr: ([[Int?]]) -> Void
+    sgr: ([[Int?]]) -> Void,
+    control: (UInt8, [[Int?]]) -> Void = { _, _ in },
+    shortEscape: (UInt8) -> Void = { _ in }
   ) {
     var index = 0
     var textStart = 0
@@ -28,7 +33,8 @@ enum EscapeSequenceScanner {
         continue
       }
       flushText(upTo: index)
-      index = skipSequence(in: bytes, at: index, sgr: sgr)
+      index = skipSequence(
+        in: bytes, at: index, sgr: sgr, control: control, shortEscape: shortEscape)
       textStart = index
     }
     flushText(upTo: bytes.count)
@@ -38,13 +44,15 @@ enum EscapeSequenceScanner {
   private static func skipSequence(
     in bytes: UnsafeBufferPointer<UInt8>,
     at start: Int,
-    sgr: ([[Int?]]) -> Void
+    sgr: ([[Int?]]) -> Void,
+    control: (UInt8, [[Int?]]) -> Void,
+    shortEscape: (UInt8) -> Void
   ) -> Int {
     let next = start + 1
     guard next < bytes.count else { return next }
     switch bytes[next] {
     case UInt8(ascii: "["):
-      return skipControlSequence(in: bytes, from: next + 1, sgr: sgr)
+      return skipControlSequence(in: bytes, from: next + 1, sgr: sgr, control: control)
     case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"),
       UInt8(ascii: "X"):
       return skipString(in: bytes, from: next + 1)
@@ -55,6 +63,7 @@ enum EscapeSequenceScanner {
       if index < bytes.count, (0x30...0x7E).contains(bytes[index]) { return index + 1 }
       return index
     case 0x30...0x7E:
+      shortEscape(bytes[next])
       return next + 1
     default:
       // A lone escape before a control or non-ASCII byte: drop the escape, keep what follows.
@@ -70,7 +79,8 @@ enum EscapeSequenceScanner {
   private static func skipControlSequence(
     in bytes: UnsafeBufferPointer<UInt8>,
     from start: Int,
-    sgr: ([[Int?]]) -> Void
+    sgr: ([[Int?]]) -> Void,
+    control: (UInt8, [[Int?]]) -> Void
   ) -> Int {
     var index = start
     while index < bytes.count, (0x30...0x3F).contains(bytes[index]) { index += 1 }
@@ -82,10 +92,14 @@ enum EscapeSequenceScanner {
       index += 1
     }
     guard index < bytes.count, (0x40...0x7E).contains(bytes[index]) else { return index }
-    if !malformed, bytes[index] == UInt8(ascii: "m"), parametersEnd == index,
+    if !malformed, parametersEnd == index,
       let parameters = sgrParameters(UnsafeBufferPointer(rebasing: bytes[start..<parametersEnd]))
     {
-      sgr(parameters)
+      if bytes[index] == UInt8(ascii: "m") {
+        sgr(parameters)
+      } else {
+        control(bytes[index], parameters)
+      }
     }
     return index + 1
   }

@@ -41,12 +41,15 @@ extension Snapshotting where Value == Command, Format == String {
   ///
   /// The program runs with `TERM=xterm-256color`, `COLUMNS=80`, `CLICOLOR_FORCE=1` and
   /// `FORCE_COLOR=1`, and without `NO_COLOR`; its standard output is a pipe, not a terminal, so
-  /// a program that colours only a terminal (`isatty`) must honour one of those variables. Its
-  /// SGR sequences (16, 256 and 24-bit colours, bold, italic, underline, inverse) are drawn with
-  /// a fixed palette and font; every other escape sequence, and every malformed one, is dropped.
-  /// The image starts with the command line and ends with the exit status; standard error
-  /// follows standard output (the two are read apart). The same output always gives the same
-  /// bytes, so the reference is compared as text and viewed as an image.
+  /// a program that colours only a terminal (`isatty`) must honour one of those variables. The
+  /// image shows what an 80 × 24 terminal would show, with every row that scrolled off the top
+  /// kept above it: carriage returns, cursor moves, erases and saved cursors are applied (a
+  /// progress bar shows its last state), wide characters take two cells, and SGR styles (16,
+  /// 256 and 24-bit colours, bold, italic, underline, inverse) are drawn with a fixed palette
+  /// and font; other escape sequences, and malformed ones, are dropped. The image starts with
+  /// the command line and ends with the exit status; standard error follows standard output
+  /// (the two are read apart). The same output always gives the same bytes, so the reference is
+  /// compared as text and viewed as an image.
   ///
   /// - Complexity: O(*n*) in the output.
   public static var terminal: Snapshotting {

@@ -1,45 +1,38 @@
 /// Renders terminal output into an SVG image of an 80-column terminal.
 ///
-/// Text is laid out in cells of a fixed monospace grid (8.4 × 18 pixels at 14 pixels, the
-/// advance of common monospace fonts), wrapped at 80 columns. A carriage return goes back to the
-/// start of the row, a tab to the next multiple of eight, a backspace one cell left; other control
-/// characters are dropped. Each unicode scalar takes one cell. Every finished row is written at
-/// once, so the work and memory are linear in the output.
+/// The output is drawn on a ``TerminalScreen`` of 80 columns and 24 rows, so the image shows what
+/// such a terminal would show: a progress line redrawn with `\r` or `\r ESC[K` shows its last
+/// state, cursor moves and erases act on the screen. Rows that scroll off the top are kept
+/// above it: the image holds everything the program printed, with the redraws of the final
+/// screen applied. Text is laid out in cells of a fixed monospace grid (8.4 × 18 pixels at 14
+/// pixels, the advance of common monospace fonts); a wide character takes two cells. Every row
+/// that scrolls off the screen is written at once, so the work and memory are linear in the
+/// output.
 struct TerminalSVG {
   static let columns = 80
+  static let screenHeight = 24
   /// Cell width in tenths of a pixel, so coordinates are exact decimals.
   static let cellWidthTenths = 84
   static let rowHeight = 18
   static let padding = 10
   static let fontSize = 14
 
-  private struct Cell {
-    var scalar: Unicode.Scalar
-    var style: TerminalStyle
-  }
+  private typealias Cell = TerminalScreen.Cell
 
   private var body = ""
   private var rowCount = 0
-  private var row: [Cell] = []
-  private var column = 0
-  private var style = TerminalStyle.plain
+  private var screen = TerminalScreen(columns: columns, height: screenHeight)
   private var decoder = UTF8StreamDecoder()
 
-  init() {
-    row.reserveCapacity(Self.columns)
-  }
-
-  /// Adds a line that is not the program's output (the prompt, the exit status), in grey.
+  /// Adds a line that is not the program's output (the prompt, the exit status), in grey, on
+  /// the row after everything drawn so far.
   mutating func addAnnotation(_ line: String) {
-    finishRowIfStarted()
-    let saved = style
-    style = .plain
-    write(line.unicodeScalars, annotation: true)
-    finishRow(annotation: true)
-    style = saved
+    screen.writeAnnotation(line.unicodeScalars)
+    writeScrolledOutRows()
   }
 
-  /// Adds output bytes: text, and SGR sequences that change the style of what follows.
+  /// Adds output bytes: text, SGR sequences that change the style of what follows, and the
+  /// sequences that move the cursor and erase.
   mutating func addOutput(_ bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { buffer in
       EscapeSequenceScanner.scan(
@@ -47,23 +40,27 @@ struct TerminalSVG {
         text: { text in
           var scalars: [Unicode.Scalar] = []
           decoder.decode(text) { scalars.append($0) }
-          write(scalars, annotation: false)
+          screen.write(scalars)
         },
-        sgr: { style.apply($0) }
+        sgr: { screen.style.apply($0) },
+        control: { screen.control($0, $1) },
+        shortEscape: { screen.escape($0) }
       )
     }
     // A partial character at the very end of the output is shown as U+FFFD.
     if decoder.hasPendingBytes {
       decoder = UTF8StreamDecoder()
-      write(["\u{FFFD}"], annotation: false)
+      screen.write(["\u{FFFD}"])
     }
-    style = .plain
+    screen.style = .plain
+    writeScrolledOutRows()
   }
 
   /// The finished document.
-  mutating func document() -> String {
-    finishRowIfStarted()
-    let rows = max(rowCount, 1)
+  func document() -> String {
+    var copy = self
+    for row in copy.screen.rows.prefix(copy.screen.usedRowCount) { copy.writeRow(row) }
+    let rows = max(copy.rowCount, 1)
     let width =
       (Self.padding * 2 * 10 + Self.columns * Self.cellWidthTenths + 9) / 10
     let height = Self.padding * 2 + rows * Self.rowHeight
@@ -74,61 +71,33 @@ struct TerminalSVG {
       <rect width="\(width)" height="\(height)" fill="\(TerminalPalette.background)"/>
       <g xml:space="preserve" style="white-space: pre">
 
-      """ + body + "</g>\n</svg>\n"
+      """ + copy.body + "</g>\n</svg>\n"
   }
 
-  private mutating func write<S: Sequence<Unicode.Scalar>>(_ scalars: S, annotation: Bool) {
-    for scalar in scalars {
-      switch scalar {
-      case "\n":
-        finishRow(annotation: annotation)
-      case "\r":
-        column = 0
-      case "\t":
-        let stop = min((column / 8 + 1) * 8, Self.columns)
-        while column < stop { put(" ", annotation: annotation) }
-      case "\u{8}":
-        column = max(0, column - 1)
-      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-        break
-      default:
-        put(scalar, annotation: annotation)
-      }
-    }
-  }
-
-  private mutating func put(_ scalar: Unicode.Scalar, annotation: Bool) {
-    if column >= Self.columns { finishRow(annotation: annotation) }
-    let cell = Cell(scalar: scalar, style: style)
-    while row.count < column { row.append(Cell(scalar: " ", style: .plain)) }
-    if column < row.count { row[column] = cell } else { row.append(cell) }
-    column += 1
-  }
-
-  private mutating func finishRowIfStarted() {
-    if !row.isEmpty || column > 0 { finishRow(annotation: false) }
+  private mutating func writeScrolledOutRows() {
+    for row in screen.scrolledOut { writeRow(row) }
+    screen.scrolledOut.removeAll()
   }
 
   /// Writes the row's runs of equal style as a background `rect` (when it has one) and a `text`.
-  private mutating func finishRow(annotation: Bool) {
+  private mutating func writeRow(_ row: TerminalScreen.Row) {
     let baseline = Self.padding + rowCount * Self.rowHeight + Self.fontSize
     let top = Self.padding + rowCount * Self.rowHeight
+    let cells = row.cells
     var start = 0
-    while start < row.count {
+    while start < cells.count {
       var end = start + 1
-      while end < row.count, row[end].style == row[start].style { end += 1 }
+      while end < cells.count, cells[end].style == cells[start].style { end += 1 }
       writeRun(
-        row[start..<end],
+        cells[start..<end],
         column: start,
         baseline: baseline,
         top: top,
-        annotation: annotation
+        annotation: row.annotation
       )
       start = end
     }
     rowCount += 1
-    row.removeAll(keepingCapacity: true)
-    column = 0
   }
 
   private mutating func writeRun(
@@ -152,7 +121,7 @@ struct TerminalSVG {
       body += "<rect x=\"\(x)\" y=\"\(top)\" width=\"\(length)\" height=\"\(Self.rowHeight)\" "
       body += "fill=\"\(background)\"/>\n"
     }
-    let isBlank = cells.allSatisfy { $0.scalar == " " }
+    let isBlank = cells.allSatisfy { $0.scalar == " " && $0.joined.isEmpty }
     if isBlank && !style.underline { return }
     let fill =
       annotation ? TerminalPalette.annotation : (foreground ?? TerminalPalette.foreground)
@@ -161,7 +130,10 @@ struct TerminalSVG {
     if style.italic { body += " font-style=\"italic\"" }
     if style.underline { body += " text-decoration=\"underline\"" }
     body += ">"
-    for cell in cells { Self.appendEscaped(cell.scalar, to: &body) }
+    for cell in cells where cell.width > 0 {
+      Self.appendEscaped(cell.scalar, to: &body)
+      for scalar in cell.joined { Self.appendEscaped(scalar, to: &body) }
+    }
     body += "</text>\n"
   }
 
