@@ -128,7 +128,7 @@ let package = Package(
     .target(
       name: "SnapshotReview",
       dependencies: [
-        "RunRecord", "PNGCodec", "InlineSnapshotRewriter",
+        "RunRecord", "PNGCodec", "InlineSnapshotRewriter", "ChildProcesses",
         .product(name: "FlyingFox", package: "FlyingFox"),
       ]
     ),
@@ -181,8 +181,15 @@ let package = Package(
       exclude: ["__Snapshots__"]
     ),
     // What a command prints: `Command`, `.output` and `.terminal` (an SVG). Only the toolchain.
-    .target(name: "CommandSnapshotTesting", dependencies: ["SnapshotTesting", "CCommandSpawn"]),
-    // pipe2 and posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not import.
+    // Shell quoting of the command line is RunRecord's `shellQuoted`, the package's only one.
+    .target(
+      name: "CommandSnapshotTesting",
+      dependencies: ["SnapshotTesting", "RunRecord", "ChildProcesses"]
+    ),
+    // Every process the package starts (commands, the browser, the review tool's
+    // `swift test list`) is spawned, watched and ended here. Only the toolchain.
+    .target(name: "ChildProcesses", dependencies: ["CCommandSpawn"]),
+    // fork and exec with the kernel's kill-at-parent-death, pipe2, pidfd_open: C-only APIs.
     .target(name: "CCommandSpawn"),
     // A small program the command tests run: it prints, colours, reads input, sleeps, spawns.
     // The test target depends on it so that `swift test` builds it beside the test bundle.
@@ -195,7 +202,10 @@ let package = Package(
     ),
     .testTarget(
       name: "CommandSnapshotTestingTests",
-      dependencies: ["CommandSnapshotTesting", "CommandFixture", "mytool", "TestSupport"],
+      dependencies: [
+        "CommandSnapshotTesting", "ChildProcesses", "RunRecord", "CommandFixture", "mytool",
+        "TestSupport",
+      ],
       exclude: ["__Snapshots__"]
     ),
     .testTarget(
