@@ -49,9 +49,17 @@ let package = Package(
     // A load-time hook that describes each test process in the usage log (for `prune`).
     .target(name: "CProcessStart"),
     .target(name: "SnapshotTesting", dependencies: ["RunRecord", "CProcessStart"]),
+    // The child process `KilledRecordingTests` kills while it records: a program of its own, so
+    // that no test of the bundle exists only to be run as a child (and shows up as skipped).
+    .executableTarget(
+      name: "RecordingChild",
+      dependencies: ["SnapshotTesting", "RunRecord"],
+      path: "Tests/RecordingChild"
+    ),
     .testTarget(
       name: "SnapshotTestingTests",
-      dependencies: ["SnapshotTesting", "RunRecord", "TestSupport"],
+      // RecordingChild, so that `swift test` builds it beside the test bundle.
+      dependencies: ["SnapshotTesting", "RunRecord", "TestSupport", "RecordingChild"],
       exclude: [
         "__Fixtures__", "__Snapshots__", "Compatibility/__Snapshots__",
         "SwiftTesting/__Snapshots__", "XCTest/__Snapshots__",
@@ -217,6 +225,13 @@ let package = Package(
         // Inline failures are recorded by real inline assertions, then accepted by the tool.
         "InlineSnapshotTesting", "InlineSnapshotRewriter",
       ]
+    ),
+    // The tests that build a package with SwiftPM inside the run (minutes each): a target of their
+    // own, so that `swift test --filter` on a unit suite never starts them. `.ci/run` runs them
+    // once. ScriptedConsole is a symbolic link to the review tests' own.
+    .testTarget(
+      name: "PackageBuildTests",
+      dependencies: ["SnapshotReview", "RunRecord"]
     ),
     // HTML and XML as canonical text; apart from the core so that its parser does not add to the
     // core's compile time. The tests run Chromium as the oracle for the HTML form.
