@@ -5,7 +5,7 @@ import Foundation
 package func builtProduct(_ name: String) -> URL? {
   let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
   var folder = bundle.deletingLastPathComponent()
-  // `…/debug/PackageTests.xctest` on Linux, `…/debug/PackageTests.xctest/Contents/MacOS/…` elsewhere.
+  // `…/debug/PackageTests.xctest` on Linux, `…/PackageTests.xctest/Contents/MacOS/…` elsewhere.
   while folder.path != "/" {
     let candidate = folder.appendingPathComponent(name)
     if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }

@@ -32,7 +32,8 @@ import Testing
       AppTests.plain()
       """
     #expect(
-      TestListSource.testNames(in: text) == ["AppTests.GreetingTests/testGreeting", "AppTests.plain()"]
+      TestListSource.testNames(in: text)
+        == ["AppTests.GreetingTests/testGreeting", "AppTests.plain()"]
     )
   }
 }
