@@ -56,9 +56,18 @@ let package = Package(
       dependencies: ["SnapshotTesting", "RunRecord"],
       path: "Tests/RecordingChild"
     ),
+    // The child process of `ParameterizedReferenceTests`: parameterized tests that it runs with
+    // Swift Testing's own entry point, as a user's test bundle would.
+    .executableTarget(
+      name: "ParameterizedChild",
+      dependencies: ["SnapshotTesting"],
+      path: "Tests/ParameterizedChild"
+    ),
     .testTarget(
       name: "SnapshotTestingTests",
-      // RecordingChild, so that `swift test` builds it beside the test bundle.
+      // RecordingChild, so that `swift test` builds it beside the test bundle. Not
+      // ParameterizedChild: a test target links the executables it depends on, and that one's
+      // tests would join the bundle's (`swift test` builds every executable anyway).
       dependencies: ["SnapshotTesting", "RunRecord", "TestSupport", "RecordingChild"],
       exclude: [
         "__Fixtures__", "__Snapshots__", "Compatibility/__Snapshots__",
