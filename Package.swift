@@ -49,9 +49,26 @@ let package = Package(
     // A load-time hook that describes each test process in the usage log (for `prune`).
     .target(name: "CProcessStart"),
     .target(name: "SnapshotTesting", dependencies: ["RunRecord", "CProcessStart"]),
+    // The child process `KilledRecordingTests` kills while it records: a program of its own, so
+    // that no test of the bundle exists only to be run as a child (and shows up as skipped).
+    .executableTarget(
+      name: "RecordingChild",
+      dependencies: ["SnapshotTesting", "RunRecord"],
+      path: "Tests/RecordingChild"
+    ),
+    // The child process of `ParameterizedReferenceTests`: parameterized tests that it runs with
+    // Swift Testing's own entry point, as a user's test bundle would.
+    .executableTarget(
+      name: "ParameterizedChild",
+      dependencies: ["SnapshotTesting"],
+      path: "Tests/ParameterizedChild"
+    ),
     .testTarget(
       name: "SnapshotTestingTests",
-      dependencies: ["SnapshotTesting", "RunRecord", "TestSupport"],
+      // RecordingChild, so that `swift test` builds it beside the test bundle. Not
+      // ParameterizedChild: a test target links the executables it depends on, and that one's
+      // tests would join the bundle's (`swift test` builds every executable anyway).
+      dependencies: ["SnapshotTesting", "RunRecord", "TestSupport", "RecordingChild"],
       exclude: [
         "__Fixtures__", "__Snapshots__", "Compatibility/__Snapshots__",
         "SwiftTesting/__Snapshots__", "XCTest/__Snapshots__",
@@ -128,7 +145,7 @@ let package = Package(
     .target(
       name: "SnapshotReview",
       dependencies: [
-        "RunRecord", "PNGCodec", "InlineSnapshotRewriter",
+        "RunRecord", "PNGCodec", "InlineSnapshotRewriter", "ChildProcesses",
         .product(name: "FlyingFox", package: "FlyingFox"),
       ]
     ),
@@ -181,8 +198,15 @@ let package = Package(
       exclude: ["__Snapshots__"]
     ),
     // What a command prints: `Command`, `.output` and `.terminal` (an SVG). Only the toolchain.
-    .target(name: "CommandSnapshotTesting", dependencies: ["SnapshotTesting", "CCommandSpawn"]),
-    // pipe2 and posix_spawn_file_actions_addchdir_np, which Swift's Glibc module does not import.
+    // Shell quoting of the command line is RunRecord's `shellQuoted`, the package's only one.
+    .target(
+      name: "CommandSnapshotTesting",
+      dependencies: ["SnapshotTesting", "RunRecord", "ChildProcesses"]
+    ),
+    // Every process the package starts (commands, the browser, the review tool's
+    // `swift test list`) is spawned, watched and ended here. Only the toolchain.
+    .target(name: "ChildProcesses", dependencies: ["CCommandSpawn"]),
+    // fork and exec with the kernel's kill-at-parent-death, pipe2, pidfd_open: C-only APIs.
     .target(name: "CCommandSpawn"),
     // A small program the command tests run: it prints, colours, reads input, sleeps, spawns.
     // The test target depends on it so that `swift test` builds it beside the test bundle.
@@ -195,7 +219,10 @@ let package = Package(
     ),
     .testTarget(
       name: "CommandSnapshotTestingTests",
-      dependencies: ["CommandSnapshotTesting", "CommandFixture", "mytool", "TestSupport"],
+      dependencies: [
+        "CommandSnapshotTesting", "ChildProcesses", "RunRecord", "CommandFixture", "mytool",
+        "TestSupport",
+      ],
       exclude: ["__Snapshots__"]
     ),
     .testTarget(
@@ -209,6 +236,13 @@ let package = Package(
         // The served report is clicked in the web module's browser, over its DevTools client.
         "WebSnapshotTesting",
       ]
+    ),
+    // The tests that build a package with SwiftPM inside the run (minutes each): a target of their
+    // own, so that `swift test --filter` on a unit suite never starts them. `.ci/run` runs them
+    // once. ScriptedConsole is a symbolic link to the review tests' own.
+    .testTarget(
+      name: "PackageBuildTests",
+      dependencies: ["SnapshotReview", "RunRecord"]
     ),
     // HTML and XML as canonical text; apart from the core so that its parser does not add to the
     // core's compile time. The tests run Chromium as the oracle for the HTML form.

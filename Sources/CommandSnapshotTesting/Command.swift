@@ -1,3 +1,4 @@
+import RunRecord
 import Foundation
 
 /// A program to run, with its arguments, environment, working directory, standard input and a
@@ -92,6 +93,6 @@ public struct Command: Sendable, Hashable {
   /// // echo 'a b'
   /// ```
   public var commandLine: String {
-    ([executable.lastPathComponent] + arguments).map(ShellQuoting.quote).joined(separator: " ")
+    ([executable.lastPathComponent] + arguments).map(shellQuoted).joined(separator: " ")
   }
 }

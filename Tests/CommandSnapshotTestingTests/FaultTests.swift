@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import TestSupport
 import SnapshotTesting
@@ -126,7 +127,7 @@ import Testing
   }
 
   @Test func theTimeoutKillsTheChildProcessToo() throws {
-    guard case .success(let run) = ProcessGroupRunner.run(fixtureCommand("spawn-child", timeout: 1))
+    guard case .success(let run) = CommandRunner.run(fixtureCommand("spawn-child", timeout: 1))
     else {
       Issue.record("the fixture did not start")
       return
@@ -195,7 +196,7 @@ import Testing
 
   @Test func a100MegabyteOutputIsStreamedAndFailsNamingTheLimit() throws {
     let command = fixtureCommand("flood", "100")
-    guard case .success(let run) = ProcessGroupRunner.run(command) else {
+    guard case .success(let run) = CommandRunner.run(command) else {
       Issue.record("the fixture did not start")
       return
     }
@@ -219,7 +220,7 @@ import Testing
   }
 
   @Test func outputUnderTheLimitIsKeptWhole() {
-    guard case .success(let run) = ProcessGroupRunner.run(fixtureCommand("flood", "3")) else {
+    guard case .success(let run) = CommandRunner.run(fixtureCommand("flood", "3")) else {
       Issue.record("the fixture did not start")
       return
     }
@@ -228,10 +229,10 @@ import Testing
   }
 
   @Test func waitStatusesDecode() {
-    #expect(ProcessGroupRunner.termination(fromWaitStatus: 0) == .exited(0))
-    #expect(ProcessGroupRunner.termination(fromWaitStatus: 3 << 8) == .exited(3))
-    #expect(ProcessGroupRunner.termination(fromWaitStatus: 15) == .signaled(15))
+    #expect(ChildSpawn.termination(fromWaitStatus: 0) == .exited(0))
+    #expect(ChildSpawn.termination(fromWaitStatus: 3 << 8) == .exited(3))
+    #expect(ChildSpawn.termination(fromWaitStatus: 15) == .signaled(15))
     // A core dump sets bit 7; the signal is the low seven bits.
-    #expect(ProcessGroupRunner.termination(fromWaitStatus: 0x80 | 11) == .signaled(11))
+    #expect(ChildSpawn.termination(fromWaitStatus: 0x80 | 11) == .signaled(11))
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import TestSupport
 import SnapshotTesting
 import Testing
@@ -97,6 +98,16 @@ import Testing
     )
   }
 
+  /// The first line of every `.output` reference: the program's file name and its arguments,
+  /// quoted by the package's one shell quoting, byte for byte.
+  @Test func theCommandLineQuotesOnlyWhatNeedsIt() {
+    let command = Command(
+      executable: URL(fileURLWithPath: "/usr/bin/my tool"),
+      arguments: ["--name=Blob", "two words", "it's", "", "é"]
+    )
+    #expect(command.commandLine == #"'my tool' --name=Blob 'two words' 'it'\''s' '' 'é'"#)
+  }
+
   /// A parameter after an intermediate (`-`) makes a sequence malformed; it is dropped up to its
   /// final byte, however long, never cut where the scanner first stumbled.
   @Test(arguments: [
@@ -130,7 +141,7 @@ import Testing
     )
 
     // The quoted line, given to /bin/sh, passes the same words.
-    let quoted = awkward.map(ShellQuoting.quote).joined(separator: " ")
+    let quoted = awkward.map(shellQuoted).joined(separator: " ")
     let echo = Command(executable: shell, arguments: ["-c", "printf '[%s]\\n' \(quoted)"])
     let echoed = snapshotText(echo, as: .output).text
     #expect(echoed.contains("\n" + awkward.map { "[\($0)]" }.joined(separator: "\n") + "\n"))

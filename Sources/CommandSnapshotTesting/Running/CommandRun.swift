@@ -1,31 +1,9 @@
+import ChildProcesses
 import Foundation
 
-/// What a command did: its output, what was dropped of it, and how it ended.
-struct CommandRun: Sendable, Equatable {
-  /// How the program ended.
-  enum Termination: Sendable, Equatable {
-    /// It exited with this status.
-    case exited(Int32)
-    /// A signal ended it.
-    case signaled(Int32)
-    /// It ran past the command's timeout and was killed, with its process group.
-    case timedOut
-  }
-
-  /// The first ``Command/outputLimit`` bytes of standard output.
-  var standardOutput = Data()
-  /// The first ``Command/outputLimit`` bytes of standard error.
-  var standardError = Data()
-  /// How many bytes of standard output were read past the limit and not kept.
-  var droppedOutputBytes = 0
-  /// How many bytes of standard error were read past the limit and not kept.
-  var droppedErrorBytes = 0
-  var termination: Termination = .exited(0)
-  /// Whether a process the program started outside its process group (a daemon, with
-  /// `setsid`) still held an output open a moment after the program exited; what it wrote later
-  /// was not read.
-  var outputHeldOpen = false
-}
+/// What a command did: its output, what was dropped of it, and how it ended (the process
+/// runner's record, under the name the command module's code reads it by).
+typealias CommandRun = ChildRun
 
 /// Why a command could not be run at all.
 struct CommandError: Error, Equatable, CustomStringConvertible {

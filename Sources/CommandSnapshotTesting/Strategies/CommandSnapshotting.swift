@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import SnapshotTesting
 
@@ -93,7 +94,7 @@ enum CommandSnapshot {
       // Taken on the assertion's task, so that what the run reports from its thread reaches it.
       let reports = StrategyReportScope.current
       let deliver = UncheckedCallback(callback)
-      ProcessGroupRunner.start(command) { result in
+      CommandRunner.start(command) { result in
         deliver.callback(reports.bind { finish(command, result, render: render) })
       }
     }

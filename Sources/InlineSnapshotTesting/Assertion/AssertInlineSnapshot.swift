@@ -135,9 +135,9 @@ private func takeInlineSnapshot<Value>(
   scrubbers: [Scrubber],
   timeout: TimeInterval
 ) throws(InlineSnapshotFailure) -> String? {
-  let (text, unavailable): (String?, String?)
+  let (text, reports): (String?, StrategyReports)
   do {
-    (text, unavailable) = try UnavailableSnapshot.collecting {
+    (text, reports) = try StrategyReports.collecting {
       try value().map { value in
         // Scoped scrubbers clean the text before it is compared or written into the test.
         try ScopedScrubbers.applying(scrubbers, pathExtension: snapshotting.pathExtension) {
@@ -150,7 +150,7 @@ private func takeInlineSnapshot<Value>(
   } catch {
     throw InlineSnapshotFailure(description: "Threw error: \(error)")
   }
-  if let unavailable {
+  if let unavailable = reports.unavailable {
     throw InlineSnapshotFailure(
       description: """
         \(unavailable)

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import RunRecord
 
@@ -68,25 +69,40 @@ package enum TestListSource: Sendable {
   }
 
   /// Runs `swift ARGUMENTS` in `folder` with no usage log (the listing must not add to one),
-  /// returning its standard output; its errors go to ours.
+  /// through the package's one process runner (its own process group, killed with the tool),
+  /// returning its standard output; the end of its standard error names why it failed.
   private static func swift(_ arguments: [String], in folder: URL) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["swift"] + arguments
-    process.currentDirectoryURL = folder
     var environment = ProcessInfo.processInfo.environment
     environment["SNAPSHOT_TESTING_USED_REFERENCES"] = nil
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    let command = "swift \(arguments.joined(separator: " "))"
+    let request = ChildRequest(
+      path: "/usr/bin/env", arguments: ["swift"] + arguments, environment: environment,
+      workingDirectory: folder.path
+    )
+    let run: ChildRun
+    switch ProcessGroupRunner.run(request) {
+    case .success(let finished): run = finished
+    case .failure(let failure):
       throw PruneRefusal(
-        description: "swift \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)"
+        description: "\(command) could not start: \(String(cString: strerror(failure.code)))"
       )
     }
-    return String(decoding: data, as: UTF8.self)
+    guard run.termination == .exited(0) else {
+      let ending: String
+      switch run.termination {
+      case .exited(let status): ending = "exited with status \(status)"
+      case .signaled(let signal): ending = "was killed by signal \(signal)"
+      case .timedOut: ending = "timed out"
+      }
+      let errorLines = String(decoding: run.standardError, as: UTF8.self)
+        .split(whereSeparator: \.isNewline).suffix(5).joined(separator: "\n")
+      throw PruneRefusal(
+        description: errorLines.isEmpty ? "\(command) \(ending)" : """
+          \(command) \(ending):
+          \(errorLines)
+          """
+      )
+    }
+    return String(decoding: run.standardOutput, as: UTF8.self)
   }
 }

@@ -140,21 +140,19 @@ private func takeSnapshot<Value, Format>(
   as strategy: Snapshotting<Value, Format>,
   assertion: ResolvedAssertion
 ) throws(AssertionFailure) -> (Format, Data?) {
-  let outcome = Result { () throws -> (((Format, Data?), String?), [String]) in
-    try SnapshotWarning.collecting {
-      try UnavailableSnapshot.collecting {
-        // Scoped scrubbers clean a text snapshot before it is encoded, compared or written.
-        let snapshot = try ScopedScrubbers.applying(
-          assertion.scrubbers, pathExtension: strategy.pathExtension
-        ) {
-          try awaitSnapshot(
-            strategy.snapshot(try value()),
-            timeout: assertion.context.timeout,
-            referenceURL: assertion.referenceURL
-          )
-        }
-        return encode(snapshot, as: strategy)
+  let outcome = Result { () throws -> ((Format, Data?), StrategyReports) in
+    try StrategyReports.collecting {
+      // Scoped scrubbers clean a text snapshot before it is encoded, compared or written.
+      let snapshot = try ScopedScrubbers.applying(
+        assertion.scrubbers, pathExtension: strategy.pathExtension
+      ) {
+        try awaitSnapshot(
+          strategy.snapshot(try value()),
+          timeout: assertion.context.timeout,
+          referenceURL: assertion.referenceURL
+        )
       }
+      return encode(snapshot, as: strategy)
     }
   }
   return try taken(outcome, assertion: assertion)
@@ -166,22 +164,20 @@ private func suspendForSnapshot<Value, Format>(
   as strategy: Snapshotting<Value, Format>,
   assertion: ResolvedAssertion
 ) async throws(AssertionFailure) -> (Format, Data?) {
-  let outcome: Result<(((Format, Data?), String?), [String]), any Error>
+  let outcome: Result<((Format, Data?), StrategyReports), any Error>
   do {
     outcome = .success(
-      try await SnapshotWarning.collecting {
-        try await UnavailableSnapshot.collecting {
-          let snapshot = try await ScopedScrubbers.applying(
-            assertion.scrubbers, pathExtension: strategy.pathExtension
-          ) {
-            try await suspendForSnapshot(
-              strategy.snapshot(try await value()),
-              timeout: assertion.context.timeout,
-              referenceURL: assertion.referenceURL
-            )
-          }
-          return encode(snapshot, as: strategy)
+      try await StrategyReports.collecting {
+        let snapshot = try await ScopedScrubbers.applying(
+          assertion.scrubbers, pathExtension: strategy.pathExtension
+        ) {
+          try await suspendForSnapshot(
+            strategy.snapshot(try await value()),
+            timeout: assertion.context.timeout,
+            referenceURL: assertion.referenceURL
+          )
         }
+        return encode(snapshot, as: strategy)
       }
     )
   } catch {
@@ -205,12 +201,12 @@ private func encode<Value, Format>(
 
 /// The snapshot taken, or the failure that taking it ended in; warnings reported either way.
 private func taken<Format>(
-  _ outcome: Result<(((Format, Data?), String?), [String]), any Error>,
+  _ outcome: Result<((Format, Data?), StrategyReports), any Error>,
   assertion: ResolvedAssertion
 ) throws(AssertionFailure) -> (Format, Data?) {
-  let (taken, unavailable, warnings): ((Format, Data?), String?, [String])
+  let (taken, reports): ((Format, Data?), StrategyReports)
   do {
-    ((taken, unavailable), warnings) = try outcome.get()
+    (taken, reports) = try outcome.get()
   } catch let error as SnapshotTimeoutError {
     throw AssertionFailure(description: error.description)
   } catch {
@@ -221,8 +217,8 @@ private func taken<Format>(
         """
     )
   }
-  for warning in warnings { reportWarning(warning, context: assertion.context) }
-  if let unavailable {
+  for warning in reports.warnings { reportWarning(warning, context: assertion.context) }
+  if let unavailable = reports.unavailable {
     throw AssertionFailure(
       description: FailureMessage.unavailable(unavailable, assertion.referencePath)
     )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SnapshotReview
@@ -11,19 +12,8 @@ import Testing
     var errors: String
   }
 
-  /// The executable sits beside the test bundle: `swift build` and `swift test` build every
-  /// product into the same folder.
-  static let executable: URL? = {
-    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    var folder = bundle.deletingLastPathComponent()
-    // `…/debug/PackageTests.xctest` on Linux, `…/debug/PackageTests.xctest/Contents/MacOS/…` elsewhere.
-    while folder.path != "/" {
-      let candidate = folder.appendingPathComponent("snapshot-testing")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      folder = folder.deletingLastPathComponent()
-    }
-    return nil
-  }()
+  /// The executable sits beside the test bundle.
+  static let executable = builtProduct("snapshot-testing")
 
   func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Run
   {

@@ -1,16 +1,14 @@
 import Foundation
 import RunRecord
+import TestSupport
 import Testing
 
 @testable import SnapshotTesting
 
 /// A folder recording (`.directory`) killed at any moment leaves the previous folder or the new
 /// one, whole, never a mix of their files; what the kill left is removed by the next recording.
-/// The recordings run in a child process (this test binary, running `childRecordsFolders`),
-/// killed with SIGKILL.
+/// The recordings run in a child process (`RecordingChild … folders`), killed with SIGKILL.
 @Suite(.serialized) struct KilledFolderRecordingTests {
-  static let childKey = "SNAPSHOT_TESTING_KILLED_FOLDER_CHILD"
-
   /// 200 files of 16 KiB, named and filled after `letter`: two versions share no file.
   static func files(_ letter: Character) -> [String: Data] {
     var files: [String: Data] = [:]
@@ -21,35 +19,10 @@ import Testing
     return files
   }
 
-  /// In the child: records `A` and `B` in turn until killed (`loop`), or `C` once (`once`).
-  @Test(.enabled(if: ProcessInfo.processInfo.environment[childKey] != nil))
-  func childRecordsFolders() throws {
-    let environment = ProcessInfo.processInfo.environment
-    let folder = try #require(environment["KILLED_FOLDER_REFERENCES"])
-    let write = { (files: [String: Data]) in
-      _ = verifySnapshot(
-        of: files,
-        as: .directory,
-        named: "site",
-        record: .all,
-        snapshotDirectory: folder,
-        testName: "killed()"
-      )
-    }
-    guard environment[Self.childKey] == "loop" else { return write(Self.files("C")) }
-    let (a, b) = (Self.files("A"), Self.files("B"))
-    try Data().write(to: URL(fileURLWithPath: folder + "/../started"))
-    for round in 0..<1000 { write(round % 2 == 0 ? a : b) }
-  }
-
+  /// `RecordingChild` (Tests/RecordingChild) with `folders`: records `A` and `B` in turn until
+  /// killed (`loop`), or `C` once (`once`).
   static func child(_ mode: String, folder: URL) throws -> Process {
-    try startChildTest(
-      "childRecordsFolders",
-      environment: [
-        childKey: mode, "KILLED_FOLDER_REFERENCES": folder.path,
-        "SNAPSHOT_ARTIFACTS": folder.deletingLastPathComponent()
-          .appendingPathComponent("artifacts").path,
-      ])
+    try startRecordingChild(mode, folder: folder, ["folders"])
   }
 
   @Test func aKilledFolderRecordingLeavesAWholeFolderAndNoTrace() throws {

@@ -1,51 +1,25 @@
 import Foundation
 import RunRecord
+import TestSupport
 import Testing
 
 @testable import SnapshotTesting
 
 /// A recording killed at any moment leaves the previous reference or the new one, never a part of
 /// one, and nothing it left behind outlives the next complete run. The recordings run in a child
-/// process (this test binary, running `childRecords`), killed with SIGKILL.
+/// process (`RecordingChild`, a program of its own, so no entry point of the test bundle is
+/// skipped in a normal run), killed with SIGKILL.
 @Suite(.serialized) struct KilledRecordingTests {
-  static let childKey = "SNAPSHOT_TESTING_KILLED_RECORDING_CHILD"
   static let size = 8 << 20
 
   static func text(_ letter: Character) -> String {
     String(repeating: letter, count: size - 1) + "\n"
   }
 
-  /// In the child: records `A` and `B` in turn until killed (`loop`), or `C` once (`once`).
-  @Test(.enabled(if: ProcessInfo.processInfo.environment[childKey] != nil))
-  func childRecords() throws {
-    let environment = ProcessInfo.processInfo.environment
-    let folder = try #require(environment["KILLED_RECORDING_FOLDER"])
-    let write = { (text: String) in
-      _ = verifySnapshot(
-        of: text,
-        as: .lines,
-        named: "large",
-        record: .all,
-        snapshotDirectory: folder,
-        testName: "killed()"
-      )
-    }
-    try TestHooks.with(UnnamedFile.Disabled.self, environment["KILLED_RECORDING_NAMED"] != nil) {
-      guard environment[Self.childKey] == "loop" else { return write(Self.text("C")) }
-      let (a, b) = (Self.text("A"), Self.text("B"))
-      try Data().write(to: URL(fileURLWithPath: folder + "/../started"))
-      for round in 0..<1000 { write(round % 2 == 0 ? a : b) }
-    }
-  }
-
+  /// `RecordingChild` (Tests/RecordingChild), recording `A` and `B` in turn until killed
+  /// (`loop`), or `C` once (`once`).
   static func child(_ mode: String, folder: URL, named: Bool) throws -> Process {
-    var environment = [
-      childKey: mode, "KILLED_RECORDING_FOLDER": folder.path,
-      "SNAPSHOT_ARTIFACTS": folder.deletingLastPathComponent()
-        .appendingPathComponent("artifacts").path,
-    ]
-    if named { environment["KILLED_RECORDING_NAMED"] = "1" }
-    return try startChildTest("childRecords", environment: environment)
+    try startRecordingChild(mode, folder: folder, named ? ["named"] : [])
   }
 
   @Test(arguments: [false, true])

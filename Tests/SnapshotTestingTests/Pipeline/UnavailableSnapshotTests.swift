@@ -127,4 +127,47 @@ import Testing
     // Outside an assertion, a report only returns the placeholder.
     #expect(UnavailableSnapshot.report("outside") == "outside")
   }
+
+  /// Reasons and warnings travel in one list: a collector that takes one kind hands the other to
+  /// the collector around it, so nesting them in either order loses nothing.
+  @Test func nestedCollectorsEachTakeTheirKindAndPassTheOtherOn() {
+    let ((_, reason), warnings) = SnapshotWarning.collecting {
+      UnavailableSnapshot.collecting {
+        SnapshotWarning.report("careful")
+        UnavailableSnapshot.report("cannot")
+      }
+    }
+    #expect(reason == "cannot")
+    #expect(warnings == ["careful"])
+
+    let ((_, innerWarnings), outerReason) = UnavailableSnapshot.collecting {
+      SnapshotWarning.collecting {
+        UnavailableSnapshot.report("first")
+        SnapshotWarning.report("noted")
+        UnavailableSnapshot.report("second")
+      }
+    }
+    #expect(innerWarnings == ["noted"])
+    #expect(outerReason == "first")
+  }
+
+  /// A strategy whose work ends on a thread of its own reports through the scope it took on the
+  /// assertion's task; without it, the report is not seen.
+  @Test func aReportFromAnotherThreadArrivesOnlyThroughTheScope() {
+    let (_, reports) = StrategyReports.collecting {
+      let scope = StrategyReportScope.current
+      let done = DispatchSemaphore(value: 0)
+      Thread {
+        UnavailableSnapshot.report("unseen")
+        scope.bind {
+          UnavailableSnapshot.report("from the runner")
+          SnapshotWarning.report("slow")
+        }
+        done.signal()
+      }.start()
+      done.wait()
+    }
+    #expect(reports.unavailable == "from the runner")
+    #expect(reports.warnings == ["slow"])
+  }
 }

@@ -1,12 +1,19 @@
 import Foundation
+import TestSupport
+import Testing
 
-/// Starts this test binary again, running only the Swift Testing test `test`, with `extra` added
-/// to this process's environment and its output discarded: a test's child process to kill.
-func startChildTest(_ test: String, environment extra: [String: String]) throws -> Process {
+/// Starts `RecordingChild` (Tests/RecordingChild) with `arguments` after its mode and `folder`,
+/// its artifacts beside `folder` and its output discarded: a recording to kill.
+func startRecordingChild(_ mode: String, folder: URL, _ arguments: [String]) throws -> Process {
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-  process.arguments = ["--testing-library", "swift-testing", "--filter", test]
-  process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+  process.executableURL = try #require(
+    builtProduct("RecordingChild"), "RecordingChild was not built beside the test bundle"
+  )
+  process.arguments = [mode, folder.path] + arguments
+  var environment = ProcessInfo.processInfo.environment
+  environment["SNAPSHOT_ARTIFACTS"] =
+    folder.deletingLastPathComponent().appendingPathComponent("artifacts").path
+  process.environment = environment
   process.standardOutput = FileHandle.nullDevice
   process.standardError = FileHandle.nullDevice
   try process.run()

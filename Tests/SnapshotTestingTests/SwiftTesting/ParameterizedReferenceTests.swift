@@ -1,55 +1,28 @@
 import Foundation
 import RunRecord
+import TestSupport
 import Testing
 
 @testable import SnapshotTesting
 
 /// The cases of a parameterized test never share a reference: without a name per case the second
 /// case to reach one fails and writes nothing; with `.snapshots(naming: .arguments)` each case has
-/// its own. The cases run in a child process (this test binary) so that Swift Testing runs them in
-/// parallel and repeats them (`--repetitions 3`), as a user's run would.
+/// its own. The cases run in a child process (`ParameterizedChild`, a program that runs Swift
+/// Testing itself, so no entry point of this bundle is skipped in a normal run), so that Swift
+/// Testing runs them in parallel and repeats them (`--repetitions 3`), as a user's run would.
 @Suite(.serialized) struct ParameterizedReferenceTests {
-  static let childKey = "SNAPSHOT_TESTING_PARAMETERIZED_CHILD"
-  static var childFolder: String? { ProcessInfo.processInfo.environment[childKey] }
-
-  /// In the child: one assertion per case, its outcome written to a file of its own.
-  static func assertAndReport(_ n: Int) throws {
-    let folder = try #require(childFolder)
-    let message = verifySnapshot(
-      of: "price \(n)\n",
-      as: .lines,
-      snapshotDirectory: folder + "/references",
-      testName: "price(_:)"
-    )
-    let outcome: String
-    switch message {
-    case nil: outcome = "matched"
-    case let message? where message.contains("Recorded the snapshot"): outcome = "recorded"
-    case let message?: outcome = message
-    }
-    try Data(outcome.utf8).write(
-      to: URL(fileURLWithPath: folder + "/outcome-\(n)-\(UUID().uuidString)"))
-  }
-
-  @Test(.snapshots, .enabled(if: childFolder != nil), arguments: [1, 2, 3])
-  func childSharesOneReference(_ n: Int) throws {
-    try Self.assertAndReport(n)
-  }
-
-  @Test(.snapshots(naming: .arguments), .enabled(if: childFolder != nil), arguments: [1, 2, 3])
-  func childNamesByArguments(_ n: Int) throws {
-    try Self.assertAndReport(n)
-  }
-
-  /// Runs `test` in a child process three times over; returns each case's outcomes.
+  /// Runs `test` of `ParameterizedChild` (Tests/ParameterizedChild) three times over; returns
+  /// each case's outcomes.
   func runChild(_ test: String, in folder: URL) throws -> [Int: [String]] {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.executableURL = try #require(
+      builtProduct("ParameterizedChild"), "ParameterizedChild was not built beside the test bundle"
+    )
     process.arguments = [
       "--testing-library", "swift-testing", "--repetitions", "3", "--filter", test,
     ]
     var environment = ProcessInfo.processInfo.environment
-    environment[Self.childKey] = folder.path
+    environment["PARAMETERIZED_CHILD_FOLDER"] = folder.path
     environment["SNAPSHOT_ARTIFACTS"] = folder.appendingPathComponent("artifacts").path
     environment["SNAPSHOT_TESTING_RECORD"] = "missing"
     process.environment = environment

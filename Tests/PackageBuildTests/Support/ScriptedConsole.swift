@@ -1,0 +1,1 @@
+../../SnapshotReviewTests/Support/ScriptedConsole.swift
