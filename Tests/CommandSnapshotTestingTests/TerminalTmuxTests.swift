@@ -101,7 +101,14 @@ import Testing
         "cat '\(input.path)'; '\(tmux)' wait-for -S \(channel); sleep 60",
       ]
     )
-    try run("/usr/bin/timeout", captured: false, ["20", tmux, "-S", socket, "wait-for", channel])
+    // Under load the server can take many seconds to start the pane's command; a short wait
+    // captured an empty pane once. What tmux drew is only read once the command says so.
+    let waited = try run(
+      "/bin/sh",
+      ["-c", "timeout 180 \"$0\" -S \"$1\" wait-for \"$2\"; echo $?", tmux, socket, channel])
+    try #require(
+      waited.trimmingCharacters(in: .whitespacesAndNewlines) == "0",
+      "tmux did not draw the output within 180 s (wait-for ended with \(waited))")
     let captured = try run(tmux, ["-S", socket, "capture-pane", "-p", "-e", "-S", "-", "-E", "-"])
     // One stream: a style runs on from one captured line to the next.
     let lines = captured.split(separator: "\n", omittingEmptySubsequences: false).count
