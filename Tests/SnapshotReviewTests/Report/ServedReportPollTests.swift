@@ -39,12 +39,19 @@ import Testing
     Thread.sleep(forTimeInterval: Double(ServedReport.settleNanoseconds) / 1e9 + 0.1)
   }
 
+  /// The fixture's records folder, and the bytes of one of its records, to write copies of.
+  static func recordsFolderAndARecord(_ fixture: ReviewFixture) throws -> (URL, Data) {
+    let greeting = try ServedReportTests.greetingRecord(fixture)
+    return (
+      ArtifactsFolder(root: fixture.artifacts).failureRecordsFolder,
+      try Data(contentsOf: URL(fileURLWithPath: greeting))
+    )
+  }
+
   @Test func withFiveThousandFailuresAnUnchangedPollReadsNoRecord() throws {
     try ReviewFixture.with { fixture in
       let (report, _) = ServedReportTests.served(fixture)
-      let folder = ArtifactsFolder(root: fixture.artifacts).failureRecordsFolder
-      let greeting = try ServedReportTests.greetingRecord(fixture)
-      let record = try Data(contentsOf: URL(fileURLWithPath: greeting))
+      let (folder, record) = try Self.recordsFolderAndARecord(fixture)
       for index in 0..<5_000 {
         try record.write(to: folder.appendingPathComponent("copy-\(index).json"))
       }
@@ -63,9 +70,7 @@ import Testing
   @Test func aRecordWrittenOrRemovedIsNoticedAtTheNextPoll() throws {
     try ReviewFixture.with { fixture in
       let (report, _) = ServedReportTests.served(fixture)
-      let folder = ArtifactsFolder(root: fixture.artifacts).failureRecordsFolder
-      let greeting = try ServedReportTests.greetingRecord(fixture)
-      let record = try Data(contentsOf: URL(fileURLWithPath: greeting))
+      let (folder, record) = try Self.recordsFolderAndARecord(fixture)
       Self.settle()
       let first = try Self.poll(report)
       #expect(try Self.poll(report) == first)
