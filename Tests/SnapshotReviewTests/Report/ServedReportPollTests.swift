@@ -89,7 +89,7 @@ import Testing
       #expect(removed.stamp != added.stamp)
 
       // …and one arriving with the folder's modification time set back, as an archive
-      // extracted over it leaves it.
+      // extracted over it leaves it: an older time is a change too.
       Self.settle()
       #expect(try Self.poll(report) == removed)
       try AtomicFile.write(record, to: folder.appendingPathComponent("extracted.json"))
