@@ -70,33 +70,30 @@ enum BodyText {
     return summary(of: body, type: type.essence)
   }
 
-  /// Pretty-printed with sorted keys by `.json` itself, from the values the body holds, so the
-  /// text is the bytes `.json` prints for the model the server encoded. A body that does not
+  /// Pretty-printed with sorted keys as `.json` prints it, from the values the body holds, so
+  /// the text is the bytes `.json` prints for the model the server encoded. A body that does not
   /// parse is shown as text under a note, so a broken API is never recorded as if it had sent
-  /// JSON.
+  /// JSON. The body is read once, whatever it holds (twice only when it reaches the depth
+  /// limit).
   static func json(_ body: Data, type: MediaType) -> String {
-    if let value = JSONBody.parse(body) {
-      var text = ""
-      Snapshotting<JSONBody, String>.json.snapshot(value).run { text = $0 }
-      return text
+    let note: String
+    switch JSONBody.read(body).reading {
+    case .value(let value):
+      return prettyJSONText(of: value)
+    case .numberBeyondDoubleRange(let number):
+      note = "holds \(number), beyond a Double's range"
+    case .namesDifferingOnlyInNormalization(let first, let second):
+      let names = [first, second].map(\.unicodeScalars.escapedScalars).joined(separator: " and ")
+      note = "has names \(names), equal but for Unicode normalization"
+    case .tooDeep:
+      note = "nests deeper than \(JSONBody.depthLimit) levels"
+    case .invalid:
+      note = "is not valid JSON"
     }
     guard let text = String(validatingUTF8Bytes: body) else {
       return summary(of: body, type: type.essence, why: "not UTF-8")
     }
-    if let number = JSONBody.numberBeyondDoubleRange(in: body) {
-      return "[\(type.essence) body holds \(number), beyond a Double's range; shown as text]\n"
-        + text
-    }
-    if let (first, second) = JSONBody.namesDifferingOnlyInNormalization(in: body) {
-      let names = [first, second].map(\.unicodeScalars.escapedScalars).joined(separator: " and ")
-      return "[\(type.essence) body has names \(names), equal but for Unicode normalization; "
-        + "shown as text]\n" + text
-    }
-    if JSONBody.isWellFormedBeyondDepthLimit(body) {
-      let limit = JSONBody.depthLimit
-      return "[\(type.essence) body nests deeper than \(limit) levels; shown as text]\n" + text
-    }
-    return "[\(type.essence) body is not valid JSON; shown as text]\n" + text
+    return "[\(type.essence) body \(note); shown as text]\n" + text
   }
 
   /// One field a line, `name=value`, both decoded (`+` is a space, `%XX` a byte). A line break

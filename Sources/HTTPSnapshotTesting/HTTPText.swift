@@ -25,7 +25,11 @@ enum HTTPText {
     if let body = message.body, !body.isEmpty {
       let contentType = message.headerFields[.contentType].map(MediaType.init)
       let encoding = message.headerFields[.contentEncoding]
-      text += "\n\n" + BodyText.render(body, contentType: contentType, contentEncoding: encoding)
+      let bodyText = BodyText.render(body, contentType: contentType, contentEncoding: encoding)
+      // Appended into room made once: a body of many megabytes is copied once, not twice.
+      text.reserveCapacity(text.utf8.count + 2 + bodyText.utf8.count)
+      text += "\n\n"
+      text += bodyText
     }
     return text
   }

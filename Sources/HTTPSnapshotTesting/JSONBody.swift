@@ -97,20 +97,51 @@ enum JSONBody: Encodable {
     }
   }
 
+  /// What one reading of a body found: its value, or why it has none that `.json` can print.
+  enum Reading {
+    case value(JSONBody)
+    /// Well-formed, but holds a number no `Double` holds (`1e400`), as written.
+    case numberBeyondDoubleRange(String)
+    /// Well-formed, but one object has two names that differ only in Unicode normalisation.
+    case namesDifferingOnlyInNormalization(String, String)
+    /// Well-formed, but nests deeper than ``depthLimit``.
+    case tooDeep
+    case invalid
+  }
+
+  /// Reads a body once and says what it holds. Every failure is told apart in the same pass,
+  /// except a body that reaches the depth limit, which a second pass (of containers only, no
+  /// values kept) tells apart from an invalid one.
+  ///
+  /// - Returns: The reading, and how many passes over the bytes it took (1, or 2 for a body that
+  ///   reaches the depth limit), so that a test can hold it to that.
+  static func read(_ data: Data) -> (reading: Reading, passes: Int) {
+    let outcome = parseNoting(data)
+    if let value = outcome.value {
+      if let number = outcome.beyondRange { return (.numberBeyondDoubleRange(number), 1) }
+      if let (first, second) = outcome.normalizationTwins {
+        return (.namesDifferingOnlyInNormalization(first, second), 1)
+      }
+      return (.value(value), 1)
+    }
+    guard outcome.reachedDepthLimit else { return (.invalid, 1) }
+    return (isWellFormedBeyondDepthLimit(data) ? .tooDeep : .invalid, 2)
+  }
+
   /// Parses RFC 8259 JSON (any value at the top, surrounded by whitespace), or returns `nil`.
   ///
   /// - Complexity: O(*n*) in the number of bytes; nesting deeper than 512 levels is refused, so
   ///   a hostile body cannot exhaust the stack.
   static func parse(_ data: Data) -> JSONBody? {
-    let outcome = parseNoting(data)
-    return outcome.beyondRange == nil && outcome.normalizationTwins == nil ? outcome.value : nil
+    if case .value(let value) = read(data).reading { return value }
+    return nil
   }
 
   /// The first number of a well-formed body that no `Double` holds (`1e400`): valid JSON, which
   /// `.json` cannot print as a number.
   static func numberBeyondDoubleRange(in data: Data) -> String? {
-    let outcome = parseNoting(data)
-    return outcome.value == nil ? nil : outcome.beyondRange
+    if case .numberBeyondDoubleRange(let number) = read(data).reading { return number }
+    return nil
   }
 
   /// The first two member names of one object of a well-formed body that differ only in Unicode
@@ -141,12 +172,15 @@ enum JSONBody: Encodable {
     var value: JSONBody?
     var beyondRange: String?
     var normalizationTwins: (String, String)?
+    var reachedDepthLimit = false
   }
 
   private static func parseNoting(_ data: Data) -> ParseOutcome {
     data.withUnsafeBytes { raw in
       var parser = JSONBodyParser(bytes: raw.bindMemory(to: UInt8.self))
-      guard let value = parser.value(depth: 0) else { return ParseOutcome() }
+      guard let value = parser.value(depth: 0) else {
+        return ParseOutcome(reachedDepthLimit: parser.reachedDepthLimit)
+      }
       parser.skipWhitespace()
       return ParseOutcome(
         value: parser.isAtEnd ? value : nil,
@@ -165,6 +199,8 @@ private struct JSONBodyParser {
   var beyondRange: String?
   /// The first two names of one object that are equal as `String`s but not as scalars.
   var normalizationTwins: (String, String)?
+  /// Whether a value was refused for nesting deeper than ``JSONBody/depthLimit``.
+  var reachedDepthLimit = false
 
   init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -182,7 +218,10 @@ private struct JSONBodyParser {
   }
 
   mutating func value(depth: Int) -> JSONBody? {
-    guard depth < JSONBody.depthLimit else { return nil }
+    guard depth < JSONBody.depthLimit else {
+      reachedDepthLimit = true
+      return nil
+    }
     skipWhitespace()
     guard index < bytes.count else { return nil }
     switch bytes[index] {

@@ -7,10 +7,15 @@
 // - `.terminal` of 1, 2 and 4 MB of coloured output, to show it is linear;
 // - `.terminal` of 10,000 lines of progress bars (`\r ESC[K` redraws, cursor moves, wide
 //   characters) next to `.output` of the same bytes: what drawing the screen costs.
+// - `large`: `.http` of a 50 MB JSON response next to `.json` of the `Encodable` value and a
+//   `JSONSerialization` round trip (parse, then print pretty with sorted keys), with the peak
+//   memory each takes above what the process held before it (the resident size, sampled every
+//   millisecond). Not in the default run: it takes minutes.
 //
 // Usage:
-//   ServerOutputBenchmark [RUNS [http|output|terminal]]
-//       prints Markdown tables of medians (default 9 runs), of every section or of the one named
+//   ServerOutputBenchmark [RUNS [http|output|terminal|large]]
+//       prints Markdown tables of medians (default 9 runs), of every section but `large`, or of
+//       the one named
 
 import CommandSnapshotTesting
 import Foundation
@@ -103,7 +108,9 @@ struct BenchmarkError: Error, CustomStringConvertible { var description: String 
 
 let runs = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 9
 let only = CommandLine.arguments.dropFirst(2).first
-func runs(_ section: String) -> Bool { only == nil || only == section }
+func runs(_ section: String) -> Bool {
+  only == section || (only == nil && section != "large")
+}
 let folder = FileManager.default.temporaryDirectory
   .appendingPathComponent("server-output-benchmark-\(getpid())", isDirectory: true)
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -251,6 +258,90 @@ if runs("terminal") {
   print("|---|---:|---:|")
   for name in [".terminal", ".output"] {
     print("| \(name) | \(format(times[name]!)) | \(ratio(times[name]!, times[".output"]!)) |")
+  }
+  print()
+}
+
+// MARK: large
+
+/// The process's resident memory, in bytes (`/proc/self/statm`'s second field, in pages).
+func residentBytes() -> Int {
+  guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+    return 0
+  }
+  let pages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// The most memory `body` held at once above what the process held before it, in bytes: a
+/// thread samples the resident size every millisecond while it runs.
+func peakMemory(_ body: () -> Int) -> Int {
+  // Freed memory the allocator keeps would be reused unseen; glibc's `malloc_trim` gives it
+  // back first (looked up, since the Glibc module does not export it).
+  #if canImport(Glibc)
+    typealias Trim = @convention(c) (Int) -> Int32
+    if let trim = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+      _ = unsafeBitCast(trim, to: Trim.self)(0)
+    }
+  #endif
+  final class Sampler: @unchecked Sendable {
+    let lock = NSLock()
+    var peak = 0
+    var running = true
+  }
+  let sampler = Sampler()
+  let before = residentBytes()
+  let finished = DispatchSemaphore(value: 0)
+  Thread.detachNewThread {
+    while sampler.lock.withLock({ sampler.running }) {
+      let resident = residentBytes()
+      sampler.lock.withLock { sampler.peak = max(sampler.peak, resident) }
+      usleep(1000)
+    }
+    finished.signal()
+  }
+  let size = body()
+  if size == 0 { fatalError("produced nothing") }
+  let after = residentBytes()
+  sampler.lock.withLock { sampler.running = false }
+  finished.wait()
+  return max(sampler.peak, after) - before
+}
+
+if runs("large") {
+  let sampleBytes = try JSONEncoder().encode(invoices(100)).count
+  let value = invoices(100 * 50_000_000 / sampleBytes)
+  let body = try JSONEncoder().encode(value)
+  let response = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"])
+  let message = HTTPMessage(response, body: body)
+  func roundTrip() -> Int {
+    guard let object = try? JSONSerialization.jsonObject(with: body),
+      let data = try? JSONSerialization.data(
+        withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+    else { return 0 }
+    return String(decoding: data, as: UTF8.self).utf8.count
+  }
+  let cases: [(String, () -> Int)] = [
+    (".http", { text(of: message, as: .http).utf8.count }),
+    (".json (Encodable)", { text(of: value, as: .json).utf8.count }),
+    ("JSONSerialization round trip", roundTrip),
+  ]
+  var peaks: [String: Int] = [:]
+  for (name, body) in cases { peaks[name] = peakMemory(body) }
+  let times = measure(runs: runs, clock: CLOCK_THREAD_CPUTIME_ID, cases)
+  let megabytes = Double(body.count) / 1e6
+  print(
+    "### `.http` of a \(String(format: "%.1f", megabytes)) MB JSON response "
+      + "(median CPU time of \(runs); peak memory above the process's before)\n"
+  )
+  print("| case | time | `.http` ÷ case | peak memory | ÷ body size |")
+  print("|---|---:|---:|---:|---:|")
+  for (name, _) in cases {
+    let peak = Double(peaks[name]!) / 1e6
+    print(
+      "| \(name) | \(format(times[name]!)) | \(ratio(times[".http"]!, times[name]!)) "
+        + "| \(String(format: "%.0f MB", peak)) | \(String(format: "%.2f×", peak / megabytes)) |"
+    )
   }
   print()
 }

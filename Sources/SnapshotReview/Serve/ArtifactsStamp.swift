@@ -1,6 +1,14 @@
 import Foundation
 import RunRecord
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A short text that changes whenever the pending failures of some artifacts folders change (a
 /// record written, replaced or removed, a folder deleted), for the served page to poll.
 enum ArtifactsStamp {
@@ -31,5 +39,43 @@ enum ArtifactsStamp {
       }
     }
     return String(hash, radix: 16)
+  }
+}
+
+/// The artifacts folders and their records folders as one `stat` each sees them: enough to tell,
+/// without listing a folder, that no record was written or removed. A record is written by
+/// renaming a finished file into its folder (`AtomicFile`) and removed by unlinking it, and both
+/// change the folder's modification time.
+struct RecordsFoldersSignature: Equatable {
+  struct Folder: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var modified: Int
+    var changed: Int
+  }
+
+  /// For each root: the root's own folder and its records folder, `nil` where missing.
+  var folders: [Folder?]
+
+  init(_ roots: [URL]) {
+    folders = roots.flatMap { root in
+      [root.path, ArtifactsFolder(root: root).failureRecordsFolder.path].map(Self.folder)
+    }
+  }
+
+  private static func folder(_ path: String) -> Folder? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return Folder(
+      device: UInt64(info.st_dev),
+      inode: UInt64(info.st_ino),
+      modified: info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec,
+      changed: info.st_ctim.tv_sec * 1_000_000_000 + info.st_ctim.tv_nsec
+    )
+  }
+
+  /// The latest change of any folder, in nanoseconds since 1970.
+  var latestChange: Int {
+    folders.compactMap { $0.map { max($0.modified, $0.changed) } }.max() ?? 0
   }
 }

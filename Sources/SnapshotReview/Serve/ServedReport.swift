@@ -182,13 +182,47 @@ package final class ServedReport: @unchecked Sendable {
     var missingFolders: [String]
   }
 
+  /// The last state computed, and the folders as they were just before: while they are
+  /// unchanged, the poll answers this without listing a folder or reading a record.
+  private struct PolledState {
+    var folders: RecordsFoldersSignature
+    /// When the scan began, in nanoseconds since 1970.
+    var scanned: Int
+    var state: State
+  }
+
+  private var polled: PolledState?
+  private var scans = 0
+
+  /// How many times the poll listed the folders and read the records (for tests).
+  var stateScans: Int { lock.withLock { scans } }
+
+  /// How long after a folder's last change its state is trusted to stay as scanned: a folder's
+  /// times come from a clock that advances in steps of a few milliseconds, so a change within
+  /// the same step as the scan would leave them as they were.
+  static let settleNanoseconds = 1_000_000_000
+
+  /// What the poll answers: with 5,000 records, rescanning them took seconds, so the answer is
+  /// kept while the folders are as they were (one `stat` each).
   private func state() -> State {
     let roots = session.artifactsRoots
-    return State(
+    let folders = RecordsFoldersSignature(roots)
+    let now = Int(Date().timeIntervalSince1970 * 1e9)
+    if let polled = lock.withLock({ self.polled }), polled.folders == folders,
+      polled.scanned - folders.latestChange > Self.settleNanoseconds
+    {
+      return polled.state
+    }
+    let state = State(
       stamp: ArtifactsStamp.of(roots),
       pending: pending().failures.count,
       missingFolders: roots.map(\.path).filter { !FileManager.default.fileExists(atPath: $0) }
     )
+    lock.withLock {
+      scans += 1
+      polled = PolledState(folders: folders, scanned: now, state: state)
+    }
+    return state
   }
 
   /// A file from inside an artifacts folder or the package, for images too large to embed.

@@ -18,9 +18,11 @@ extension Snapshotting where Value: Encodable, Format == String {
   /// ```
   @available(iOS 11.0, macOS 10.13, tvOS 11.0, watchOS 4.0, *)
   public static var json: Snapshotting {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    return .json(encoder)
+    var strategy = SimplySnapshotting<String>.lines.pullback { (value: Value) in
+      prettyJSONText(of: value)
+    }
+    strategy.pathExtension = "json"
+    return strategy
   }
 
   /// Snapshots an encodable value as the given encoder writes it, in a `.json` reference.
@@ -102,6 +104,16 @@ extension Snapshotting where Value: Encodable, Format == String {
 /// Upstream declares a `PropertyListEncoder` of its own in this module, so code written for it
 /// may spell `SnapshotTesting.PropertyListEncoder()`. Here it is Foundation's encoder.
 public typealias PropertyListEncoder = Foundation.PropertyListEncoder
+
+/// The text `.json` records for `value`: pretty-printed with sorted keys, or a line that says why
+/// encoding failed (reported as the snapshot's failure). The one place that text is made, shared
+/// with the modules that print JSON as `.json` does (`.http`'s JSON bodies), so the two cannot
+/// drift apart and no module has to run a strategy as a function to get it.
+package func prettyJSONText<Value: Encodable>(of value: Value) -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+  return encodedText(of: value, format: "JSON") { try encoder.encode($0) }
+}
 
 /// The encoded bytes as text, or a line that says why encoding failed: a snapshot cannot throw,
 /// and a reference that names the error fails the test readably instead of crashing it.
