@@ -46,31 +46,28 @@ let store = FixedTodos([
   /// What one request did: the request, the spans the middleware and the store made, the
   /// handler's log entries and the response, in the order they happened.
   @Test func transcriptOfAGet() async throws {
-    let transcript = await Transcript.record { capture in
-      let app = Application(
-        router: buildRouter(store: store), logger: capture.logger(label: "todos"))
-      try await app.test(.router) { client in
-        capture.record(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/todos/2"))
-        try await client.execute(uri: "/todos/2", method: .get) { response in
-          capture.record(response.head, body: Data(response.body.readableBytesView))
-        }
-      }
-    }
+    let transcript = await transcript(ofGet: "/todos/2")
     assertSnapshot(of: transcript, as: .transcript)
   }
 
   /// A request that fails: the log entry at `notice` and the span's error are in the transcript.
   @Test func transcriptOfAMissingTodo() async throws {
-    let transcript = await Transcript.record { capture in
+    let transcript = await transcript(ofGet: "/todos/9")
+    assertSnapshot(of: transcript, as: .transcript)
+  }
+
+  /// The transcript of a `GET` of `path`, through Hummingbird's test client in process, with the
+  /// application logging through the capture.
+  func transcript(ofGet path: String) async -> Transcript {
+    await Transcript.record { capture in
       let app = Application(
         router: buildRouter(store: store), logger: capture.logger(label: "todos"))
       try await app.test(.router) { client in
-        capture.record(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/todos/9"))
-        try await client.execute(uri: "/todos/9", method: .get) { response in
+        capture.record(HTTPRequest(method: .get, scheme: nil, authority: nil, path: path))
+        try await client.execute(uri: path, method: .get) { response in
           capture.record(response.head, body: Data(response.body.readableBytesView))
         }
       }
     }
-    assertSnapshot(of: transcript, as: .transcript)
   }
 }
