@@ -100,7 +100,14 @@ let package = Package(
     // pipe (no WebSocket library, no new dependency); images go through the image module.
     .target(
       name: "WebSnapshotTesting",
-      dependencies: ["SnapshotTesting", "ImageSnapshotTesting", "RunRecord", "CCommandSpawn"]
+      dependencies: ["SnapshotTesting", "ImageSnapshotTesting", "RunRecord", "ChildProcesses"]
+    ),
+    // The child process the browser kill tests kill: a program of its own, so that no test of
+    // the bundle exists only to be run as a child (and shows up as skipped).
+    .executableTarget(
+      name: "BrowserHoldingChild",
+      dependencies: ["WebSnapshotTesting", "ImageSnapshotTesting"],
+      path: "Tests/BrowserHoldingChild"
     ),
     .testTarget(
       name: "WebSnapshotTestingTests",
@@ -108,6 +115,8 @@ let package = Package(
         "WebSnapshotTesting", "ImageSnapshotTesting", "SnapshotTesting", "RunRecord", "TestSupport",
         // Inline web snapshots that time out must give their page back too.
         "InlineSnapshotTesting",
+        // Built beside the test bundle, for the kill tests.
+        "BrowserHoldingChild",
       ],
       exclude: ["Page/__Snapshots__", "Accessibility/__Snapshots__"]
     ),

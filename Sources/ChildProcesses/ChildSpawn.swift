@@ -64,10 +64,22 @@ package enum ChildSpawn {
 
   /// A pipe whose ends are close-on-exec from the start, so that no program another thread starts
   /// meanwhile inherits them (a leaked write end would keep this pipe from ever reaching its end).
-  package static func makePipe() -> (read: Int32, write: Int32)? {
+  /// With `lowest`, both ends are numbered `lowest` or more: ends that a child gets as low,
+  /// fixed numbers (the browser's 3 and 4) must not sit on those numbers themselves.
+  package static func makePipe(numberedFrom lowest: Int32? = nil) -> (read: Int32, write: Int32)? {
     var ends: [Int32] = [0, 0]
     guard command_spawn_pipe(&ends) == 0 else { return nil }
-    return (ends[0], ends[1])
+    guard let lowest else { return (ends[0], ends[1]) }
+    let read = fcntl(ends[0], F_DUPFD_CLOEXEC, lowest)
+    let write = fcntl(ends[1], F_DUPFD_CLOEXEC, lowest)
+    close(ends[0])
+    close(ends[1])
+    guard read >= 0, write >= 0 else {
+      if read >= 0 { close(read) }
+      if write >= 0 { close(write) }
+      return nil
+    }
+    return (read, write)
   }
 
   /// Ends the process group `pid` leads, and with it every child the program started there.

@@ -1,4 +1,4 @@
-import CCommandSpawn
+import ChildProcesses
 import Foundation
 
 #if canImport(Glibc)
@@ -12,8 +12,8 @@ import Foundation
 /// A headless Chromium started with `--remote-debugging-pipe`: it reads commands on its fd 3 and
 /// writes replies on its fd 4.
 ///
-/// Started with `command_spawn` (CCommandSpawn), because Foundation's `Process` cannot hand a
-/// child descriptors 3 and 4. When this process dies, however it dies (SIGKILL included), the
+/// Started through ChildSpawn, the package's one way to start a program, because Foundation's
+/// `Process` cannot hand a child descriptors 3 and 4. When this process dies, however it dies (SIGKILL included), the
 /// browser dies too, twice over: on Linux the kernel kills it (it is started with
 /// `PR_SET_PDEATHSIG`), even one that never answers; and only the browser holds the far ends of
 /// the two pipes, so the kernel closes ours, the browser reads end-of-file and exits with its
@@ -141,53 +141,35 @@ final class BrowserProcess: @unchecked Sendable {
     // Our ends are close-on-exec and above the browser's 3 and 4, so that neither the browser nor
     // anything else this process starts inherits them: the browser must see end-of-file when we
     // are gone.
-    guard let commands = makePipe(), let replies = makePipe() else {
+    guard let commands = ChildSpawn.makePipe(numberedFrom: 10),
+      let replies = ChildSpawn.makePipe(numberedFrom: 10)
+    else {
       throw .browserDidNotStart(path: path, reason: "cannot create a pipe: errno \(errno)")
     }
-    let argumentList = [path] + arguments(profileFolder: profile)
     var environment = ProcessInfo.processInfo.environment
     environment[ownerVariable] = String(getpid())
-    let environmentList = environment.map { "\($0.key)=\($0.value)" }
-    let cArguments = argumentList.map { strdup($0) } + [nil]
-    let cEnvironment = environmentList.map { strdup($0) } + [nil]
-    defer {
-      for pointer in cArguments { free(pointer) }
-      for pointer in cEnvironment { free(pointer) }
-    }
-
-    var pid: pid_t = 0
-    let status = log.path.withCString { logPath in
-      "/dev/null".withCString { nullPath in
-        let descriptors = [
-          command_spawn_descriptor(fd: 0, source: -1, path: nullPath, flags: O_RDONLY, mode: 0),
-          command_spawn_descriptor(
-            fd: 1,
-            source: -1,
-            path: logPath,
-            flags: O_WRONLY | O_CREAT | O_APPEND,
-            mode: 0o600
-          ),
-          command_spawn_descriptor(fd: 2, source: 1, path: nil, flags: 0, mode: 0),
-          command_spawn_descriptor(fd: 3, source: commands.read, path: nil, flags: 0, mode: 0),
-          command_spawn_descriptor(fd: 4, source: replies.write, path: nil, flags: 0, mode: 0),
-        ]
-        return command_spawn(
-          &pid,
-          path,
-          cArguments,
-          cEnvironment,
-          descriptors,
-          Int32(descriptors.count),
-          nil
-        )
-      }
-    }
+    let spawned = ChildSpawn.spawn(
+      path: path,
+      arguments: arguments(profileFolder: profile),
+      environment: environment,
+      descriptors: [
+        .open(path: "/dev/null", flags: O_RDONLY, as: 0),
+        .open(path: log.path, flags: O_WRONLY | O_CREAT | O_APPEND, as: 1),
+        .copy(of: 1, as: 2),
+        .copy(of: commands.read, as: 3),
+        .copy(of: replies.write, as: 4),
+      ]
+    )
     close(commands.read)
     close(replies.write)
-    guard status == 0 else {
+    let pid: pid_t
+    switch spawned {
+    case .success(let started):
+      pid = started
+    case .failure(let failure):
       close(commands.write)
       close(replies.read)
-      throw .browserDidNotStart(path: path, reason: String(cString: strerror(status)))
+      throw .browserDidNotStart(path: path, reason: String(cString: strerror(failure.code)))
     }
     return BrowserProcess(
       processIdentifier: pid,
@@ -226,20 +208,6 @@ final class BrowserProcess: @unchecked Sendable {
     }
   }
 
-  /// A pipe whose two ends are close-on-exec and numbered 10 or more.
-  private static func makePipe() -> (read: Int32, write: Int32)? {
-    // Close-on-exec from the start (`pipe2`): a command another test spawns at the same moment
-    // must not inherit an end, or the browser would not see the pipe close when we die.
-    var ends: [Int32] = [0, 0]
-    guard command_spawn_pipe(&ends) == 0 else { return nil }
-    let read = fcntl(ends[0], F_DUPFD_CLOEXEC, 10)
-    let write = fcntl(ends[1], F_DUPFD_CLOEXEC, 10)
-    close(ends[0])
-    close(ends[1])
-    guard read >= 0, write >= 0 else { return nil }
-    return (read, write)
-  }
-
   /// The last lines the browser logged, for a message.
   func logTail(lines: Int = 3) -> String {
     guard let text = try? String(contentsOf: logFile, encoding: .utf8) else { return "" }
@@ -271,9 +239,12 @@ final class BrowserProcess: @unchecked Sendable {
     reaped = true
     reapedLock.unlock()
     guard result == processIdentifier else { return "it exited" }
-    let signal = status & 0x7f
-    if signal == 0 { return "exit status \((status >> 8) & 0xff)" }
-    return "killed by signal \(signal)"
+    switch ChildSpawn.termination(fromWaitStatus: status) {
+    case .exited(let code): return "exit status \(code)"
+    case .signaled(let signal): return "killed by signal \(signal)"
+    // Only a runner's deadline says this; a wait status never does.
+    case .timedOut: return "it exited"
+    }
   }
 
   /// Kills the browser's process group (the browser and the helpers it started) and removes its
@@ -281,7 +252,7 @@ final class BrowserProcess: @unchecked Sendable {
   func terminate() {
     reapedLock.withLock {
       guard !reaped else { return }
-      kill(-processIdentifier, SIGKILL)
+      ChildSpawn.killGroup(processIdentifier)
       kill(processIdentifier, SIGKILL)
     }
     try? FileManager.default.removeItem(at: profileFolder)

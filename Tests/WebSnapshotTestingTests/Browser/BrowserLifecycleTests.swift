@@ -151,7 +151,7 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
       .appendingPathComponent("web-holder-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: ready) }
     let child = try startHoldingProcess(
-      test: "testHoldTheBrowser",
+      mode: "hold",
       environment: ProcessInfo.processInfo.environment,
       ready: ready
     )
@@ -193,7 +193,7 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
       var environment = ProcessInfo.processInfo.environment
       if moment.silent { environment[BrowserExecutable.variable] = silent.path }
       let child = try startHoldingProcess(
-        test: "testStartTheBrowserAndWait",
+        mode: "start",
         environment: environment,
         ready: folder.appendingPathComponent("ready-\(UUID().uuidString)")
       )
@@ -271,24 +271,24 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     return executable
   }
 
+  /// Starts `BrowserHoldingChild` (Tests/BrowserHoldingChild) in `mode` and waits until it says
+  /// it is ready in `ready`.
   private func startHoldingProcess(
-    test: String,
+    mode: String,
     environment: [String: String],
     ready: URL
   ) throws -> Process {
-    let executable = try XCTUnwrap(
-      try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    )
     let child = Process()
-    child.executableURL = URL(fileURLWithPath: executable)
-    child.arguments = ["WebSnapshotTestingTests.BrowserHoldingProcess/\(test)"]
-    var environment = environment
-    environment[BrowserHoldingProcess.readyFileVariable] = ready.path
+    child.executableURL = try XCTUnwrap(
+      builtProduct("BrowserHoldingChild"),
+      "BrowserHoldingChild was not built beside the test bundle"
+    )
+    child.arguments = [mode, ready.path]
     child.environment = environment
     child.standardOutput = FileHandle.nullDevice
     child.standardError = FileHandle.nullDevice
     try child.run()
-    // The holder of testHoldTheBrowser says so once its browser has rendered.
+    // In `hold` mode, the child says so once its browser has rendered.
     let deadline = Date(timeIntervalSinceNow: 60)
     while !FileManager.default.fileExists(atPath: ready.path) && Date() < deadline {
       if !child.isRunning { break }
@@ -331,29 +331,4 @@ private final class PIDBox: @unchecked Sendable {
 
 private final class ResultBox: @unchecked Sendable {
   var error: WebSnapshotError? = .abandoned
-}
-
-/// Run only as the child of the SIGKILL test: takes a snapshot (starting the browser), says so,
-/// and waits to be killed.
-final class BrowserHoldingProcess: XCTestCase {
-  static let readyFileVariable = "SNAPSHOT_TESTING_WEB_HOLDER_READY_FILE"
-
-  func testHoldTheBrowser() throws {
-    guard let ready = ProcessInfo.processInfo.environment[Self.readyFileVariable] else {
-      throw XCTSkip("runs only as the child of testNoBrowserOutlivesATestProcessKilledWithSIGKILL")
-    }
-    _ = try WebTesting.render(WebTesting.solidPage("#fff"), as: .image(width: 10, height: 10))
-    try Data().write(to: URL(fileURLWithPath: ready))
-    Thread.sleep(forTimeInterval: 120)
-  }
-
-  /// Says it is about to start the browser, starts it, and waits to be killed.
-  func testStartTheBrowserAndWait() throws {
-    guard let ready = ProcessInfo.processInfo.environment[Self.readyFileVariable] else {
-      throw XCTSkip("runs only as the child of testNoBrowserOutlivesATestProcessKilledAtAnyMoment")
-    }
-    try Data().write(to: URL(fileURLWithPath: ready))
-    _ = WebTesting.snapshot(WebTesting.solidPage("#fff"), as: .image(width: 10, height: 10))
-    Thread.sleep(forTimeInterval: 120)
-  }
 }
