@@ -31,6 +31,12 @@ package struct PendingFailure: Sendable {
   /// Older records of the same inline snapshot (from another artifacts folder), removed with
   /// this one.
   package var supersededRecordURLs: [URL] = []
+  /// The test file on this machine, when the recorded one is not in the package but its tail
+  /// is (a CI runner's checkout): what the tool shows and links to.
+  package var testFileURL: URL? = nil
+
+  /// The test file's path as the tool shows it: found in this package, else as recorded.
+  package var testFilePath: String { testFileURL?.path ?? record.testFilePath }
 
   /// Whether this is an inline snapshot's failure, accepted by rewriting its test file.
   package var isInline: Bool { record.kind == .inline }
@@ -172,7 +178,8 @@ package struct PendingFailures: Sendable {
             only files inside the artifacts folder that holds the record; nothing was changed. \
             Delete the record by hand if you do not trust it.
             """,
-        files: files
+        files: files,
+        testFileURL: relocation.testFile(of: record)
       )
     }
     return PendingFailures(failures: failures, problems: problems)
@@ -198,7 +205,8 @@ package struct PendingFailures: Sendable {
       recordURL: recordURL,
       referenceURL: testFile,
       acceptRefusal: refusal,
-      files: []
+      files: [],
+      testFileURL: testFile
     )
   }
 }

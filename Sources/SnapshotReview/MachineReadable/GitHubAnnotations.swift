@@ -23,7 +23,7 @@ package enum GitHubAnnotations {
     }
     message += "\n\naccept: \(hints.acceptCommand(for: failure))"
     let properties = [
-      "file=" + escapeProperty(hints.display(record.testFilePath)),
+      "file=" + escapeProperty(hints.display(failure.testFilePath)),
       "line=\(record.line)",
       "title=" + escapeProperty(title),
     ]

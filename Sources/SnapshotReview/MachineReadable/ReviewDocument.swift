@@ -113,7 +113,7 @@ package struct ReviewDocument: Encodable, Sendable {
       return Failure(
         test: record.testName,
         snapshotName: record.snapshotName,
-        file: record.testFilePath,
+        file: failure.testFilePath,
         line: record.line,
         reason: record.reason.rawValue,
         kind: record.kind.rawValue,

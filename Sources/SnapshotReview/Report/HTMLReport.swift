@@ -113,7 +113,7 @@ package struct HTMLReport {
       <h2><span class="kind \(record.reason.rawValue)">\(record.reason == .missing ? "new" : "changed")\
       </span> \(escape(record.testName))\(record.snapshotName.map { " <span class=\"name\">“\(escape($0))”</span>" } ?? "")</h2>
       <dl class="where">
-      <dt>test</dt><dd><code>\(escape(hints.display(record.testFilePath))):\(record.line)</code></dd>
+      <dt>test</dt><dd><code>\(escape(hints.display(failure.testFilePath))):\(record.line)</code></dd>
       <dt>reference</dt><dd><code>\(escape(hints.display(reference)))</code>\
       \(record.reason == .missing ? " (none yet)" : "")</dd>
       </dl>

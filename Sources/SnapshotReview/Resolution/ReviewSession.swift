@@ -284,9 +284,9 @@ package struct ReviewSession {
   package func describe(_ failure: PendingFailure, position: Int, of total: Int) -> String {
     let record = failure.record
     var text = "[\(position)/\(total)] \(record.testName) — \(failure.headline)\n"
-    text += "  test:      \(hints.display(record.testFilePath)):\(record.line)\n"
+    text += "  test:      \(hints.display(failure.testFilePath)):\(record.line)\n"
     if failure.isInline {
-      text += "  inline:    the trailing closure at column \(record.inline?.column ?? 0)"
+      text += "  inline:    the closure of the call at column \(record.inline?.column ?? 0)"
       text += record.reason == .missing ? " (none yet)\n" : "\n"
     } else {
       let reference = failure.referenceURL?.path ?? record.referencePath
