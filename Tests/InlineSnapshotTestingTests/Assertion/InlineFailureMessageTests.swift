@@ -149,6 +149,21 @@ import Testing
     )
   }
 
+  /// The Inline Snapshots article's first failure is this message, from this run.
+  @Test func theArticlesFirstFailureIsWhatARunReports() throws {
+    let messages = try messages(of: "Hello, " + "Blob!", as: .lines, function: "greeting()")
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let article = try String(
+      contentsOf: root.appendingPathComponent(
+        "Sources/InlineSnapshotTesting/Documentation.docc/InlineSnapshots.md"),
+      encoding: .utf8)
+    let marker = "the new text shown as a diff against an empty\nsnapshot:\n\n```\n"
+    let start = try #require(article.range(of: marker), "the article no longer says it")
+    let end = try #require(article[start.upperBound...].range(of: "\n```"))
+    #expect(messages == [String(article[start.upperBound..<end.lowerBound])])
+  }
+
   // Follows upstream's code: a `nil` value diffs as empty text against an empty snapshot, so
   // there is no difference to show.
   @Test func missingSnapshotOfANilValueRecorded() throws {
