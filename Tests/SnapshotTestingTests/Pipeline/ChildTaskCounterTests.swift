@@ -84,12 +84,15 @@ import Testing
   }
 }
 
+/// The folder the cases of EqualArgumentsCounterTests share, removed after the last.
+private let equalArgumentsCounterTestsFolder = FileManager.default.temporaryDirectory
+  .appendingPathComponent("EqualArgumentsCounterTests-\(UUID().uuidString)", isDirectory: true)
+
 /// Cases whose arguments are equal are still counted apart, now that the task no longer tells
 /// them apart: Swift Testing numbers them in its description of each case. All of them write into
 /// one folder under one test name, so a shared counter would hand out numbers above 3.
-@Suite struct EqualArgumentsCounterTests {
-  static let folder = FileManager.default.temporaryDirectory
-    .appendingPathComponent("EqualArgumentsCounterTests-\(UUID().uuidString)", isDirectory: true)
+@Suite(.removing(equalArgumentsCounterTestsFolder)) struct EqualArgumentsCounterTests {
+  static let folder = equalArgumentsCounterTestsFolder
 
   @Test(arguments: Array(repeating: 7, count: 12))
   func casesWithEqualArgumentsEachStartAtOne(_ value: Int) {

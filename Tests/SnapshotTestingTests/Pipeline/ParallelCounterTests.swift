@@ -3,11 +3,14 @@ import Testing
 
 @testable import SnapshotTesting
 
+/// The folder the cases of ParallelCounterTests share, removed after the last.
+private let parallelCounterTestsFolder = FileManager.default.temporaryDirectory
+  .appendingPathComponent("ParallelCounterTests-\(UUID().uuidString)", isDirectory: true)
+
 /// 120 test cases run in parallel, each asserting several unnamed snapshots: every case must number
 /// its own snapshots 1, 2, 3 and find its own references.
-@Suite struct ParallelCounterTests {
-  static let folder = FileManager.default.temporaryDirectory
-    .appendingPathComponent("ParallelCounterTests-\(UUID().uuidString)", isDirectory: true)
+@Suite(.removing(parallelCounterTestsFolder)) struct ParallelCounterTests {
+  static let folder = parallelCounterTestsFolder
 
   @Test(arguments: 0..<120)
   func eachTestNumbersItsOwnSnapshots(_ index: Int) throws {
