@@ -131,7 +131,7 @@ let package = Package(
     ),
     .testTarget(
       name: "InlineSnapshotTestingTests",
-      dependencies: ["InlineSnapshotTesting", "SnapshotTestingCustomDump", "RunRecord"],
+      dependencies: ["InlineSnapshotTesting", "SnapshotTestingCustomDump", "RunRecord", "TestSupport"],
       exclude: ["__Fixtures__"]
     ),
     .target(

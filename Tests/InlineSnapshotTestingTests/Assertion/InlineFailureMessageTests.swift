@@ -1,5 +1,6 @@
 import Foundation
 import RunRecord
+import TestSupport
 import Testing
 
 @_spi(Internals) import SnapshotTesting
@@ -152,16 +153,10 @@ import Testing
   /// The Inline Snapshots article's first failure is this message, from this run.
   @Test func theArticlesFirstFailureIsWhatARunReports() throws {
     let messages = try messages(of: "Hello, " + "Blob!", as: .lines, function: "greeting()")
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let article = try String(
-      contentsOf: root.appendingPathComponent(
-        "Sources/InlineSnapshotTesting/Documentation.docc/InlineSnapshots.md"),
-      encoding: .utf8)
-    let marker = "the new text shown as a diff against an empty\nsnapshot:\n\n```\n"
-    let start = try #require(article.range(of: marker), "the article no longer says it")
-    let end = try #require(article[start.upperBound...].range(of: "\n```"))
-    #expect(messages == [String(article[start.upperBound..<end.lowerBound])])
+    let shown = try codeBlock(
+      in: "Sources/InlineSnapshotTesting/Documentation.docc/InlineSnapshots.md",
+      after: "the new text shown as a diff against an empty\nsnapshot:")
+    #expect(messages == [shown])
   }
 
   // Follows upstream's code: a `nil` value diffs as empty text against an empty snapshot, so

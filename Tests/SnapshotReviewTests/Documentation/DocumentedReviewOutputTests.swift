@@ -1,5 +1,6 @@
 import Foundation
 import RunRecord
+import TestSupport
 import Testing
 
 @_spi(Internals) @testable import SnapshotTesting
@@ -157,20 +158,4 @@ import Testing
     while lines.last?.isEmpty == true { lines.removeLast() }
     return lines.joined(separator: "\n")
   }
-}
-
-/// The text of the first fenced code block after `marker` in the article at `path` (from the
-/// package's root).
-private func codeBlock(in path: String, after marker: String) throws -> String {
-  let root = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-  let article = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-  let start = try #require(article.range(of: marker), "\(path) no longer says “\(marker)”")
-  let rest = article[start.upperBound...]
-  let open = try #require(rest.range(of: "```"), "no code block after “\(marker)”")
-  let openingLineEnd = try #require(rest[open.upperBound...].firstIndex(of: "\n"))
-  let body = rest[rest.index(after: openingLineEnd)...]
-  let close = try #require(body.range(of: "\n```"))
-  return String(body[..<close.lowerBound])
 }

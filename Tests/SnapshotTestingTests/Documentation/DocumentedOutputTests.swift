@@ -1,6 +1,7 @@
 import Foundation
 import RunRecord
 import SnapshotTesting
+import TestSupport
 import Testing
 
 /// The output the articles show is what a run prints: each test makes the failure an article
@@ -41,16 +42,6 @@ import Testing
   }
 }
 
-/// The text of the first fenced code block after `marker` in the article at `path` (from the
-/// package's root).
-private func codeBlock(in path: String, after marker: String) throws -> String {
-  let article = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
-  let start = try #require(article.range(of: marker), "\(path) no longer says “\(marker)”")
-  let rest = article[start.upperBound...]
-  let open = try #require(rest.range(of: "```\n"))
-  let close = try #require(rest[open.upperBound...].range(of: "\n```"))
-  return String(rest[open.upperBound..<close.lowerBound])
-}
 
 /// References an article shows as the package's own: each block is the reference file a test
 /// (or an example package's test) recorded and checks, byte for byte.
@@ -79,7 +70,7 @@ private func codeBlock(in path: String, after marker: String) throws -> String {
     Shown(
       article: transcripts, marker: "Its reviewed reference:",
       reference:
-        "Examples/HummingbirdTodos/Tests/TodosTests/__Snapshots__/TodosTests/transcriptOfAGet.1.txt"
+        "Examples/ServerTodos/Tests/TodosTests/__Snapshots__/TodosTests/transcriptOfAGet.1.txt"
     ),
   ]
 
@@ -93,7 +84,25 @@ private func codeBlock(in path: String, after marker: String) throws -> String {
   }
 }
 
-/// The package's root folder (this file is `Tests/SnapshotTestingTests/Documentation/…`).
-private let packageRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent()
+/// Code an article shows as compiled in an example package: the article's block holds the
+/// example file's code from `start` on, as the example compiles and runs it.
+@Suite struct DocumentedExampleCodeTests {
+  static let http = "Sources/HTTPSnapshotTesting/Documentation.docc/HTTPSnapshots.md"
+
+  @Test(arguments: [
+    (
+      "Hummingbird's `TestResponse` already holds",
+      "Examples/ServerTodos/Tests/TodosTests/TestResponse+HTTP.swift"
+    ),
+    (
+      "Vapor's test responses",
+      "Examples/ServerTodos/Tests/VaporTodosTests/TestingHTTPResponse+HTTP.swift"
+    ),
+  ])
+  func theArticleShowsTheExamplesCode(marker: String, example: String) throws {
+    let block = try codeBlock(in: Self.http, after: marker)
+    let file = try String(contentsOf: packageRoot.appendingPathComponent(example), encoding: .utf8)
+    let code = try #require(file.range(of: "extension Snapshotting")).lowerBound
+    #expect(block.contains(file[code...].trimmingCharacters(in: .newlines)))
+  }
+}
