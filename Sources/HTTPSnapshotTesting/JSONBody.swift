@@ -230,6 +230,30 @@ extension JSONBody.Reading {
 }
 
 extension JSONBody {
+  /// The byte a one-letter escape stands for (`n`: a line feed; `"`, `\` and `/`: themselves),
+  /// or `nil` for a letter JSON does not escape with (`u` is read apart).
+  static func byte(escapedAs letter: UInt8) -> UInt8? {
+    switch letter {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): letter
+    case UInt8(ascii: "b"): 0x08
+    case UInt8(ascii: "f"): 0x0C
+    case UInt8(ascii: "n"): 0x0A
+    case UInt8(ascii: "r"): 0x0D
+    case UInt8(ascii: "t"): 0x09
+    default: nil
+    }
+  }
+
+  /// The value of a hexadecimal digit of either case, or `nil`.
+  static func hexDigitValue(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+    default: nil
+    }
+  }
+
   /// The integer a run of digits (with an optional `-`) spells, read without making a string;
   /// `nil` if it does not fit in `Int`, or is `-0`, the negative zero a `Double` writes, which as
   /// an `Int` would lose its sign.
@@ -536,17 +560,12 @@ private struct JSONBodyParser {
         guard index < bytes.count else { return nil }
         let escape = bytes[index]
         index += 1
-        switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
-        case UInt8(ascii: "b"): decoded.append(0x08)
-        case UInt8(ascii: "f"): decoded.append(0x0C)
-        case UInt8(ascii: "n"): decoded.append(0x0A)
-        case UInt8(ascii: "r"): decoded.append(0x0D)
-        case UInt8(ascii: "t"): decoded.append(0x09)
-        case UInt8(ascii: "u"):
+        if escape == UInt8(ascii: "u") {
           guard let scalar = unicodeEscape() else { return nil }
-          decoded.append(contentsOf: Array(String(Character(scalar)).utf8))
-        default: return nil
+          decoded.append(contentsOf: UTF8.encode(scalar)!)
+        } else {
+          guard let byte = JSONBody.byte(escapedAs: escape) else { return nil }
+          decoded.append(byte)
         }
       case 0..<0x20:
         return nil
@@ -575,15 +594,8 @@ private struct JSONBodyParser {
     guard index + 4 <= bytes.count else { return nil }
     var value: UInt32 = 0
     for _ in 0..<4 {
-      let byte = bytes[index]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default: return nil
-      }
-      value = value << 4 | UInt32(digit)
+      guard let digit = JSONBody.hexDigitValue(bytes[index]) else { return nil }
+      value = value << 4 | digit
       index += 1
     }
     return value

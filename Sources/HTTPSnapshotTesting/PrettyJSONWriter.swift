@@ -326,16 +326,10 @@ private struct PrettyJSONWalk<Sink: JSONTextSink> {
       }
       let escape = bytes[position + 1]
       position += 2
-      switch escape {
-      case UInt8(ascii: "b"): decoded.append(0x08)
-      case UInt8(ascii: "f"): decoded.append(0x0C)
-      case UInt8(ascii: "n"): decoded.append(0x0A)
-      case UInt8(ascii: "r"): decoded.append(0x0D)
-      case UInt8(ascii: "t"): decoded.append(0x09)
-      case UInt8(ascii: "u"):
-        let scalar = unicodeEscape(at: &position)
-        decoded.append(contentsOf: UTF8.encode(scalar)!)
-      default: decoded.append(escape)  // `"`, `\`, `/`
+      if escape == UInt8(ascii: "u") {
+        decoded.append(contentsOf: UTF8.encode(unicodeEscape(at: &position))!)
+      } else {
+        decoded.append(JSONBody.byte(escapedAs: escape)!)
       }
     }
   }
@@ -346,14 +340,7 @@ private struct PrettyJSONWalk<Sink: JSONTextSink> {
     func hexQuad() -> UInt32 {
       var value: UInt32 = 0
       for offset in 0..<4 {
-        let byte = bytes[position + offset]
-        let digit: UInt8
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-        default: digit = byte - UInt8(ascii: "A") + 10
-        }
-        value = value << 4 | UInt32(digit)
+        value = value << 4 | JSONBody.hexDigitValue(bytes[position + offset])!
       }
       position += 4
       return value
@@ -388,14 +375,10 @@ private struct PrettyJSONWalk<Sink: JSONTextSink> {
         flush(from: mark)
         let escape = bytes[index + 1]
         index += 2
-        switch escape {
-        case UInt8(ascii: "u"): writeEscaped(scalar: unicodeEscape(at: &index))
-        case UInt8(ascii: "b"): writeEscaped(scalar: "\u{8}")
-        case UInt8(ascii: "f"): writeEscaped(scalar: "\u{C}")
-        case UInt8(ascii: "n"): writeEscaped(scalar: "\n")
-        case UInt8(ascii: "r"): writeEscaped(scalar: "\r")
-        case UInt8(ascii: "t"): writeEscaped(scalar: "\t")
-        default: writeEscaped(scalar: Unicode.Scalar(escape))  // `"`, `\`, `/`
+        if escape == UInt8(ascii: "u") {
+          writeEscaped(scalar: unicodeEscape(at: &index))
+        } else {
+          writeEscaped(scalar: Unicode.Scalar(JSONBody.byte(escapedAs: escape)!))
         }
         mark = index
       } else {

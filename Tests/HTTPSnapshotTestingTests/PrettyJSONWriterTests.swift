@@ -1,5 +1,6 @@
 import Foundation
 import SnapshotTesting
+import TestSupport
 import Testing
 
 @testable import HTTPSnapshotTesting
@@ -116,20 +117,12 @@ struct PrettyJSONWriterTests {
 /// Random JSON text with a fixed seed: every value kind, names that repeat and differ in case,
 /// every escape, numbers in every spelling, and whitespace between tokens.
 struct JSONGenerator {
-  var state: UInt64
+  /// Seeded, so that a failure can be replayed.
+  var random: SplitMix64
 
-  init(seed: UInt64) { state = seed }
+  init(seed: UInt64) { random = SplitMix64(state: seed) }
 
-  /// SplitMix64, so that a failure can be replayed.
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
-  }
-
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+  mutating func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
 
   mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
 
