@@ -8,13 +8,20 @@ enum BodyText {
   static let decodedSizeLimit = 64 * 1024 * 1024
 
   /// The body as text: decoded from its `Content-Encoding` (under a line naming it), then shown
-  /// by its type.
-  static func render(_ body: Data, contentType: MediaType?, contentEncoding: String?) -> String {
+  /// by its type, after `prefix` (the message's head), so that a body of many megabytes is
+  /// written once into the message's text rather than copied into it.
+  static func render(
+    _ body: Data,
+    contentType: MediaType?,
+    contentEncoding: String?,
+    after prefix: String = ""
+  ) -> String {
     let codings = (contentEncoding ?? "").split(separator: ",")
       .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
       .filter { !$0.isEmpty && $0 != "identity" }
-    guard !codings.isEmpty else { return render(body, contentType: contentType) }
-    let typeName = contentType.map { $0.essence.isEmpty ? "blank Content-Type" : $0.essence }
+    guard !codings.isEmpty else { return render(body, contentType: contentType, after: prefix) }
+    let typeName =
+      contentType.map { $0.essence.isEmpty ? "blank Content-Type" : $0.essence }
       ?? "no Content-Type"
     let names = codings.joined(separator: ", ")
     var decoded = body
@@ -26,19 +33,35 @@ enum BodyText {
         case "deflate":
           decoded = try Inflate.inflateZlibOrRaw(decoded, limit: decodedSizeLimit)
         default:
-          return summary(of: body, type: typeName, why: "\(names)-encoded, which is not decoded")
+          return prefix
+            + summary(of: body, type: typeName, why: "\(names)-encoded, which is not decoded")
         }
       } catch {
-        return summary(
-          of: body, type: typeName, why: "\(names)-encoded, and it does not decode: \(error)")
+        return prefix
+          + summary(
+            of: body,
+            type: typeName,
+            why: "\(names)-encoded, and it does not decode: \(error)"
+          )
       }
     }
     // No sizes: a server that compresses at another level sends other bytes for the same body,
     // and the reference must not change with them.
-    return "[body decoded from \(names)]\n" + render(decoded, contentType: contentType)
+    return render(
+      decoded,
+      contentType: contentType,
+      after: prefix + "[body decoded from \(names)]\n"
+    )
   }
 
-  static func render(_ body: Data, contentType: MediaType?) -> String {
+  static func render(_ body: Data, contentType: MediaType?, after prefix: String = "") -> String {
+    if let type = contentType, type.isJSON, type.stringEncoding == .utf8 {
+      return json(body, type: type, after: prefix)
+    }
+    return prefix + renderByType(body, contentType: contentType)
+  }
+
+  private static func renderByType(_ body: Data, contentType: MediaType?) -> String {
     guard let type = contentType else {
       return summary(of: body, type: "no Content-Type")
     }
@@ -58,7 +81,7 @@ enum BodyText {
         else {
           return summary(of: body, type: type.essence, why: "not \(type.charset ?? "")")
         }
-        return render(Data(text.utf8), contentType: MediaType(type.essence))
+        return render(Data(text.utf8), contentType: MediaType(type.essence), after: "")
       }
     }
     if type.isJSON { return json(body, type: type) }
@@ -73,13 +96,14 @@ enum BodyText {
   /// Pretty-printed with sorted keys as `.json` prints it, from the values the body holds, so
   /// the text is the bytes `.json` prints for the model the server encoded. A body that does not
   /// parse is shown as text under a note, so a broken API is never recorded as if it had sent
-  /// JSON. The body is read once, whatever it holds (twice only when it reaches the depth
-  /// limit).
-  static func json(_ body: Data, type: MediaType) -> String {
+  /// JSON. The body is checked once, whatever it holds (twice only when it reaches the depth
+  /// limit), then written from its bytes after `prefix` (``PrettyJSONWriter``), with no values
+  /// in memory: the text is the bytes `prettyJSONText(of:)` makes of the parsed values.
+  static func json(_ body: Data, type: MediaType, after prefix: String = "") -> String {
     let note: String
-    switch JSONBody.read(body).reading {
-    case .value(let value):
-      return prettyJSONText(of: value)
+    switch JSONBody.check(body).reading {
+    case .value(let extents):
+      return PrettyJSONWriter.text(of: body, extents: extents, after: prefix)
     case .numberBeyondDoubleRange(let number):
       note = "holds \(number), beyond a Double's range"
     case .namesDifferingOnlyInNormalization(let first, let second):
@@ -91,9 +115,9 @@ enum BodyText {
       note = "is not valid JSON"
     }
     guard let text = String(validatingUTF8Bytes: body) else {
-      return summary(of: body, type: type.essence, why: "not UTF-8")
+      return prefix + summary(of: body, type: type.essence, why: "not UTF-8")
     }
-    return "[\(type.essence) body \(note); shown as text]\n" + text
+    return prefix + "[\(type.essence) body \(note); shown as text]\n" + text
   }
 
   /// One field a line, `name=value`, both decoded (`+` is a space, `%XX` a byte). A line break

@@ -25,11 +25,14 @@ enum HTTPText {
     if let body = message.body, !body.isEmpty {
       let contentType = message.headerFields[.contentType].map(MediaType.init)
       let encoding = message.headerFields[.contentEncoding]
-      let bodyText = BodyText.render(body, contentType: contentType, contentEncoding: encoding)
-      // Appended into room made once: a body of many megabytes is copied once, not twice.
-      text.reserveCapacity(text.utf8.count + 2 + bodyText.utf8.count)
-      text += "\n\n"
-      text += bodyText
+      // The body is written after the head, not copied after it: a JSON body of many megabytes
+      // becomes one string, allocated once at its final size.
+      text = BodyText.render(
+        body,
+        contentType: contentType,
+        contentEncoding: encoding,
+        after: text + "\n\n"
+      )
     }
     return text
   }

@@ -97,9 +97,10 @@ enum JSONBody: Encodable {
     }
   }
 
-  /// What one reading of a body found: its value, or why it has none that `.json` can print.
-  enum Reading {
-    case value(JSONBody)
+  /// What one reading of a body found: its value (the values themselves, or for ``check(_:)``
+  /// the extents a writer needs to walk the bytes), or why it has none that `.json` can print.
+  enum Reading<Value> {
+    case value(Value)
     /// Well-formed, but holds a number no `Double` holds (`1e400`), as written.
     case numberBeyondDoubleRange(String)
     /// Well-formed, but one object has two names that differ only in Unicode normalisation.
@@ -115,14 +116,30 @@ enum JSONBody: Encodable {
   ///
   /// - Returns: The reading, and how many passes over the bytes it took (1, or 2 for a body that
   ///   reaches the depth limit), so that a test can hold it to that.
-  static func read(_ data: Data) -> (reading: Reading, passes: Int) {
-    let outcome = parseNoting(data)
-    if let value = outcome.value {
+  static func read(_ data: Data) -> (reading: Reading<JSONBody>, passes: Int) {
+    let outcome = parseNoting(data, keepingValues: true)
+    let (reading, passes) = verdict(outcome, data)
+    return (reading.map { _ in outcome.value ?? .null }, passes)
+  }
+
+  /// Reads a body as ``read(_:)`` does, with the same verdicts, but keeps no values: only where
+  /// each object member's container ends, so that ``PrettyJSONWriter`` can write the text from
+  /// the bytes without a tree of values in memory.
+  static func check(_ data: Data) -> (reading: Reading<ContainerExtents>, passes: Int) {
+    let outcome = parseNoting(data, keepingValues: false)
+    let (reading, passes) = verdict(outcome, data)
+    return (reading.map { _ in outcome.extents }, passes)
+  }
+
+  private static func verdict(_ outcome: ParseOutcome, _ data: Data)
+    -> (reading: Reading<Void>, passes: Int)
+  {
+    if outcome.value != nil {
       if let number = outcome.beyondRange { return (.numberBeyondDoubleRange(number), 1) }
       if let (first, second) = outcome.normalizationTwins {
         return (.namesDifferingOnlyInNormalization(first, second), 1)
       }
-      return (.value(value), 1)
+      return (.value(()), 1)
     }
     guard outcome.reachedDepthLimit else { return (.invalid, 1) }
     return (isWellFormedBeyondDepthLimit(data) ? .tooDeep : .invalid, 2)
@@ -130,7 +147,7 @@ enum JSONBody: Encodable {
 
   /// Parses RFC 8259 JSON (any value at the top, surrounded by whitespace), or returns `nil`.
   ///
-  /// - Complexity: O(*n*) in the number of bytes; nesting deeper than 512 levels is refused, so
+  /// - Complexity: O(*n*) in the number of bytes; nesting deeper than 511 levels is refused, so
   ///   a hostile body cannot exhaust the stack.
   static func parse(_ data: Data) -> JSONBody? {
     if case .value(let value) = read(data).reading { return value }
@@ -148,12 +165,13 @@ enum JSONBody: Encodable {
   /// normalisation (`"é"` as one scalar and as `e` with a combining accent): distinct names in
   /// JSON, one name to Swift's `String` and so to `JSONEncoder`, which would keep only one.
   static func namesDifferingOnlyInNormalization(in data: Data) -> (String, String)? {
-    let outcome = parseNoting(data)
+    let outcome = parseNoting(data, keepingValues: false)
     return outcome.value == nil ? nil : outcome.normalizationTwins
   }
 
-  /// The deepest nesting `parse` accepts.
-  static let depthLimit = 512
+  /// The deepest nesting `parse` accepts: the deepest `JSONEncoder` writes (it refuses a 512th
+  /// level), so a body `parse` accepts always has the text `.json` prints.
+  static let depthLimit = 511
 
   /// Whether `data` is well-formed JSON that nests deeper than ``depthLimit``: valid, but more
   /// than `parse` reads, so it is named as too deep rather than invalid.
@@ -173,11 +191,17 @@ enum JSONBody: Encodable {
     var beyondRange: String?
     var normalizationTwins: (String, String)?
     var reachedDepthLimit = false
+    var extents = ContainerExtents()
   }
 
-  private static func parseNoting(_ data: Data) -> ParseOutcome {
+  /// One pass of the parser; without `keepingValues`, the value is only a placeholder (`.null`)
+  /// and the outcome holds the extents of the containers that are members' values instead.
+  private static func parseNoting(_ data: Data, keepingValues: Bool) -> ParseOutcome {
     data.withUnsafeBytes { raw in
       var parser = JSONBodyParser(bytes: raw.bindMemory(to: UInt8.self))
+      parser.keepsValues = keepingValues
+      // Offsets are kept in 32 bits; a larger body is walked without them (see the writer).
+      let recordsExtents = !keepingValues && raw.count < Int(UInt32.max)
       guard let value = parser.value(depth: 0) else {
         return ParseOutcome(reachedDepthLimit: parser.reachedDepthLimit)
       }
@@ -185,9 +209,105 @@ enum JSONBody: Encodable {
       return ParseOutcome(
         value: parser.isAtEnd ? value : nil,
         beyondRange: parser.beyondRange,
-        normalizationTwins: parser.normalizationTwins
+        normalizationTwins: parser.normalizationTwins,
+        extents: recordsExtents ? parser.extents : ContainerExtents()
       )
     }
+  }
+}
+
+extension JSONBody.Reading {
+  func map<Other>(_ transform: (Value) -> Other) -> JSONBody.Reading<Other> {
+    switch self {
+    case .value(let value): return .value(transform(value))
+    case .numberBeyondDoubleRange(let number): return .numberBeyondDoubleRange(number)
+    case .namesDifferingOnlyInNormalization(let first, let second):
+      return .namesDifferingOnlyInNormalization(first, second)
+    case .tooDeep: return .tooDeep
+    case .invalid: return .invalid
+    }
+  }
+}
+
+extension JSONBody {
+  /// The byte a one-letter escape stands for (`n`: a line feed; `"`, `\` and `/`: themselves),
+  /// or `nil` for a letter JSON does not escape with (`u` is read apart).
+  static func byte(escapedAs letter: UInt8) -> UInt8? {
+    switch letter {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): letter
+    case UInt8(ascii: "b"): 0x08
+    case UInt8(ascii: "f"): 0x0C
+    case UInt8(ascii: "n"): 0x0A
+    case UInt8(ascii: "r"): 0x0D
+    case UInt8(ascii: "t"): 0x09
+    default: nil
+    }
+  }
+
+  /// The value of a hexadecimal digit of either case, or `nil`.
+  static func hexDigitValue(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+    default: nil
+    }
+  }
+
+  /// The integer a run of digits (with an optional `-`) spells, read without making a string;
+  /// `nil` if it does not fit in `Int`, or is `-0`, the negative zero a `Double` writes, which as
+  /// an `Int` would lose its sign.
+  static func integer(spelledBy digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+    var index = digits.startIndex
+    let isNegative = digits[index] == UInt8(ascii: "-")
+    if isNegative { index += 1 }
+    var value = 0
+    while index < digits.endIndex {
+      let digit = Int(digits[index] - UInt8(ascii: "0"))
+      // Accumulated negatively, so that `Int.min` fits.
+      let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflowedAgain) = shifted.subtractingReportingOverflow(digit)
+      if overflowed || overflowedAgain { return nil }
+      value = next
+      index += 1
+    }
+    if isNegative { return value == 0 ? nil : value }
+    return value == Int.min ? nil : -value
+  }
+}
+
+/// Where each container that is an object member's value ends, by where it starts: what a
+/// writer needs to step over a member's value without reading it again, so that writing an
+/// object's members in another order than they came stays linear however deep it nests.
+struct ContainerExtents {
+  /// Offsets of each container's opening bracket, ascending (the order the parser met them).
+  private(set) var starts: [UInt32] = []
+  /// The offset just past each container's closing bracket, at the same position as its start.
+  private(set) var ends: [UInt32] = []
+
+  /// Notes a container starting at `offset` and returns its slot, for ``close(_:at:)``.
+  mutating func open(at offset: Int) -> Int {
+    starts.append(UInt32(offset))
+    ends.append(0)
+    return starts.count - 1
+  }
+
+  mutating func close(_ slot: Int, at offset: Int) {
+    ends[slot] = UInt32(offset)
+  }
+
+  /// The offset just past the container that starts at `offset`, if it was noted.
+  ///
+  /// - Complexity: O(log *n*) in the number of containers noted.
+  func end(ofContainerAt offset: Int) -> Int? {
+    var low = 0
+    var high = starts.count
+    while low < high {
+      let middle = (low + high) / 2
+      if Int(starts[middle]) < offset { low = middle + 1 } else { high = middle }
+    }
+    guard low < starts.count, Int(starts[low]) == offset else { return nil }
+    return Int(ends[low])
   }
 }
 
@@ -201,6 +321,11 @@ private struct JSONBodyParser {
   var normalizationTwins: (String, String)?
   /// Whether a value was refused for nesting deeper than ``JSONBody/depthLimit``.
   var reachedDepthLimit = false
+  /// Whether arrays and objects keep their values; without, they are `.null` placeholders (an
+  /// object still keeps its members' names, to tell apart names equal but for normalisation).
+  var keepsValues = true
+  /// Where the containers that are members' values end, noted only when values are not kept.
+  var extents = ContainerExtents()
 
   init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -333,7 +458,16 @@ private struct JSONBodyParser {
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
       index += 1
-      guard let member = value(depth: depth + 1) else { return nil }
+      skipWhitespace()
+      var slot: Int? = nil
+      if !keepsValues, index < bytes.count,
+        bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[")
+      {
+        slot = extents.open(at: index)
+      }
+      guard let parsed = value(depth: depth + 1) else { return nil }
+      if let slot { extents.close(slot, at: index) }
+      let member = keepsValues ? parsed : .null
       // A repeated name keeps its last value, in its first place, as a dictionary would.
       if let existing = position(of: key, in: members, names: &names) {
         let first = members[existing].name
@@ -383,7 +517,7 @@ private struct JSONBodyParser {
     }
     while true {
       guard let element = value(depth: depth + 1) else { return nil }
-      elements.append(element)
+      if keepsValues { elements.append(element) }
       skipWhitespace()
       guard index < bytes.count else { return nil }
       if bytes[index] == UInt8(ascii: ",") {
@@ -426,17 +560,12 @@ private struct JSONBodyParser {
         guard index < bytes.count else { return nil }
         let escape = bytes[index]
         index += 1
-        switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
-        case UInt8(ascii: "b"): decoded.append(0x08)
-        case UInt8(ascii: "f"): decoded.append(0x0C)
-        case UInt8(ascii: "n"): decoded.append(0x0A)
-        case UInt8(ascii: "r"): decoded.append(0x0D)
-        case UInt8(ascii: "t"): decoded.append(0x09)
-        case UInt8(ascii: "u"):
+        if escape == UInt8(ascii: "u") {
           guard let scalar = unicodeEscape() else { return nil }
-          decoded.append(contentsOf: Array(String(Character(scalar)).utf8))
-        default: return nil
+          decoded.append(contentsOf: UTF8.encode(scalar)!)
+        } else {
+          guard let byte = JSONBody.byte(escapedAs: escape) else { return nil }
+          decoded.append(byte)
         }
       case 0..<0x20:
         return nil
@@ -465,15 +594,8 @@ private struct JSONBodyParser {
     guard index + 4 <= bytes.count else { return nil }
     var value: UInt32 = 0
     for _ in 0..<4 {
-      let byte = bytes[index]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default: return nil
-      }
-      value = value << 4 | UInt32(digit)
+      guard let digit = JSONBody.hexDigitValue(bytes[index]) else { return nil }
+      value = value << 4 | digit
       index += 1
     }
     return value
@@ -506,7 +628,9 @@ private struct JSONBodyParser {
       guard index < bytes.count, isDigit(bytes[index]) else { return nil }
       while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
-    if isInteger, let integer = integer(bytes[start..<index]) { return .int(integer) }
+    if isInteger, let integer = JSONBody.integer(spelledBy: bytes[start..<index]) {
+      return .int(integer)
+    }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     guard let double = Double(text) else { return nil }
     if !double.isFinite {
@@ -516,27 +640,6 @@ private struct JSONBodyParser {
       return .double(0)
     }
     return .double(double)
-  }
-
-  /// The integer a run of digits (with an optional `-`) spells, read without making a string;
-  /// `nil` if it does not fit in `Int`, or is `-0`, the negative zero a `Double` writes, which as
-  /// an `Int` would lose its sign.
-  func integer(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
-    var index = digits.startIndex
-    let isNegative = digits[index] == UInt8(ascii: "-")
-    if isNegative { index += 1 }
-    var value = 0
-    while index < digits.endIndex {
-      let digit = Int(digits[index] - UInt8(ascii: "0"))
-      // Accumulated negatively, so that `Int.min` fits.
-      let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
-      let (next, overflowedAgain) = shifted.subtractingReportingOverflow(digit)
-      if overflowed || overflowedAgain { return nil }
-      value = next
-      index += 1
-    }
-    if isNegative { return value == 0 ? nil : value }
-    return value == Int.min ? nil : -value
   }
 
   func isDigit(_ byte: UInt8) -> Bool {

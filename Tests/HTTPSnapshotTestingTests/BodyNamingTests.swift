@@ -21,7 +21,7 @@ struct BodyNamingTests {
     #expect(JSONBody.parse(Data(nested.utf8)) == nil)
     #expect(
       bodyText(Data(nested.utf8))
-        == "[application/json body nests deeper than 512 levels; shown as text]\n" + nested
+        == "[application/json body nests deeper than 511 levels; shown as text]\n" + nested
     )
     // Objects too, with members around the deep one.
     let objects =

@@ -7,7 +7,7 @@ import Testing
 /// A JSON body is read once, whatever it holds: a body that `.json` cannot print used to be
 /// parsed again for each reason it might have failed (up to four passes over a large body).
 struct JSONBodyReadingTests {
-  func read(_ text: String) -> (reading: JSONBody.Reading, passes: Int) {
+  func read(_ text: String) -> (reading: JSONBody.Reading<JSONBody>, passes: Int) {
     JSONBody.read(Data(text.utf8))
   }
 

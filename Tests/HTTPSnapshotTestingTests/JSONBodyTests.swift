@@ -110,7 +110,7 @@ import Testing
     // Valid, only deeper than the parser reads: named as too deep (BodyNamingTests), never
     // called invalid.
     #expect(
-      text.hasPrefix("[application/json body nests deeper than 512 levels; shown as text]\n[[["))
+      text.hasPrefix("[application/json body nests deeper than 511 levels; shown as text]\n[[["))
   }
 
   @Test func integersBeyondIntAreDoubles() {

@@ -19,6 +19,20 @@ package struct HTMLReport {
   /// Set when the page is served (`report --serve`): each entry gets Accept and Reject buttons
   /// that ask the server, with its token, and the page polls the server's change stamp.
   package var served: Served? = nil
+  /// Set to show one page of the failures (the served page); `nil` shows them all, as the
+  /// report kept as a file does.
+  package var page: Page? = nil
+
+  /// Which failures a page shows: the `number`th run of `size`, counted from 1.
+  package struct Page: Sendable, Equatable {
+    package var number: Int
+    package var size: Int
+
+    package init(number: Int, size: Int) {
+      self.number = number
+      self.size = size
+    }
+  }
 
   /// What a served page needs from its server.
   package struct Served: Sendable {
@@ -94,13 +108,42 @@ package struct HTMLReport {
     if failures.isEmpty {
       html += "<p class=\"empty\">Every snapshot matched its reference.</p>\n"
     }
-    for (index, failure) in failures.enumerated() {
-      html += entry(failure, index: index + 1)
+    let shown = shownRange
+    let navigation = pageNavigation(shown)
+    html += navigation
+    for index in shown {
+      html += entry(failures[index], index: index + 1)
     }
+    html += navigation
     html += "</main>\n<script>\(ReportAssets.script)</script>\n"
     if served != nil { html += "<script>\(ReportAssets.servedScript)</script>\n" }
     html += "</body>\n</html>\n"
     return html
+  }
+
+  /// The failures this page shows: all of them, or one page's.
+  var shownRange: Range<Int> {
+    guard let page, page.size > 0 else { return failures.indices }
+    let start = min(failures.count, (page.number - 1) * page.size)
+    return start..<min(failures.count, start + page.size)
+  }
+
+  /// Where this page is among the pages and links to its neighbours (`rel` prev and next), or
+  /// nothing when one page shows every failure.
+  private func pageNavigation(_ shown: Range<Int>) -> String {
+    guard let page, shown.count < failures.count else { return "" }
+    var links: [String] = []
+    if page.number > 1 {
+      links.append("<a href=\"/?page=\(page.number - 1)\" rel=\"prev\">Previous \(page.size)</a>")
+    }
+    if shown.upperBound < failures.count {
+      let next = min(page.size, failures.count - shown.upperBound)
+      links.append("<a href=\"/?page=\(page.number + 1)\" rel=\"next\">Next \(next)</a>")
+    }
+    let place =
+      "Failures \(shown.lowerBound + 1)–\(shown.upperBound) of \(failures.count) "
+      + "(page \(page.number) of \((failures.count + page.size - 1) / page.size))"
+    return "<nav class=\"pages\">\(([place] + links).joined(separator: " · "))</nav>\n"
   }
 
   private func entry(_ failure: PendingFailure, index: Int) -> String {

@@ -19,6 +19,7 @@ enum ReportAssets {
     h1 { margin: 0 0 6px; font-size: 22px; }
     main { padding: 16px 32px 40px; display: grid; gap: 18px; }
     .meta { margin: 4px 0; color: var(--muted); }
+    .pages { margin: 12px 0; color: var(--muted); }
     code, pre { font: 13px/1.45 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; }
     .entry { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 14px 20px 16px; }
     .entry h2 { margin: 0 0 6px; font-size: 17px; }

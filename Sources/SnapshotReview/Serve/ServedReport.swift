@@ -100,7 +100,7 @@ package final class ServedReport: @unchecked Sendable {
     if let refusal = foreignRefusal(request) { return .text(403, refusal) }
     switch (request.method, request.path) {
     case ("GET", "/"), ("HEAD", "/"):
-      return page()
+      return page(request.query["page"])
     case ("GET", "/api/state"):
       return .json(200, state())
     case ("GET", "/file"):
@@ -125,9 +125,12 @@ package final class ServedReport: @unchecked Sendable {
   /// this server's); the server reads a request's body only then.
   package func isOwnPage(headers: [String: String]) -> Bool {
     let lowercased = Dictionary(
-      headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+      headers.map { ($0.key.lowercased(), $0.value) },
+      uniquingKeysWith: { first, _ in first }
+    )
     return foreignRefusal(
-      ServedRequest(method: "POST", path: "/", headers: lowercased)) == nil
+      ServedRequest(method: "POST", path: "/", headers: lowercased)
+    ) == nil
   }
 
   /// Why a request from elsewhere is refused, or `nil`.
@@ -155,18 +158,35 @@ package final class ServedReport: @unchecked Sendable {
     return (all.failures.filter(filter.matches), all)
   }
 
-  private func page() -> ServedResponse {
-    let (failures, _) = pending()
+  /// How many failures a served page shows: with thousands pending, the page stays quick to
+  /// make and to open, and the others are a link away (`/?page=2`, …).
+  package static let pageSize = 100
+
+  /// One page of the failures (`page` is the query's value, 1 if absent; past the last page is
+  /// the last page, so a page emptied by decisions still shows what is left).
+  private func page(_ requested: String?) -> ServedResponse {
+    var number = 1
+    if let requested {
+      guard let parsed = Int(requested), parsed >= 1 else {
+        return .text(
+          400,
+          "The page must be a whole number from 1 (as in /?page=2); got “\(requested)”."
+        )
+      }
+      number = parsed
+    }
+    let (failures, state) = scanned()
     var report = HTMLReport(
       failures: failures,
       hints: session.hints,
       artifactsRoot: session.artifactsRoot
     )
     report.additionalArtifactsRoots = session.additionalArtifactsRoots
-    report.served = HTMLReport.Served(
-      token: token,
-      stamp: ArtifactsStamp.of(session.artifactsRoots)
-    )
+    // The stamp of the same reading as the failures, which the poll answers while nothing
+    // changes: a page never sees itself as out of date.
+    report.served = HTMLReport.Served(token: token, stamp: state.stamp)
+    let pages = max(1, (failures.count + Self.pageSize - 1) / Self.pageSize)
+    report.page = HTMLReport.Page(number: min(number, pages), size: Self.pageSize)
     return ServedResponse(
       status: 200,
       contentType: "text/html; charset=utf-8",
@@ -182,13 +202,15 @@ package final class ServedReport: @unchecked Sendable {
     var missingFolders: [String]
   }
 
-  /// The last state computed, and the folders as they were just before: while they are
-  /// unchanged, the poll answers this without listing a folder or reading a record.
+  /// The last state computed and the failures read for it, and the folders as they were just
+  /// before: while they are unchanged, the poll and the pages answer from this without listing a
+  /// folder or reading a record.
   private struct PolledState {
     var folders: RecordsFoldersSignature
     /// When the scan began, in nanoseconds since 1970.
     var scanned: Int
     var state: State
+    var failures: [PendingFailure]
   }
 
   private var polled: PolledState?
@@ -204,25 +226,30 @@ package final class ServedReport: @unchecked Sendable {
 
   /// What the poll answers: with 5,000 records, rescanning them took seconds, so the answer is
   /// kept while the folders are as they were (one `stat` each).
-  private func state() -> State {
+  private func state() -> State { scanned().state }
+
+  /// The failures that match the filters and the state with them, read again only when a
+  /// records folder changed: paging through 5,000 failures reads them once.
+  private func scanned() -> (failures: [PendingFailure], state: State) {
     let roots = session.artifactsRoots
     let folders = RecordsFoldersSignature(roots)
     let now = Int(Date().timeIntervalSince1970 * 1e9)
     if let polled = lock.withLock({ self.polled }), polled.folders == folders,
       polled.scanned - folders.latestChange > Self.settleNanoseconds
     {
-      return polled.state
+      return (polled.failures, polled.state)
     }
+    let failures = pending().failures
     let state = State(
       stamp: ArtifactsStamp.of(roots),
-      pending: pending().failures.count,
+      pending: failures.count,
       missingFolders: roots.map(\.path).filter { !FileManager.default.fileExists(atPath: $0) }
     )
     lock.withLock {
       scans += 1
-      polled = PolledState(folders: folders, scanned: now, state: state)
+      polled = PolledState(folders: folders, scanned: now, state: state, failures: failures)
     }
-    return state
+    return (failures, state)
   }
 
   /// A file from inside an artifacts folder or the package, for images too large to embed.
