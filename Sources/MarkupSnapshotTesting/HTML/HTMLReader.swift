@@ -192,6 +192,7 @@ struct HTMLReader {
   /// browser drops).
   private mutating func attributes() -> ([MarkupAttribute], Bool)? {
     var attributes: [MarkupAttribute] = []
+    var lowercasedNames: [String] = []
     while true {
       while index < bytes.count, isWhitespaceByte(bytes[index]) { index += 1 }
       guard index < bytes.count else { return nil }
@@ -210,7 +211,8 @@ struct HTMLReader {
       let nameStart = index
       index += 1  // A leading `=` belongs to the name.
       while index < bytes.count, !isWhitespaceByte(bytes[index]),
-        ![UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "=")].contains(bytes[index])
+        bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: ">"),
+        bytes[index] != UInt8(ascii: "=")
       {
         index += 1
       }
@@ -240,7 +242,9 @@ struct HTMLReader {
           if value!.isEmpty { value = nil }
         }
       }
-      if !attributes.contains(where: { asciiLowercased($0.name) == asciiLowercased(name) }) {
+      let lowercasedName = asciiLowercased(name)
+      if !lowercasedNames.contains(lowercasedName) {
+        lowercasedNames.append(lowercasedName)
         attributes.append(MarkupAttribute(name: name, value: value))
       }
     }
@@ -294,25 +298,27 @@ struct HTMLReader {
     var name = asciiLowercased(written)
     sawElement = true
     if open.last?.foreign == true, breaksOutOfForeignContent(name, attributes) {
-      while let last = open.last, last.foreign, !isIntegrationPoint(last.element.name) {
+      while let last = open.last, last.foreign, !last.traits.contains(.integrationPoint) {
         open.removeLast()
       }
     }
     let foreign =
       name == "svg" || name == "math"
-      || (open.last?.foreign == true && !isIntegrationPoint(open.last!.element.name))
+      || (open.last?.foreign == true && !open.last!.traits.contains(.integrationPoint))
     if foreign {
       if open.last?.foreign != true, !isTableContext { reconstructFormatting() }
       let element = MarkupElement(name: written, attributes: attributes)
       element.closesItself = true
       append(.element(element))
-      if !selfClosing { open.append((element, true)) }
+      if !selfClosing { open.append(OpenElement(element, foreign: true)) }
       return
     }
-    let attributes = attributes.map {
-      MarkupAttribute(name: asciiLowercased($0.name), value: $0.value)
+    var attributes = attributes
+    for position in attributes.indices {
+      attributes[position].name = asciiLowercased(attributes[position].name)
     }
     if name == "image" { name = "img" }
+    let traits = HTMLElementTraits(name: name)
     switch name {
     case "html":
       if let root = open.first?.element, root.name == "html" {
@@ -328,25 +334,27 @@ struct HTMLReader {
       if bodyStarted { return }
       if current?.name == "head" { open.removeLast() }
     case "head":
-      if bodyStarted || open.contains(where: { ["head", "body"].contains($0.element.name) }) {
+      if bodyStarted || open.count(of: "head") > 0 || open.count(of: "body") > 0 {
         return
       }
     default:
-      if current?.name == "head", !headElements.contains(name) { open.removeLast() }
-      if !headElements.contains(name) { bodyStarted = true }
+      if !traits.contains(.headContent) {
+        if current?.name == "head" { open.removeLast() }
+        bodyStarted = true
+      }
     }
-    if closesParagraph.contains(name) || (name == "table" && !quirks) {
-      closeInScope("p", boundaries: buttonScope)
+    if traits.contains(.closesParagraph) || (name == "table" && !quirks) {
+      closeInScope("p", boundaries: [.scope, .button])
     }
     switch name {
     case "h1", "h2", "h3", "h4", "h5", "h6":
-      if let current, headings.contains(current.name) { open.removeLast() }
+      if open.last?.traits.contains(.heading) == true { open.removeLast() }
     case "li":
       closeListItem(["li"])
-      closeInScope("p", boundaries: buttonScope)
+      closeInScope("p", boundaries: [.scope, .button])
     case "dd", "dt":
       closeListItem(["dd", "dt"])
-      closeInScope("p", boundaries: buttonScope)
+      closeInScope("p", boundaries: [.scope, .button])
     case "a", "nobr":
       if formattingElement(named: name) != nil {
         adoptionAgency(name)
@@ -358,7 +366,7 @@ struct HTMLReader {
         }
       }
     case "button":
-      closeInScope(name, boundaries: defaultScope)
+      closeInScope(name, boundaries: .scope)
     case "option":
       if current?.name == "option" { open.removeLast() }
     case "optgroup":
@@ -372,38 +380,36 @@ struct HTMLReader {
       popToTable(keeping: ["tr", "tbody", "thead", "tfoot"])
     default: break
     }
-    if !noReconstruction.contains(name), !isTableContext { reconstructFormatting() }
+    if !traits.contains(.noReconstruction), !isTableContext { reconstructFormatting() }
     let element = MarkupElement(name: name, attributes: attributes)
     append(.element(element))
-    if formattingElements.contains(name) {
+    if traits.contains(.formatting) {
       clearClosedMarkers()
       formatting.append(FormattingEntry(element: element, isMarker: false))
-    } else if markerElements.contains(name) {
+    } else if traits.contains(.marker) {
       // The cell before this one has closed: its marker and what follows go first, so the list
       // stays as short as the open cells.
       clearClosedMarkers()
       formatting.append(FormattingEntry(element: element, isMarker: true))
       markers += 1
     }
-    if voidElements.contains(name) {
+    if traits.contains(.void) {
       element.isVoid = true
       return
     }
-    if let kind = rawTextElements[name] {
+    if !traits.isDisjoint(with: [.rawText, .plaintext]) {
       element.holdsRawText = true
       element.preservesContent = name == "textarea"
-      rawText(of: element, endingEverything: kind == .plaintext)
+      rawText(of: element, endingEverything: traits.contains(.plaintext))
       return
     }
-    if ["pre", "listing"].contains(name) {
+    if name == "pre" || name == "listing" {
       element.preservesContent = true
       dropNextNewline = true
     }
     if current?.preservesContent == true { element.preservesContent = true }
-    open.append((element, false))
+    open.append(OpenElement(element, foreign: false, traits: traits))
   }
-
-  fileprivate enum RawTextKind { case rawText, plaintext }
 
   /// The content of a raw text element, up to its end tag, as its one text child.
   private mutating func rawText(of element: MarkupElement, endingEverything: Bool) {
@@ -436,7 +442,7 @@ struct HTMLReader {
     // `</p>` and `</br>` in SVG or MathML leave it first, as the standard's foreign-content rules
     // say, and then act as in HTML.
     if name == "p" || name == "br" {
-      while let last = open.last, last.foreign, !isIntegrationPoint(last.element.name) {
+      while let last = open.last, last.foreign, !last.traits.contains(.integrationPoint) {
         open.removeLast()
       }
     }
@@ -449,9 +455,10 @@ struct HTMLReader {
         }
       }
     }
+    let traits = HTMLElementTraits(name: name)
     switch name {
     case "p":
-      if !closeInScope("p", boundaries: buttonScope) {
+      if !closeInScope("p", boundaries: [.scope, .button]) {
         append(.element(MarkupElement(name: "p", attributes: [])))
         bodyStarted = true
         sawElement = true
@@ -463,18 +470,18 @@ struct HTMLReader {
     case "head":
       if current?.name == "head" { open.removeLast() }
     case "li":
-      closeInScope("li", boundaries: defaultScope.union(["ol", "ul"]))
+      closeInScope("li", boundaries: [.scope, .list])
     case "h1", "h2", "h3", "h4", "h5", "h6":
-      if let position = open.lastIndex(where: { headings.contains($0.element.name) }),
-        !open[position...].dropFirst().contains(where: { defaultScope.contains($0.element.name) })
+      if let position = open.lastIndex(where: { $0.traits.contains(.heading) }),
+        !open[position...].dropFirst().contains(where: { $0.traits.contains(.scope) })
       {
         open.removeSubrange(position...)
       }
     case "table", "tbody", "thead", "tfoot", "tr", "td", "th", "caption", "colgroup":
-      closeInScope(name, boundaries: tableScope)
-    case _ where specialElements.contains(name):
-      closeInScope(name, boundaries: defaultScope)
-    case _ where formattingElements.contains(name):
+      closeInScope(name, boundaries: .tableScope)
+    case _ where traits.contains(.special):
+      closeInScope(name, boundaries: .scope)
+    case _ where traits.contains(.formatting):
       adoptionAgency(name)
     default:
       closeOther(name)
@@ -483,7 +490,7 @@ struct HTMLReader {
 
   /// Closes the nearest open `name` unless a boundary comes first; whether it did.
   @discardableResult
-  private mutating func closeInScope(_ name: String, boundaries: Set<String>) -> Bool {
+  private mutating func closeInScope(_ name: String, boundaries: HTMLElementTraits) -> Bool {
     // Most start tags ask for a `p`; without this, 10,000 open `div`s cost 10,000 steps each.
     guard open.count(of: name) > 0 else { return false }
     for position in open.indices.reversed() {
@@ -492,28 +499,28 @@ struct HTMLReader {
         open.removeSubrange(position...)
         return true
       }
-      if boundaries.contains(element.name) || open[position].foreign { return false }
+      if !open[position].traits.isDisjoint(with: boundaries) || open[position].foreign {
+        return false
+      }
     }
     return false
   }
 
   /// An `li`, `dd` or `dt` closes the open one of its kind, unless a block other than `address`,
   /// `div` or `p` stands between them.
-  private mutating func closeListItem(_ names: Set<String>) {
+  private mutating func closeListItem(_ names: [String]) {
     for position in open.indices.reversed() {
-      let element = open[position].element
-      if names.contains(element.name) {
+      if names.contains(open[position].element.name) {
         open.removeSubrange(position...)
         return
       }
-      if specialElements.contains(element.name), !["address", "div", "p"].contains(element.name) {
-        return
-      }
+      let traits = open[position].traits
+      if traits.contains(.special), !traits.contains(.listItemTransparent) { return }
     }
   }
 
   /// Closes what is open inside the nearest table, down to the first element named in `keeping`.
-  private mutating func popToTable(keeping: Set<String>) {
+  private mutating func popToTable(keeping: [String]) {
     guard let table = open.lastIndex(where: { $0.element.name == "table" && !$0.foreign }),
       !open[table...].contains(where: { $0.foreign })
     else { return }
@@ -530,8 +537,8 @@ struct HTMLReader {
   }
 
   private var isTableContext: Bool {
-    guard let current, open.last?.foreign == false else { return false }
-    return ["table", "tbody", "thead", "tfoot", "tr"].contains(current.name)
+    guard let last = open.last, !last.foreign else { return false }
+    return last.traits.contains(.tableContext)
   }
 
   private func isOpen(_ element: MarkupElement) -> Bool {
@@ -575,7 +582,7 @@ struct HTMLReader {
       let copy = formatting[position].element.shallowCopy()
       copy.preservesContent = current?.preservesContent ?? false
       append(.element(copy))
-      open.append((copy, false))
+      open.append(OpenElement(copy, foreign: false))
       formatting[position].element = copy
     }
   }
@@ -592,13 +599,12 @@ struct HTMLReader {
         removeFormattingEntry(of: element)
         return
       }
-      if open[(elementPosition + 1)...].contains(where: { defaultScope.contains($0.element.name) })
-      {
+      if open[(elementPosition + 1)...].contains(where: { $0.traits.contains(.scope) }) {
         return
       }
       guard
         let blockPosition = open.indices[(elementPosition + 1)...].first(where: {
-          specialElements.contains(open[$0].element.name) && !open[$0].foreign
+          open[$0].traits.contains(.special) && !open[$0].foreign
         })
       else {
         open.removeSubrange(elementPosition...)
@@ -659,7 +665,7 @@ struct HTMLReader {
       let oldPosition = open.lastIndex { $0.element === element }!
       open.remove(at: oldPosition)
       let blockNow = open.lastIndex { $0.element === furthestBlock }!
-      open.insert((replacement, false), at: blockNow + 1)
+      open.insert(OpenElement(replacement, foreign: false), at: blockNow + 1)
     }
   }
 
@@ -672,7 +678,7 @@ struct HTMLReader {
         open.removeSubrange(position...)
         return
       }
-      if specialElements.contains(element.name) { return }
+      if open[position].traits.contains(.special) { return }
     }
   }
 
@@ -689,31 +695,39 @@ struct HTMLReader {
     if name == "font" {
       return attributes.contains { ["color", "face", "size"].contains(asciiLowercased($0.name)) }
     }
-    return foreignBreakers.contains(name)
-  }
-
-  private func isIntegrationPoint(_ name: String) -> Bool {
-    ["foreignObject", "foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext"]
-      .contains(name)
+    return HTMLElementTraits(name: name).contains(.foreignBreaker)
   }
 
 }
 
-// MARK: - Element sets (the HTML standard's)
+// MARK: - The stack of open elements
+
+/// An open element, whether it is SVG or MathML content, and the traits of its name.
+private struct OpenElement {
+  var element: MarkupElement
+  var foreign: Bool
+  var traits: HTMLElementTraits
+
+  init(_ element: MarkupElement, foreign: Bool, traits: HTMLElementTraits? = nil) {
+    self.element = element
+    self.foreign = foreign
+    self.traits = traits ?? HTMLElementTraits(name: element.name)
+  }
+}
 
 /// The stack of open elements, with a count of each name so that asking for one that is not open
 /// costs nothing.
 private struct OpenElements: RandomAccessCollection {
-  private var elements: [(element: MarkupElement, foreign: Bool)] = []
+  private var elements: [OpenElement] = []
   private var counts: [String: Int] = [:]
 
   var startIndex: Int { 0 }
   var endIndex: Int { elements.count }
-  subscript(position: Int) -> (element: MarkupElement, foreign: Bool) { elements[position] }
+  subscript(position: Int) -> OpenElement { elements[position] }
 
   func count(of name: String) -> Int { counts[name, default: 0] }
 
-  mutating func append(_ entry: (element: MarkupElement, foreign: Bool)) {
+  mutating func append(_ entry: OpenElement) {
     elements.append(entry)
     counts[entry.element.name, default: 0] += 1
   }
@@ -728,11 +742,12 @@ private struct OpenElements: RandomAccessCollection {
     counts[entry.element.name, default: 1] -= 1
   }
 
-  mutating func insert(_ entry: (element: MarkupElement, foreign: Bool), at position: Int) {
+  mutating func insert(_ entry: OpenElement, at position: Int) {
     elements.insert(entry, at: position)
     counts[entry.element.name, default: 0] += 1
   }
 
+  /// Puts `element`, a copy of the one at `position`, in its place.
   mutating func replace(at position: Int, with element: MarkupElement) {
     elements[position].element = element
   }
@@ -741,72 +756,6 @@ private struct OpenElements: RandomAccessCollection {
     while elements.count > range.lowerBound { removeLast() }
   }
 }
-
-private let rawTextElements: [String: HTMLReader.RawTextKind] = [
-  "script": .rawText, "style": .rawText, "xmp": .rawText, "iframe": .rawText,
-  "noembed": .rawText, "noframes": .rawText, "noscript": .rawText, "title": .rawText,
-  "textarea": .rawText, "plaintext": .plaintext,
-]
-
-private let formattingElements: Set<String> = [
-  "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
-]
-
-private let markerElements: Set<String> = [
-  "td", "th", "caption", "applet", "marquee", "object", "template",
-]
-
-/// Start tags before which a browser does not reopen formatting elements.
-private let noReconstruction: Set<String> = closesParagraph.union([
-  "html", "head", "body", "base", "basefont", "bgsound", "link", "meta", "title", "style",
-  "script", "noscript", "noframes", "template", "table", "caption", "colgroup", "col", "tbody",
-  "thead", "tfoot", "tr", "td", "th", "textarea", "frameset", "frame", "image",
-])
-
-private let voidElements: Set<String> = [
-  "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input",
-  "keygen", "link", "meta", "param", "source", "track", "wbr",
-]
-
-private let headElements: Set<String> = [
-  "base", "basefont", "bgsound", "link", "meta", "title", "style", "script", "noscript",
-  "noframes", "template", "head",
-]
-
-private let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
-
-private let closesParagraph: Set<String> = [
-  "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl",
-  "fieldset", "figcaption", "figure", "footer", "header", "hgroup", "main", "menu", "nav", "ol",
-  "p", "search", "section", "summary", "ul", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "listing",
-  "form", "hr", "xmp", "plaintext", "li", "dd", "dt",
-]
-
-private let defaultScope: Set<String> = [
-  "applet", "caption", "html", "table", "td", "th", "marquee", "object", "template",
-]
-
-private let buttonScope = defaultScope.union(["button"])
-
-private let tableScope: Set<String> = ["html", "table", "template"]
-
-private let specialElements: Set<String> = [
-  "address", "applet", "area", "article", "aside", "base", "basefont", "bgsound", "blockquote",
-  "body", "br", "button", "caption", "center", "col", "colgroup", "dd", "details", "dir", "div",
-  "dl", "dt", "embed", "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset",
-  "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hgroup", "hr", "html", "iframe", "img",
-  "input", "keygen", "li", "link", "listing", "main", "marquee", "menu", "meta", "nav", "noembed",
-  "noframes", "noscript", "object", "ol", "p", "param", "plaintext", "pre", "script", "search",
-  "section", "select", "source", "style", "summary", "table", "tbody", "td", "template",
-  "textarea", "tfoot", "th", "thead", "title", "tr", "track", "ul", "wbr", "xmp",
-]
-
-private let foreignBreakers: Set<String> = [
-  "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed",
-  "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta",
-  "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strong", "strike", "sub", "sup",
-  "table", "tt", "u", "ul", "var",
-]
 
 private func isASCIILetter(_ byte: UInt8) -> Bool {
   byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
