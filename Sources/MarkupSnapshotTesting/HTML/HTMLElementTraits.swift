@@ -49,12 +49,24 @@ struct HTMLElementTraits: OptionSet {
 
   /// The traits of `name`; none for a name the standard does not list.
   init(name: String) { self = traitsByName[name] ?? [] }
+
+  /// A number from 1 for each name listed below, 0 for any other, so that the reader can count
+  /// open elements by name in an array. It lives in the top byte, above the traits.
+  var nameID: Int { Int(rawValue >> 24) }
+
+  /// One more than the largest ``nameID``.
+  static let nameCount = 256
 }
 
 private let traitsByName: [String: HTMLElementTraits] = {
   var table: [String: HTMLElementTraits] = [:]
   func add(_ names: [String], _ traits: HTMLElementTraits) {
-    for name in names { table[name, default: []].formUnion(traits) }
+    for name in names {
+      // About 130 names: the IDs stay below 256 (one more would read as 0, "any other").
+      let id = UInt32(table[name].map(\.nameID) ?? table.count + 1)
+      let known = (table[name]?.rawValue ?? 0) & 0xFF_FFFF
+      table[name] = HTMLElementTraits(rawValue: known | traits.rawValue | id << 24)
+    }
   }
   add(
     ["a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"],

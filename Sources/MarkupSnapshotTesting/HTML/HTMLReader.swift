@@ -192,7 +192,6 @@ struct HTMLReader {
   /// browser drops).
   private mutating func attributes() -> ([MarkupAttribute], Bool)? {
     var attributes: [MarkupAttribute] = []
-    var lowercasedNames: [String] = []
     while true {
       while index < bytes.count, isWhitespaceByte(bytes[index]) { index += 1 }
       guard index < bytes.count else { return nil }
@@ -243,8 +242,7 @@ struct HTMLReader {
         }
       }
       let lowercasedName = asciiLowercased(name)
-      if !lowercasedNames.contains(lowercasedName) {
-        lowercasedNames.append(lowercasedName)
+      if !attributes.contains(where: { asciiLowercased($0.name) == lowercasedName }) {
         attributes.append(MarkupAttribute(name: name, value: value))
       }
     }
@@ -314,7 +312,8 @@ struct HTMLReader {
       return
     }
     var attributes = attributes
-    for position in attributes.indices {
+    // Only a name with capitals is rewritten, so that most tags do not copy their attributes.
+    for position in attributes.indices where hasASCIIUppercase(attributes[position].name) {
       attributes[position].name = asciiLowercased(attributes[position].name)
     }
     if name == "image" { name = "img" }
@@ -334,7 +333,9 @@ struct HTMLReader {
       if bodyStarted { return }
       if current?.name == "head" { open.removeLast() }
     case "head":
-      if bodyStarted || open.count(of: "head") > 0 || open.count(of: "body") > 0 {
+      if bodyStarted || open.mayHold(HTMLElementTraits(name: "head"))
+        || open.mayHold(HTMLElementTraits(name: "body"))
+      {
         return
       }
     default:
@@ -492,7 +493,7 @@ struct HTMLReader {
   @discardableResult
   private mutating func closeInScope(_ name: String, boundaries: HTMLElementTraits) -> Bool {
     // Most start tags ask for a `p`; without this, 10,000 open `div`s cost 10,000 steps each.
-    guard open.count(of: name) > 0 else { return false }
+    guard open.mayHold(HTMLElementTraits(name: name)) else { return false }
     for position in open.indices.reversed() {
       let element = open[position].element
       if element.name == name, !open[position].foreign {
@@ -541,9 +542,7 @@ struct HTMLReader {
     return last.traits.contains(.tableContext)
   }
 
-  private func isOpen(_ element: MarkupElement) -> Bool {
-    open.count(of: element.name) > 0 && open.lastIndex(where: { $0.element === element }) != nil
-  }
+  private func isOpen(_ element: MarkupElement) -> Bool { element.isOpen }
 
   /// Drops the entries after a marker whose cell, caption or object has closed.
   private mutating func clearClosedMarkers() {
@@ -715,45 +714,60 @@ private struct OpenElement {
   }
 }
 
-/// The stack of open elements, with a count of each name so that asking for one that is not open
-/// costs nothing.
+/// The stack of open elements, with a count of each name the standard lists, so that asking for
+/// one that is not open costs nothing; each element knows whether it is on the stack.
 private struct OpenElements: RandomAccessCollection {
   private var elements: [OpenElement] = []
-  private var counts: [String: Int] = [:]
+  private var counts = [Int32](repeating: 0, count: HTMLElementTraits.nameCount)
 
   var startIndex: Int { 0 }
   var endIndex: Int { elements.count }
   subscript(position: Int) -> OpenElement { elements[position] }
+  var last: OpenElement? { elements.last }
 
-  func count(of name: String) -> Int { counts[name, default: 0] }
+  /// Whether an element with a name of these traits may be open: `false` only when none is.
+  /// A name the standard does not list is never ruled out.
+  func mayHold(_ traits: HTMLElementTraits) -> Bool {
+    traits.nameID == 0 || counts[traits.nameID] > 0
+  }
 
   mutating func append(_ entry: OpenElement) {
     elements.append(entry)
-    counts[entry.element.name, default: 0] += 1
+    opened(entry)
   }
 
   mutating func removeLast() {
-    let entry = elements.removeLast()
-    counts[entry.element.name, default: 1] -= 1
+    closed(elements.removeLast())
   }
 
   mutating func remove(at position: Int) {
-    let entry = elements.remove(at: position)
-    counts[entry.element.name, default: 1] -= 1
+    closed(elements.remove(at: position))
   }
 
   mutating func insert(_ entry: OpenElement, at position: Int) {
     elements.insert(entry, at: position)
-    counts[entry.element.name, default: 0] += 1
+    opened(entry)
   }
 
   /// Puts `element`, a copy of the one at `position`, in its place.
   mutating func replace(at position: Int, with element: MarkupElement) {
+    elements[position].element.isOpen = false
     elements[position].element = element
+    element.isOpen = true
   }
 
   mutating func removeSubrange(_ range: PartialRangeFrom<Int>) {
     while elements.count > range.lowerBound { removeLast() }
+  }
+
+  private mutating func opened(_ entry: OpenElement) {
+    entry.element.isOpen = true
+    counts[entry.traits.nameID] += 1
+  }
+
+  private mutating func closed(_ entry: OpenElement) {
+    entry.element.isOpen = false
+    counts[entry.traits.nameID] -= 1
   }
 }
 
@@ -761,8 +775,12 @@ private func isASCIILetter(_ byte: UInt8) -> Bool {
   byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
 }
 
+private func hasASCIIUppercase(_ text: String) -> Bool {
+  text.utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
+}
+
 func asciiLowercased(_ text: String) -> String {
-  guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
+  guard hasASCIIUppercase(text) else { return text }
   return String(
     decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 },
     as: UTF8.self
