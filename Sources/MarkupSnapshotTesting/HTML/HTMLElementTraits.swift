@@ -69,7 +69,10 @@ private let traitsByName: [String: HTMLElementTraits] = {
     }
   }
   add(
-    ["a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u"],
+    [
+      "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt",
+      "u",
+    ],
     .formatting
   )
   add(["td", "th", "caption", "applet", "marquee", "object", "template"], .marker)

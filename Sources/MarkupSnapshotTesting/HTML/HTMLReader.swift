@@ -248,6 +248,37 @@ struct HTMLReader {
     }
   }
 
+  /// `text` without the newline that the parser drops after `<pre>`, `<listing>` and
+  /// `<textarea>`: a line feed, or a character reference to one (`&#10;`, `&#x0a;`), which the
+  /// tokenizer hands over as the same character.
+  private func droppingLeadingNewline(_ text: String) -> String {
+    // "\r\n" is one Character in Swift, so the test is on the first byte.
+    if text.utf8.first == 0x0A { return String(text.dropFirst()) }
+    let bytes = Array(text.utf8.prefix(16))
+    guard bytes.count > 2, bytes[0] == UInt8(ascii: "&"), bytes[1] == UInt8(ascii: "#") else {
+      return text
+    }
+    let hex = bytes[2] | 0x20 == UInt8(ascii: "x")
+    var position = hex ? 3 : 2
+    var value = 0
+    while position < bytes.count, let digit = digitValue(bytes[position], hex: hex) {
+      value = value * (hex ? 16 : 10) + digit
+      position += 1
+    }
+    guard value == 0x0A, position > (hex ? 3 : 2) else { return text }
+    if position < bytes.count, bytes[position] == UInt8(ascii: ";") { position += 1 }
+    return String(decoding: text.utf8.dropFirst(position), as: UTF8.self)
+  }
+
+  private func digitValue(_ byte: UInt8, hex: Bool) -> Int? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: Int(byte - UInt8(ascii: "a")) + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: Int(byte - UInt8(ascii: "A")) + 10
+    default: nil
+    }
+  }
+
   // MARK: - Tree
 
   private var current: MarkupElement? { open.last?.element }
@@ -265,7 +296,7 @@ struct HTMLReader {
     var text = text
     if dropNextNewline {
       dropNextNewline = false
-      if text.hasPrefix("\n") { text.removeFirst() }  // "\r\n" is one Character in Swift.
+      text = droppingLeadingNewline(text)
       if text.isEmpty { return }
     }
     let whitespace = text.utf8.allSatisfy(isWhitespaceByte)
@@ -421,20 +452,24 @@ struct HTMLReader {
       var position = start
       while let found = bytes.offset(past: "</", from: position) {
         let nameEnd = found + element.name.utf8.count
-        if nameEnd <= bytes.count,
+        // `</script` at the very end is text, as the tokenizer emits it.
+        if nameEnd < bytes.count,
           asciiLowercased(String(decoding: bytes[found..<nameEnd], as: UTF8.self)) == element.name,
-          nameEnd == bytes.count || isWhitespaceByte(bytes[nameEnd])
-            || bytes[nameEnd] == UInt8(ascii: "/") || bytes[nameEnd] == UInt8(ascii: ">")
+          isWhitespaceByte(bytes[nameEnd]) || bytes[nameEnd] == UInt8(ascii: "/")
+            || bytes[nameEnd] == UInt8(ascii: ">")
         {
           end = found - 2
-          after = bytes[nameEnd...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? bytes.count
+          // The end tag's attributes are read as a start tag's, so a quoted `>` does not end it;
+          // a tag that runs to the end of the input goes, as in the browser.
+          index = nameEnd
+          after = attributes() == nil ? bytes.count : index
           break
         }
         position = found
       }
     }
     var content = String(decoding: bytes[start..<end], as: UTF8.self)
-    if element.name == "textarea", content.hasPrefix("\n") { content.removeFirst() }
+    if element.name == "textarea" { content = droppingLeadingNewline(content) }
     if !content.isEmpty { element.children.append(.text(content)) }
     index = after
   }
@@ -480,7 +515,8 @@ struct HTMLReader {
       }
     case "table", "tbody", "thead", "tfoot", "tr", "td", "th", "caption", "colgroup":
       closeInScope(name, boundaries: .tableScope)
-    case _ where traits.contains(.special):
+    case "dialog", _ where traits.contains(.special):
+      // `dialog` is not special, but its end tag is handled as a block's.
       closeInScope(name, boundaries: .scope)
     case _ where traits.contains(.formatting):
       adoptionAgency(name)
