@@ -107,6 +107,17 @@ import Testing
 
   @Test func aStrayEndTagOfAParagraphOpensAnEmptyOneAndOthersAreDropped() {
     #expect(canonical("<div>x</p></span></div>") == "<div>\n  x\n  <p></p>\n</div>\n")
+    #expect(canonical("<body></p>") == "<body>\n  <p></p>\n</body>\n")
+  }
+
+  /// Found by the html5lib corpus (`tests19.dat`, `tests1.dat`): before the body, the browser
+  /// ignores a stray `</p>`.
+  @Test func aStrayEndTagOfAParagraphBeforeTheBodyIsDropped() {
+    #expect(canonical("<html></p><!--x-->") == "<html>\n  <!--x-->\n</html>\n")
+    #expect(canonical("<head></p><meta><p>") == "<head>\n  <meta>\n</head>\n<p></p>\n")
+    // In a template, and after SVG or MathML began the body, it opens an empty `p` as in the body.
+    #expect(canonical("<template></p></template>") == "<template>\n  <p></p>\n</template>\n")
+    #expect(canonical("<svg></p>x") == "<svg/>\n<p></p>\nx\n")
   }
 
   @Test func rawTextIsKeptAsWritten() {

@@ -4,7 +4,7 @@
 /// duplicate attributes dropped, SVG and MathML with self-closing tags) and the tree builder's
 /// implied end tags (`p`, `li`, `dt`, `dd`, `option`, table rows and cells, headings, `a`,
 /// `button`), void elements, the leading newline of `pre` and `textarea`, and stray end tags
-/// (`</p>` opens an empty `p`; others are dropped).
+/// (`</p>` opens an empty `p` once the body began; others are dropped).
 ///
 /// Misnested formatting elements are repaired as the standard's adoption agency does, and
 /// formatting elements cut short by a block are reopened in the next one (`<p><b>x<p>y`).
@@ -335,6 +335,7 @@ struct HTMLReader {
       name == "svg" || name == "math"
       || (open.last?.foreign == true && !open.last!.traits.contains(.integrationPoint))
     if foreign {
+      bodyStarted = true  // `<svg>` and `<math>` belong in the body, as any other element.
       if open.last?.foreign != true, !isTableContext { reconstructFormatting() }
       let element = MarkupElement(name: written, attributes: attributes)
       element.closesItself = true
@@ -494,7 +495,12 @@ struct HTMLReader {
     let traits = HTMLElementTraits(name: name)
     switch name {
     case "p":
-      if !closeInScope("p", boundaries: [.scope, .button]) {
+      // Before the body (nothing of it yet, no `<body>`, not in a `template`, whose content
+      // follows the body's rules) a stray `</p>` is ignored.
+      if !closeInScope("p", boundaries: [.scope, .button]),
+        bodyStarted || open.mayHold(HTMLElementTraits(name: "body"))
+          || open.mayHold(HTMLElementTraits(name: "template"))
+      {
         append(.element(MarkupElement(name: "p", attributes: [])))
         bodyStarted = true
         sawElement = true
