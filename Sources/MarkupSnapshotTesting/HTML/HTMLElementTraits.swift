@@ -44,6 +44,14 @@ struct HTMLElementTraits: OptionSet {
   static let tableContext = Self(rawValue: 1 << 16)
   /// `address`, `div`, `p`: the special elements an `li`, `dd` or `dt` looks past.
   static let listItemTransparent = Self(rawValue: 1 << 17)
+  /// A start tag with a rule of its own in the reader (`html`, `li`, `td`, `h1`…).
+  static let startTagRule = Self(rawValue: 1 << 18)
+  /// An end tag with a rule of its own in the reader (`p`, `li`, `td`, `h1`…).
+  static let endTagRule = Self(rawValue: 1 << 19)
+  /// `tbody`, `thead`, `tfoot`.
+  static let tableSection = Self(rawValue: 1 << 20)
+  /// `tr`.
+  static let tableRow = Self(rawValue: 1 << 21)
 
   init(rawValue: UInt32) { self.rawValue = rawValue }
 
@@ -149,5 +157,22 @@ private let traitsByName: [String: HTMLElementTraits] = {
   )
   add(["table", "tbody", "thead", "tfoot", "tr"], .tableContext)
   add(["address", "div", "p"], .listItemTransparent)
+  add(
+    [
+      "html", "body", "head", "h1", "h2", "h3", "h4", "h5", "h6", "li", "dd", "dt", "a", "nobr",
+      "button", "option", "optgroup", "caption", "colgroup", "tbody", "thead", "tfoot", "tr",
+      "td", "th",
+    ],
+    .startTagRule
+  )
+  add(
+    [
+      "p", "br", "body", "html", "head", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table",
+      "tbody", "thead", "tfoot", "tr", "td", "th", "caption", "colgroup", "dialog",
+    ],
+    .endTagRule
+  )
+  add(["tbody", "thead", "tfoot"], .tableSection)
+  add(["tr"], .tableRow)
   return table
 }()

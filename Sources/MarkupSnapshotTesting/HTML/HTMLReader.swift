@@ -300,7 +300,7 @@ struct HTMLReader {
       if text.isEmpty { return }
     }
     let whitespace = text.utf8.allSatisfy(isWhitespaceByte)
-    if !whitespace, current?.name == "head", open.last?.foreign == false { open.removeLast() }
+    if !whitespace, open.last?.traits.nameID == headNameID, open.last?.foreign == false { open.removeLast() }
     if !whitespace || bodyStarted, !isTableContext, open.last?.foreign != true {
       reconstructFormatting()
     }
@@ -350,7 +350,9 @@ struct HTMLReader {
     }
     if name == "image" { name = "img" }
     let traits = HTMLElementTraits(name: name)
-    switch name {
+    // A switch on a name compares it with each case in turn: names without a rule skip both.
+    let ruleName = traits.contains(.startTagRule) ? name : ""
+    switch ruleName {
     case "html":
       if let root = open.first?.element, root.name == "html" {
         merge(attributes, into: root)
@@ -363,7 +365,7 @@ struct HTMLReader {
         return
       }
       if bodyStarted { return }
-      if current?.name == "head" { open.removeLast() }
+      if open.last?.traits.nameID == headNameID { open.removeLast() }
     case "head":
       if bodyStarted || open.mayHold(HTMLElementTraits(name: "head"))
         || open.mayHold(HTMLElementTraits(name: "body"))
@@ -372,14 +374,18 @@ struct HTMLReader {
       }
     default:
       if !traits.contains(.headContent) {
-        if current?.name == "head" { open.removeLast() }
+        if open.last?.traits.nameID == headNameID { open.removeLast() }
         bodyStarted = true
       }
     }
     if traits.contains(.closesParagraph) || (name == "table" && !quirks) {
       closeInScope("p", boundaries: [.scope, .button])
     }
-    switch name {
+    switch ruleName {
+    case "td", "th":
+      popToTable(keeping: [.tableRow, .tableSection])
+    case "tr":
+      popToTable(keeping: .tableSection)
     case "h1", "h2", "h3", "h4", "h5", "h6":
       if open.last?.traits.contains(.heading) == true { open.removeLast() }
     case "li":
@@ -407,10 +413,6 @@ struct HTMLReader {
       if current?.name == "optgroup" { open.removeLast() }
     case "caption", "colgroup", "tbody", "thead", "tfoot":
       popToTable(keeping: [])
-    case "tr":
-      popToTable(keeping: ["tbody", "thead", "tfoot"])
-    case "td", "th":
-      popToTable(keeping: ["tr", "tbody", "thead", "tfoot"])
     default: break
     }
     if !traits.contains(.noReconstruction), !isTableContext { reconstructFormatting() }
@@ -493,7 +495,7 @@ struct HTMLReader {
       }
     }
     let traits = HTMLElementTraits(name: name)
-    switch name {
+    switch traits.contains(.endTagRule) ? name : "" {
     case "p":
       // Before the body (nothing of it yet, no `<body>`, not in a `template`, whose content
       // follows the body's rules) a stray `</p>` is ignored.
@@ -510,7 +512,7 @@ struct HTMLReader {
     case "body", "html":
       break
     case "head":
-      if current?.name == "head" { open.removeLast() }
+      if open.last?.traits.nameID == headNameID { open.removeLast() }
     case "li":
       closeInScope("li", boundaries: [.scope, .list])
     case "h1", "h2", "h3", "h4", "h5", "h6":
@@ -535,10 +537,13 @@ struct HTMLReader {
   @discardableResult
   private mutating func closeInScope(_ name: String, boundaries: HTMLElementTraits) -> Bool {
     // Most start tags ask for a `p`; without this, 10,000 open `div`s cost 10,000 steps each.
+    let id = HTMLElementTraits(name: name).nameID
     guard open.mayHold(HTMLElementTraits(name: name)) else { return false }
     for position in open.indices.reversed() {
-      let element = open[position].element
-      if element.name == name, !open[position].foreign {
+      // Names the standard lists compare by their ID.
+      let sameName =
+        id == 0 ? open[position].element.name == name : open[position].traits.nameID == id
+      if sameName, !open[position].foreign {
         open.removeSubrange(position...)
         return true
       }
@@ -563,11 +568,12 @@ struct HTMLReader {
   }
 
   /// Closes what is open inside the nearest table, down to the first element named in `keeping`.
-  private mutating func popToTable(keeping: [String]) {
-    guard let table = open.lastIndex(where: { $0.element.name == "table" && !$0.foreign }),
+  private mutating func popToTable(keeping: HTMLElementTraits) {
+    guard
+      let table = open.lastIndex(where: { $0.traits.nameID == tableNameID && !$0.foreign }),
       !open[table...].contains(where: { $0.foreign })
     else { return }
-    while open.count - 1 > table, !keeping.contains(open.last!.element.name) {
+    while open.count - 1 > table, open.last!.traits.isDisjoint(with: keeping) {
       open.removeLast()
     }
   }
@@ -742,6 +748,9 @@ struct HTMLReader {
 }
 
 // MARK: - The stack of open elements
+
+private let headNameID = HTMLElementTraits(name: "head").nameID
+private let tableNameID = HTMLElementTraits(name: "table").nameID
 
 /// An open element, whether it is SVG or MathML content, and the traits of its name.
 private struct OpenElement {
