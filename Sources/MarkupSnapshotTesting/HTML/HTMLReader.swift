@@ -300,7 +300,9 @@ struct HTMLReader {
       if text.isEmpty { return }
     }
     let whitespace = text.utf8.allSatisfy(isWhitespaceByte)
-    if !whitespace, open.last?.traits.nameID == headNameID, open.last?.foreign == false { open.removeLast() }
+    if !whitespace, open.last?.traits.nameID == headNameID, open.last?.foreign == false {
+      open.removeLast()
+    }
     if !whitespace || bodyStarted, !isTableContext, open.last?.foreign != true {
       reconstructFormatting()
     }
@@ -523,7 +525,8 @@ struct HTMLReader {
       }
     case "table", "tbody", "thead", "tfoot", "tr", "td", "th", "caption", "colgroup":
       closeInScope(name, boundaries: .tableScope)
-    case "dialog", _ where traits.contains(.special):
+    case "dialog",
+      _ where traits.contains(.special):
       // `dialog` is not special, but its end tag is handled as a block's.
       closeInScope(name, boundaries: .scope)
     case _ where traits.contains(.formatting):
