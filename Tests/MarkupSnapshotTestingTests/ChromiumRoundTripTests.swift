@@ -96,26 +96,80 @@ enum ChromiumDOM {
     )
   }
 
+  /// The DOMs Chromium builds from each of `pages`, serialised, in one browser: every page is a
+  /// file loaded in a frame of a driver page (so each keeps its own quirks mode and scripts, as
+  /// when it is opened alone), and the driver collects the frames' `outerHTML` once all loaded.
+  static func dumpAll(_ pages: [String]) throws -> [String] {
+    guard !pages.isEmpty else { return [] }
+    return try withTemporaryFolder { folder in
+      var frames = ""
+      for (position, page) in pages.enumerated() {
+        try Data(page.utf8).write(to: folder.appendingPathComponent("page\(position).html"))
+        frames += "<iframe src=\"page\(position).html\"></iframe>"
+      }
+      let driver = folder.appendingPathComponent("driver.html")
+      try Data((driverPage + frames).utf8).write(to: driver)
+      let dump = try run(driver, extraArguments: ["--allow-file-access-from-files"])
+      guard let start = dump.range(of: "<div id=\"dumps\">"),
+        let end = dump.range(of: "</div>", range: start.upperBound..<dump.endIndex),
+        let json = String(dump[start.upperBound..<end.lowerBound]).removingPercentEncoding,
+        let dumps = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String],
+        dumps.count == pages.count
+      else {
+        throw DumpFailure(message: "Chromium's driver page gave no DOMs:\n\(dump.prefix(2_000))")
+      }
+      return dumps
+    }
+  }
+
+  struct DumpFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+  }
+
+  /// Once every frame has loaded, writes their DOMs as a JSON array, percent-encoded so that the
+  /// dumped driver holds it as plain text.
+  private static let driverPage = """
+    <!DOCTYPE html><meta charset="utf-8"><script>
+    addEventListener("load", () => {
+      const dumps = [...document.querySelectorAll("iframe")].map((frame) => {
+        const root = frame.contentDocument && frame.contentDocument.documentElement;
+        return root ? root.outerHTML : "";
+      });
+      const output = document.createElement("div");
+      output.id = "dumps";
+      output.textContent = encodeURIComponent(JSON.stringify(dumps));
+      document.body.prepend(output);
+    });
+    </script><body>
+    """
+
   /// The DOM Chromium builds from `html`, serialised.
   static func dump(_ html: String) throws -> String {
     try withTemporaryFolder { folder in
       let file = folder.appendingPathComponent("page.html")
       try Data(html.utf8).write(to: file)
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: executable!)
-      var arguments = [
-        "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(folder.path)/profile",
-        "--dump-dom", file.absoluteString,
-      ]
-      if !executable!.hasSuffix("headless-shell") { arguments.insert("--headless", at: 0) }
-      process.arguments = arguments
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      let data = output.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      return String(decoding: data, as: UTF8.self)
+      return try run(file)
     }
+  }
+
+  /// `--dump-dom` of `file`, with a browser profile of its own next to it.
+  private static func run(_ file: URL, extraArguments: [String] = []) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable!)
+    var arguments = [
+      "--no-sandbox", "--disable-gpu", "--no-first-run",
+      "--user-data-dir=\(file.deletingLastPathComponent().path)/profile",
+      "--dump-dom", file.absoluteString,
+    ]
+    if !executable!.hasSuffix("headless-shell") { arguments.insert("--headless", at: 0) }
+    process.arguments = extraArguments + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
   }
 }

@@ -46,6 +46,28 @@ import Testing
     )
   }
 
+  /// Found by the html5lib corpus (`tests16.dat`, `scriptdata01.dat`): the end tag of a raw text
+  /// element is read as a tag, quoted `>` included, and `</script` at the very end is text.
+  @Test func aRawTextEndTagIsReadAsATag() {
+    #expect(canonical("<script>a</script foo=\">\" dd>b") == "<script>a</script>\nb\n")
+    #expect(canonical("<script>a</SCRIPT") == "<script>a</SCRIPT</script>\n")
+    #expect(canonical("<style>a</style ") == "<style>a</style>\n")
+  }
+
+  /// Found by the html5lib corpus (`tests3.dat`): the newline dropped after `<pre>` may be
+  /// written as a character reference.
+  @Test func aPreDropsALeadingNewlineWrittenAsAReference() {
+    #expect(canonical("<pre>&#x0a;&#x0a;A</pre>") == "<pre>\n&#x0a;A</pre>\n")
+    #expect(canonical("<pre>&#10;B</pre>") == "<pre>\nB</pre>\n")
+    #expect(canonical("<textarea>&#x0A;C</textarea>") == "<textarea>\nC</textarea>\n")
+    #expect(canonical("<pre>&#100;D</pre>") == "<pre>\n&#100;D</pre>\n")
+  }
+
+  /// Found by the html5lib corpus (`blocks.dat`): `</dialog>` closes the `p` inside it.
+  @Test func aDialogEndTagClosesWhatIsOpenInside() {
+    #expect(canonical("<dialog><p>foo</dialog>bar") == "<dialog>\n  <p>foo</p>\n</dialog>\nbar\n")
+  }
+
   @Test func impliedEndTagsCloseWhatABrowserCloses() {
     let html = """
       <p>one<p>two<div>block</div><ul><li>a<li>b</ul><dl><dt>t<dd>d<dt>u</dl>\
@@ -85,6 +107,17 @@ import Testing
 
   @Test func aStrayEndTagOfAParagraphOpensAnEmptyOneAndOthersAreDropped() {
     #expect(canonical("<div>x</p></span></div>") == "<div>\n  x\n  <p></p>\n</div>\n")
+    #expect(canonical("<body></p>") == "<body>\n  <p></p>\n</body>\n")
+  }
+
+  /// Found by the html5lib corpus (`tests19.dat`, `tests1.dat`): before the body, the browser
+  /// ignores a stray `</p>`.
+  @Test func aStrayEndTagOfAParagraphBeforeTheBodyIsDropped() {
+    #expect(canonical("<html></p><!--x-->") == "<html>\n  <!--x-->\n</html>\n")
+    #expect(canonical("<head></p><meta><p>") == "<head>\n  <meta>\n</head>\n<p></p>\n")
+    // In a template, and after SVG or MathML began the body, it opens an empty `p` as in the body.
+    #expect(canonical("<template></p></template>") == "<template>\n  <p></p>\n</template>\n")
+    #expect(canonical("<svg></p>x") == "<svg/>\n<p></p>\nx\n")
   }
 
   @Test func rawTextIsKeptAsWritten() {

@@ -4,7 +4,7 @@
 /// duplicate attributes dropped, SVG and MathML with self-closing tags) and the tree builder's
 /// implied end tags (`p`, `li`, `dt`, `dd`, `option`, table rows and cells, headings, `a`,
 /// `button`), void elements, the leading newline of `pre` and `textarea`, and stray end tags
-/// (`</p>` opens an empty `p`; others are dropped).
+/// (`</p>` opens an empty `p` once the body began; others are dropped).
 ///
 /// Misnested formatting elements are repaired as the standard's adoption agency does, and
 /// formatting elements cut short by a block are reopened in the next one (`<p><b>x<p>y`).
@@ -210,7 +210,8 @@ struct HTMLReader {
       let nameStart = index
       index += 1  // A leading `=` belongs to the name.
       while index < bytes.count, !isWhitespaceByte(bytes[index]),
-        ![UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "=")].contains(bytes[index])
+        bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: ">"),
+        bytes[index] != UInt8(ascii: "=")
       {
         index += 1
       }
@@ -240,9 +241,41 @@ struct HTMLReader {
           if value!.isEmpty { value = nil }
         }
       }
-      if !attributes.contains(where: { asciiLowercased($0.name) == asciiLowercased(name) }) {
+      let lowercasedName = asciiLowercased(name)
+      if !attributes.contains(where: { asciiLowercased($0.name) == lowercasedName }) {
         attributes.append(MarkupAttribute(name: name, value: value))
       }
+    }
+  }
+
+  /// `text` without the newline that the parser drops after `<pre>`, `<listing>` and
+  /// `<textarea>`: a line feed, or a character reference to one (`&#10;`, `&#x0a;`), which the
+  /// tokenizer hands over as the same character.
+  private func droppingLeadingNewline(_ text: String) -> String {
+    // "\r\n" is one Character in Swift, so the test is on the first byte.
+    if text.utf8.first == 0x0A { return String(text.dropFirst()) }
+    let bytes = Array(text.utf8.prefix(16))
+    guard bytes.count > 2, bytes[0] == UInt8(ascii: "&"), bytes[1] == UInt8(ascii: "#") else {
+      return text
+    }
+    let hex = bytes[2] | 0x20 == UInt8(ascii: "x")
+    var position = hex ? 3 : 2
+    var value = 0
+    while position < bytes.count, let digit = digitValue(bytes[position], hex: hex) {
+      value = value * (hex ? 16 : 10) + digit
+      position += 1
+    }
+    guard value == 0x0A, position > (hex ? 3 : 2) else { return text }
+    if position < bytes.count, bytes[position] == UInt8(ascii: ";") { position += 1 }
+    return String(decoding: text.utf8.dropFirst(position), as: UTF8.self)
+  }
+
+  private func digitValue(_ byte: UInt8, hex: Bool) -> Int? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: Int(byte - UInt8(ascii: "a")) + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: Int(byte - UInt8(ascii: "A")) + 10
+    default: nil
     }
   }
 
@@ -263,11 +296,13 @@ struct HTMLReader {
     var text = text
     if dropNextNewline {
       dropNextNewline = false
-      if text.hasPrefix("\n") { text.removeFirst() }  // "\r\n" is one Character in Swift.
+      text = droppingLeadingNewline(text)
       if text.isEmpty { return }
     }
     let whitespace = text.utf8.allSatisfy(isWhitespaceByte)
-    if !whitespace, current?.name == "head", open.last?.foreign == false { open.removeLast() }
+    if !whitespace, open.last?.traits.nameID == headNameID, open.last?.foreign == false {
+      open.removeLast()
+    }
     if !whitespace || bodyStarted, !isTableContext, open.last?.foreign != true {
       reconstructFormatting()
     }
@@ -294,26 +329,32 @@ struct HTMLReader {
     var name = asciiLowercased(written)
     sawElement = true
     if open.last?.foreign == true, breaksOutOfForeignContent(name, attributes) {
-      while let last = open.last, last.foreign, !isIntegrationPoint(last.element.name) {
+      while let last = open.last, last.foreign, !last.traits.contains(.integrationPoint) {
         open.removeLast()
       }
     }
     let foreign =
       name == "svg" || name == "math"
-      || (open.last?.foreign == true && !isIntegrationPoint(open.last!.element.name))
+      || (open.last?.foreign == true && !open.last!.traits.contains(.integrationPoint))
     if foreign {
+      bodyStarted = true  // `<svg>` and `<math>` belong in the body, as any other element.
       if open.last?.foreign != true, !isTableContext { reconstructFormatting() }
       let element = MarkupElement(name: written, attributes: attributes)
       element.closesItself = true
       append(.element(element))
-      if !selfClosing { open.append((element, true)) }
+      if !selfClosing { open.append(OpenElement(element, foreign: true)) }
       return
     }
-    let attributes = attributes.map {
-      MarkupAttribute(name: asciiLowercased($0.name), value: $0.value)
+    var attributes = attributes
+    // Only a name with capitals is rewritten, so that most tags do not copy their attributes.
+    for position in attributes.indices where hasASCIIUppercase(attributes[position].name) {
+      attributes[position].name = asciiLowercased(attributes[position].name)
     }
     if name == "image" { name = "img" }
-    switch name {
+    let traits = HTMLElementTraits(name: name)
+    // A switch on a name compares it with each case in turn: names without a rule skip both.
+    let ruleName = traits.contains(.startTagRule) ? name : ""
+    switch ruleName {
     case "html":
       if let root = open.first?.element, root.name == "html" {
         merge(attributes, into: root)
@@ -326,27 +367,35 @@ struct HTMLReader {
         return
       }
       if bodyStarted { return }
-      if current?.name == "head" { open.removeLast() }
+      if open.last?.traits.nameID == headNameID { open.removeLast() }
     case "head":
-      if bodyStarted || open.contains(where: { ["head", "body"].contains($0.element.name) }) {
+      if bodyStarted || open.mayHold(HTMLElementTraits(name: "head"))
+        || open.mayHold(HTMLElementTraits(name: "body"))
+      {
         return
       }
     default:
-      if current?.name == "head", !headElements.contains(name) { open.removeLast() }
-      if !headElements.contains(name) { bodyStarted = true }
+      if !traits.contains(.headContent) {
+        if open.last?.traits.nameID == headNameID { open.removeLast() }
+        bodyStarted = true
+      }
     }
-    if closesParagraph.contains(name) || (name == "table" && !quirks) {
-      closeInScope("p", boundaries: buttonScope)
+    if traits.contains(.closesParagraph) || (name == "table" && !quirks) {
+      closeInScope("p", boundaries: [.scope, .button])
     }
-    switch name {
+    switch ruleName {
+    case "td", "th":
+      popToTable(keeping: [.tableRow, .tableSection])
+    case "tr":
+      popToTable(keeping: .tableSection)
     case "h1", "h2", "h3", "h4", "h5", "h6":
-      if let current, headings.contains(current.name) { open.removeLast() }
+      if open.last?.traits.contains(.heading) == true { open.removeLast() }
     case "li":
       closeListItem(["li"])
-      closeInScope("p", boundaries: buttonScope)
+      closeInScope("p", boundaries: [.scope, .button])
     case "dd", "dt":
       closeListItem(["dd", "dt"])
-      closeInScope("p", boundaries: buttonScope)
+      closeInScope("p", boundaries: [.scope, .button])
     case "a", "nobr":
       if formattingElement(named: name) != nil {
         adoptionAgency(name)
@@ -358,7 +407,7 @@ struct HTMLReader {
         }
       }
     case "button":
-      closeInScope(name, boundaries: defaultScope)
+      closeInScope(name, boundaries: .scope)
     case "option":
       if current?.name == "option" { open.removeLast() }
     case "optgroup":
@@ -366,44 +415,38 @@ struct HTMLReader {
       if current?.name == "optgroup" { open.removeLast() }
     case "caption", "colgroup", "tbody", "thead", "tfoot":
       popToTable(keeping: [])
-    case "tr":
-      popToTable(keeping: ["tbody", "thead", "tfoot"])
-    case "td", "th":
-      popToTable(keeping: ["tr", "tbody", "thead", "tfoot"])
     default: break
     }
-    if !noReconstruction.contains(name), !isTableContext { reconstructFormatting() }
+    if !traits.contains(.noReconstruction), !isTableContext { reconstructFormatting() }
     let element = MarkupElement(name: name, attributes: attributes)
     append(.element(element))
-    if formattingElements.contains(name) {
+    if traits.contains(.formatting) {
       clearClosedMarkers()
       formatting.append(FormattingEntry(element: element, isMarker: false))
-    } else if markerElements.contains(name) {
+    } else if traits.contains(.marker) {
       // The cell before this one has closed: its marker and what follows go first, so the list
       // stays as short as the open cells.
       clearClosedMarkers()
       formatting.append(FormattingEntry(element: element, isMarker: true))
       markers += 1
     }
-    if voidElements.contains(name) {
+    if traits.contains(.void) {
       element.isVoid = true
       return
     }
-    if let kind = rawTextElements[name] {
+    if !traits.isDisjoint(with: [.rawText, .plaintext]) {
       element.holdsRawText = true
       element.preservesContent = name == "textarea"
-      rawText(of: element, endingEverything: kind == .plaintext)
+      rawText(of: element, endingEverything: traits.contains(.plaintext))
       return
     }
-    if ["pre", "listing"].contains(name) {
+    if name == "pre" || name == "listing" {
       element.preservesContent = true
       dropNextNewline = true
     }
     if current?.preservesContent == true { element.preservesContent = true }
-    open.append((element, false))
+    open.append(OpenElement(element, foreign: false, traits: traits))
   }
-
-  fileprivate enum RawTextKind { case rawText, plaintext }
 
   /// The content of a raw text element, up to its end tag, as its one text child.
   private mutating func rawText(of element: MarkupElement, endingEverything: Bool) {
@@ -414,20 +457,24 @@ struct HTMLReader {
       var position = start
       while let found = bytes.offset(past: "</", from: position) {
         let nameEnd = found + element.name.utf8.count
-        if nameEnd <= bytes.count,
+        // `</script` at the very end is text, as the tokenizer emits it.
+        if nameEnd < bytes.count,
           asciiLowercased(String(decoding: bytes[found..<nameEnd], as: UTF8.self)) == element.name,
-          nameEnd == bytes.count || isWhitespaceByte(bytes[nameEnd])
-            || bytes[nameEnd] == UInt8(ascii: "/") || bytes[nameEnd] == UInt8(ascii: ">")
+          isWhitespaceByte(bytes[nameEnd]) || bytes[nameEnd] == UInt8(ascii: "/")
+            || bytes[nameEnd] == UInt8(ascii: ">")
         {
           end = found - 2
-          after = bytes[nameEnd...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? bytes.count
+          // The end tag's attributes are read as a start tag's, so a quoted `>` does not end it;
+          // a tag that runs to the end of the input goes, as in the browser.
+          index = nameEnd
+          after = attributes() == nil ? bytes.count : index
           break
         }
         position = found
       }
     }
     var content = String(decoding: bytes[start..<end], as: UTF8.self)
-    if element.name == "textarea", content.hasPrefix("\n") { content.removeFirst() }
+    if element.name == "textarea" { content = droppingLeadingNewline(content) }
     if !content.isEmpty { element.children.append(.text(content)) }
     index = after
   }
@@ -436,7 +483,7 @@ struct HTMLReader {
     // `</p>` and `</br>` in SVG or MathML leave it first, as the standard's foreign-content rules
     // say, and then act as in HTML.
     if name == "p" || name == "br" {
-      while let last = open.last, last.foreign, !isIntegrationPoint(last.element.name) {
+      while let last = open.last, last.foreign, !last.traits.contains(.integrationPoint) {
         open.removeLast()
       }
     }
@@ -449,9 +496,15 @@ struct HTMLReader {
         }
       }
     }
-    switch name {
+    let traits = HTMLElementTraits(name: name)
+    switch traits.contains(.endTagRule) ? name : "" {
     case "p":
-      if !closeInScope("p", boundaries: buttonScope) {
+      // Before the body (nothing of it yet, no `<body>`, not in a `template`, whose content
+      // follows the body's rules) a stray `</p>` is ignored.
+      if !closeInScope("p", boundaries: [.scope, .button]),
+        bodyStarted || open.mayHold(HTMLElementTraits(name: "body"))
+          || open.mayHold(HTMLElementTraits(name: "template"))
+      {
         append(.element(MarkupElement(name: "p", attributes: [])))
         bodyStarted = true
         sawElement = true
@@ -461,20 +514,22 @@ struct HTMLReader {
     case "body", "html":
       break
     case "head":
-      if current?.name == "head" { open.removeLast() }
+      if open.last?.traits.nameID == headNameID { open.removeLast() }
     case "li":
-      closeInScope("li", boundaries: defaultScope.union(["ol", "ul"]))
+      closeInScope("li", boundaries: [.scope, .list])
     case "h1", "h2", "h3", "h4", "h5", "h6":
-      if let position = open.lastIndex(where: { headings.contains($0.element.name) }),
-        !open[position...].dropFirst().contains(where: { defaultScope.contains($0.element.name) })
+      if let position = open.lastIndex(where: { $0.traits.contains(.heading) }),
+        !open[position...].dropFirst().contains(where: { $0.traits.contains(.scope) })
       {
         open.removeSubrange(position...)
       }
     case "table", "tbody", "thead", "tfoot", "tr", "td", "th", "caption", "colgroup":
-      closeInScope(name, boundaries: tableScope)
-    case _ where specialElements.contains(name):
-      closeInScope(name, boundaries: defaultScope)
-    case _ where formattingElements.contains(name):
+      closeInScope(name, boundaries: .tableScope)
+    case "dialog",
+      _ where traits.contains(.special):
+      // `dialog` is not special, but its end tag is handled as a block's.
+      closeInScope(name, boundaries: .scope)
+    case _ where traits.contains(.formatting):
       adoptionAgency(name)
     default:
       closeOther(name)
@@ -483,41 +538,45 @@ struct HTMLReader {
 
   /// Closes the nearest open `name` unless a boundary comes first; whether it did.
   @discardableResult
-  private mutating func closeInScope(_ name: String, boundaries: Set<String>) -> Bool {
+  private mutating func closeInScope(_ name: String, boundaries: HTMLElementTraits) -> Bool {
     // Most start tags ask for a `p`; without this, 10,000 open `div`s cost 10,000 steps each.
-    guard open.count(of: name) > 0 else { return false }
+    let id = HTMLElementTraits(name: name).nameID
+    guard open.mayHold(HTMLElementTraits(name: name)) else { return false }
     for position in open.indices.reversed() {
-      let element = open[position].element
-      if element.name == name, !open[position].foreign {
+      // Names the standard lists compare by their ID.
+      let sameName =
+        id == 0 ? open[position].element.name == name : open[position].traits.nameID == id
+      if sameName, !open[position].foreign {
         open.removeSubrange(position...)
         return true
       }
-      if boundaries.contains(element.name) || open[position].foreign { return false }
+      if !open[position].traits.isDisjoint(with: boundaries) || open[position].foreign {
+        return false
+      }
     }
     return false
   }
 
   /// An `li`, `dd` or `dt` closes the open one of its kind, unless a block other than `address`,
   /// `div` or `p` stands between them.
-  private mutating func closeListItem(_ names: Set<String>) {
+  private mutating func closeListItem(_ names: [String]) {
     for position in open.indices.reversed() {
-      let element = open[position].element
-      if names.contains(element.name) {
+      if names.contains(open[position].element.name) {
         open.removeSubrange(position...)
         return
       }
-      if specialElements.contains(element.name), !["address", "div", "p"].contains(element.name) {
-        return
-      }
+      let traits = open[position].traits
+      if traits.contains(.special), !traits.contains(.listItemTransparent) { return }
     }
   }
 
   /// Closes what is open inside the nearest table, down to the first element named in `keeping`.
-  private mutating func popToTable(keeping: Set<String>) {
-    guard let table = open.lastIndex(where: { $0.element.name == "table" && !$0.foreign }),
+  private mutating func popToTable(keeping: HTMLElementTraits) {
+    guard
+      let table = open.lastIndex(where: { $0.traits.nameID == tableNameID && !$0.foreign }),
       !open[table...].contains(where: { $0.foreign })
     else { return }
-    while open.count - 1 > table, !keeping.contains(open.last!.element.name) {
+    while open.count - 1 > table, open.last!.traits.isDisjoint(with: keeping) {
       open.removeLast()
     }
   }
@@ -530,13 +589,11 @@ struct HTMLReader {
   }
 
   private var isTableContext: Bool {
-    guard let current, open.last?.foreign == false else { return false }
-    return ["table", "tbody", "thead", "tfoot", "tr"].contains(current.name)
+    guard let last = open.last, !last.foreign else { return false }
+    return last.traits.contains(.tableContext)
   }
 
-  private func isOpen(_ element: MarkupElement) -> Bool {
-    open.count(of: element.name) > 0 && open.lastIndex(where: { $0.element === element }) != nil
-  }
+  private func isOpen(_ element: MarkupElement) -> Bool { element.isOpen }
 
   /// Drops the entries after a marker whose cell, caption or object has closed.
   private mutating func clearClosedMarkers() {
@@ -575,7 +632,7 @@ struct HTMLReader {
       let copy = formatting[position].element.shallowCopy()
       copy.preservesContent = current?.preservesContent ?? false
       append(.element(copy))
-      open.append((copy, false))
+      open.append(OpenElement(copy, foreign: false))
       formatting[position].element = copy
     }
   }
@@ -592,13 +649,12 @@ struct HTMLReader {
         removeFormattingEntry(of: element)
         return
       }
-      if open[(elementPosition + 1)...].contains(where: { defaultScope.contains($0.element.name) })
-      {
+      if open[(elementPosition + 1)...].contains(where: { $0.traits.contains(.scope) }) {
         return
       }
       guard
         let blockPosition = open.indices[(elementPosition + 1)...].first(where: {
-          specialElements.contains(open[$0].element.name) && !open[$0].foreign
+          open[$0].traits.contains(.special) && !open[$0].foreign
         })
       else {
         open.removeSubrange(elementPosition...)
@@ -659,7 +715,7 @@ struct HTMLReader {
       let oldPosition = open.lastIndex { $0.element === element }!
       open.remove(at: oldPosition)
       let blockNow = open.lastIndex { $0.element === furthestBlock }!
-      open.insert((replacement, false), at: blockNow + 1)
+      open.insert(OpenElement(replacement, foreign: false), at: blockNow + 1)
     }
   }
 
@@ -672,7 +728,7 @@ struct HTMLReader {
         open.removeSubrange(position...)
         return
       }
-      if specialElements.contains(element.name) { return }
+      if open[position].traits.contains(.special) { return }
     }
   }
 
@@ -689,131 +745,96 @@ struct HTMLReader {
     if name == "font" {
       return attributes.contains { ["color", "face", "size"].contains(asciiLowercased($0.name)) }
     }
-    return foreignBreakers.contains(name)
-  }
-
-  private func isIntegrationPoint(_ name: String) -> Bool {
-    ["foreignObject", "foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext"]
-      .contains(name)
+    return HTMLElementTraits(name: name).contains(.foreignBreaker)
   }
 
 }
 
-// MARK: - Element sets (the HTML standard's)
+// MARK: - The stack of open elements
 
-/// The stack of open elements, with a count of each name so that asking for one that is not open
-/// costs nothing.
+private let headNameID = HTMLElementTraits(name: "head").nameID
+private let tableNameID = HTMLElementTraits(name: "table").nameID
+
+/// An open element, whether it is SVG or MathML content, and the traits of its name.
+private struct OpenElement {
+  var element: MarkupElement
+  var foreign: Bool
+  var traits: HTMLElementTraits
+
+  init(_ element: MarkupElement, foreign: Bool, traits: HTMLElementTraits? = nil) {
+    self.element = element
+    self.foreign = foreign
+    self.traits = traits ?? HTMLElementTraits(name: element.name)
+  }
+}
+
+/// The stack of open elements, with a count of each name the standard lists, so that asking for
+/// one that is not open costs nothing; each element knows whether it is on the stack.
 private struct OpenElements: RandomAccessCollection {
-  private var elements: [(element: MarkupElement, foreign: Bool)] = []
-  private var counts: [String: Int] = [:]
+  private var elements: [OpenElement] = []
+  private var counts = [Int32](repeating: 0, count: HTMLElementTraits.nameCount)
 
   var startIndex: Int { 0 }
   var endIndex: Int { elements.count }
-  subscript(position: Int) -> (element: MarkupElement, foreign: Bool) { elements[position] }
+  subscript(position: Int) -> OpenElement { elements[position] }
+  var last: OpenElement? { elements.last }
 
-  func count(of name: String) -> Int { counts[name, default: 0] }
+  /// Whether an element with a name of these traits may be open: `false` only when none is.
+  /// A name the standard does not list is never ruled out.
+  func mayHold(_ traits: HTMLElementTraits) -> Bool {
+    traits.nameID == 0 || counts[traits.nameID] > 0
+  }
 
-  mutating func append(_ entry: (element: MarkupElement, foreign: Bool)) {
+  mutating func append(_ entry: OpenElement) {
     elements.append(entry)
-    counts[entry.element.name, default: 0] += 1
+    opened(entry)
   }
 
   mutating func removeLast() {
-    let entry = elements.removeLast()
-    counts[entry.element.name, default: 1] -= 1
+    closed(elements.removeLast())
   }
 
   mutating func remove(at position: Int) {
-    let entry = elements.remove(at: position)
-    counts[entry.element.name, default: 1] -= 1
+    closed(elements.remove(at: position))
   }
 
-  mutating func insert(_ entry: (element: MarkupElement, foreign: Bool), at position: Int) {
+  mutating func insert(_ entry: OpenElement, at position: Int) {
     elements.insert(entry, at: position)
-    counts[entry.element.name, default: 0] += 1
+    opened(entry)
   }
 
+  /// Puts `element`, a copy of the one at `position`, in its place.
   mutating func replace(at position: Int, with element: MarkupElement) {
+    elements[position].element.isOpen = false
     elements[position].element = element
+    element.isOpen = true
   }
 
   mutating func removeSubrange(_ range: PartialRangeFrom<Int>) {
     while elements.count > range.lowerBound { removeLast() }
   }
+
+  private mutating func opened(_ entry: OpenElement) {
+    entry.element.isOpen = true
+    counts[entry.traits.nameID] += 1
+  }
+
+  private mutating func closed(_ entry: OpenElement) {
+    entry.element.isOpen = false
+    counts[entry.traits.nameID] -= 1
+  }
 }
-
-private let rawTextElements: [String: HTMLReader.RawTextKind] = [
-  "script": .rawText, "style": .rawText, "xmp": .rawText, "iframe": .rawText,
-  "noembed": .rawText, "noframes": .rawText, "noscript": .rawText, "title": .rawText,
-  "textarea": .rawText, "plaintext": .plaintext,
-]
-
-private let formattingElements: Set<String> = [
-  "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
-]
-
-private let markerElements: Set<String> = [
-  "td", "th", "caption", "applet", "marquee", "object", "template",
-]
-
-/// Start tags before which a browser does not reopen formatting elements.
-private let noReconstruction: Set<String> = closesParagraph.union([
-  "html", "head", "body", "base", "basefont", "bgsound", "link", "meta", "title", "style",
-  "script", "noscript", "noframes", "template", "table", "caption", "colgroup", "col", "tbody",
-  "thead", "tfoot", "tr", "td", "th", "textarea", "frameset", "frame", "image",
-])
-
-private let voidElements: Set<String> = [
-  "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "img", "input",
-  "keygen", "link", "meta", "param", "source", "track", "wbr",
-]
-
-private let headElements: Set<String> = [
-  "base", "basefont", "bgsound", "link", "meta", "title", "style", "script", "noscript",
-  "noframes", "template", "head",
-]
-
-private let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
-
-private let closesParagraph: Set<String> = [
-  "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl",
-  "fieldset", "figcaption", "figure", "footer", "header", "hgroup", "main", "menu", "nav", "ol",
-  "p", "search", "section", "summary", "ul", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "listing",
-  "form", "hr", "xmp", "plaintext", "li", "dd", "dt",
-]
-
-private let defaultScope: Set<String> = [
-  "applet", "caption", "html", "table", "td", "th", "marquee", "object", "template",
-]
-
-private let buttonScope = defaultScope.union(["button"])
-
-private let tableScope: Set<String> = ["html", "table", "template"]
-
-private let specialElements: Set<String> = [
-  "address", "applet", "area", "article", "aside", "base", "basefont", "bgsound", "blockquote",
-  "body", "br", "button", "caption", "center", "col", "colgroup", "dd", "details", "dir", "div",
-  "dl", "dt", "embed", "fieldset", "figcaption", "figure", "footer", "form", "frame", "frameset",
-  "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hgroup", "hr", "html", "iframe", "img",
-  "input", "keygen", "li", "link", "listing", "main", "marquee", "menu", "meta", "nav", "noembed",
-  "noframes", "noscript", "object", "ol", "p", "param", "plaintext", "pre", "script", "search",
-  "section", "select", "source", "style", "summary", "table", "tbody", "td", "template",
-  "textarea", "tfoot", "th", "thead", "title", "tr", "track", "ul", "wbr", "xmp",
-]
-
-private let foreignBreakers: Set<String> = [
-  "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em", "embed",
-  "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing", "menu", "meta",
-  "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strong", "strike", "sub", "sup",
-  "table", "tt", "u", "ul", "var",
-]
 
 private func isASCIILetter(_ byte: UInt8) -> Bool {
   byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
 }
 
+private func hasASCIIUppercase(_ text: String) -> Bool {
+  text.utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
+}
+
 func asciiLowercased(_ text: String) -> String {
-  guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
+  guard hasASCIIUppercase(text) else { return text }
   return String(
     decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 },
     as: UTF8.self

@@ -2,9 +2,10 @@
 /// two spaces deeper, attributes in source order in double quotes, an element whose only content
 /// is one line of text on one line, and preserved content exactly as it was.
 ///
-/// It walks the tree with an explicit stack, so depth costs memory, never the call stack.
-/// Indentation stops growing at ``maximumIndentedDepth`` levels, so that a page of 10,000 nested
-/// elements prints in a few megabytes rather than a hundred.
+/// It walks the tree with an explicit stack, so depth costs memory, never the call stack, and
+/// writes UTF-8 into one buffer that becomes the text at the end. Indentation stops growing at
+/// ``maximumIndentedDepth`` levels, so that a page of 10,000 nested elements prints in a few
+/// megabytes rather than a hundred.
 /// - Complexity: O(*n*) for a document of *n* bytes.
 struct CanonicalPrinter {
   enum Flavor {
@@ -19,127 +20,186 @@ struct CanonicalPrinter {
   let flavor: Flavor
 
   func print(_ document: MarkupDocument) -> String {
-    var output = document.byteOrderMark ? "\u{FEFF}" : ""
-    var pending: [(node: MarkupNode, depth: Int, closing: Bool)] = document.nodes.reversed().map {
-      ($0, 0, false)
-    }
+    var output: [UInt8] = []
+    if document.byteOrderMark { output += [0xEF, 0xBB, 0xBF] }
+    var pending: [(node: MarkupNode, depth: Int, closing: Bool)] = []
+    for node in document.nodes.reversed() { pending.append((node, 0, false)) }
     while let (node, depth, closing) = pending.popLast() {
-      let indent = String(repeating: "  ", count: min(depth, Self.maximumIndentedDepth))
+      let indent = 2 * min(depth, Self.maximumIndentedDepth)
       switch node {
       case .element(let element) where closing:
-        output += "\(indent)</\(element.name)>\n"
+        output.append(spaces: indent)
+        output.append(endTagOf: element)
+        output.append(0x0A)
       case .element(let element):
-        output += indent
+        output.append(spaces: indent)
         if element.isVoid {
-          output += startTag(element) + "\n"
+          appendStartTag(element, to: &output)
         } else if element.children.isEmpty {
-          output +=
-            element.closesItself
-            ? startTag(element, closed: true) + "\n"
-            : startTag(element) + "</\(element.name)>\n"
+          if element.closesItself {
+            appendStartTag(element, closed: true, to: &output)
+          } else {
+            appendStartTag(element, to: &output)
+            output.append(endTagOf: element)
+          }
         } else if element.preservesContent || element.holdsRawText
           || (flavor == .html && element.name == "plaintext")
         {
-          let (text, endsDocument) = compact(element)
           // Everything after `<plaintext>` is its text, end tags too: it is the last thing printed.
-          if endsDocument { return output + text }
-          output += text + "\n"
-        } else if let line = singleLine(element) {
-          output += startTag(element) + line + "</\(element.name)>\n"
+          if appendCompact(element, to: &output) { return String(decoding: output, as: UTF8.self) }
+        } else if element.children.count == 1, case .text(let text) = element.children[0],
+          appendSingleLine(element, text, to: &output)
+        {
         } else {
-          output += startTag(element) + "\n"
+          appendStartTag(element, to: &output)
+          output.append(0x0A)
           pending.append((node, depth, true))
-          pending += element.children.reversed().map { ($0, depth + 1, false) }
+          for child in element.children.reversed() { pending.append((child, depth + 1, false)) }
+          continue
         }
+        output.append(0x0A)
       case .text(let text):
-        let normalized = normalize(text)
-        if !normalized.isEmpty { output += indent + normalized + "\n" }
+        let start = output.count
+        output.append(spaces: indent)
+        let textStart = output.count
+        appendNormalized(text, to: &output)
+        if output.count == textStart {
+          output.removeSubrange(start...)
+        } else {
+          output.append(0x0A)
+        }
       case .comment(let text):
-        output += "\(indent)<!--\(text)-->\n"
+        output.append(spaces: indent)
+        output.append(contentsOf: "<!--".utf8)
+        output.append(contentsOf: text.utf8)
+        output.append(contentsOf: "-->\n".utf8)
       case .cdata(let text):
-        output += "\(indent)<![CDATA[\(text)]]>\n"
+        output.append(spaces: indent)
+        output.append(contentsOf: "<![CDATA[".utf8)
+        output.append(contentsOf: text.utf8)
+        output.append(contentsOf: "]]>\n".utf8)
       case .verbatim(let text):
-        output += indent + text + "\n"
+        output.append(spaces: indent)
+        output.append(contentsOf: text.utf8)
+        output.append(0x0A)
       }
     }
-    return output
+    return String(decoding: output, as: UTF8.self)
   }
 
-  /// The text of an element whose only child is text that fits on one line.
-  private func singleLine(_ element: MarkupElement) -> String? {
-    guard element.children.count == 1, case .text(let text) = element.children[0] else {
-      return nil
+  /// Writes the element with its only child, `text`, on one line, unless the text spans lines
+  /// (then nothing is written, and the caller prints the element over several lines).
+  private func appendSingleLine(
+    _ element: MarkupElement,
+    _ text: String,
+    to output: inout [UInt8]
+  ) -> Bool {
+    let start = output.count
+    appendStartTag(element, to: &output)
+    let textStart = output.count
+    appendNormalized(text, to: &output)
+    if flavor == .xml, output[textStart...].contains(0x0A) {
+      output.removeSubrange(start...)
+      return false
     }
-    let normalized = normalize(text)
-    return normalized.contains("\n") ? nil : normalized
+    output.append(endTagOf: element)
+    return true
   }
 
-  private func normalize(_ text: String) -> String {
+  /// The text as the canonical form shows it: for HTML with whitespace runs collapsed to one
+  /// space and none at either end; for XML trimmed at both ends.
+  private func appendNormalized(_ text: String, to output: inout [UInt8]) {
     switch flavor {
     case .xml:
-      let bytes = Array(text.utf8)
+      let bytes = text.utf8
       guard let first = bytes.firstIndex(where: { !isWhitespaceByte($0) }),
         let last = bytes.lastIndex(where: { !isWhitespaceByte($0) })
-      else { return "" }
-      return String(decoding: bytes[first...last], as: UTF8.self)
+      else { return }
+      output.append(contentsOf: bytes[first...last])
     case .html:
-      var result: [UInt8] = []
-      result.reserveCapacity(text.utf8.count)
+      let start = output.count
       var space = false
       for byte in text.utf8 {
         if isWhitespaceByte(byte) {
-          space = !result.isEmpty
+          space = output.count > start
         } else {
-          if space { result.append(0x20) }
+          if space { output.append(0x20) }
           space = false
-          result.append(byte)
+          output.append(byte)
         }
       }
-      return String(decoding: result, as: UTF8.self)
     }
   }
 
-  func startTag(_ element: MarkupElement, closed: Bool = false) -> String {
-    var tag = "<" + element.name
+  private func appendStartTag(
+    _ element: MarkupElement,
+    closed: Bool = false,
+    to output: inout [UInt8]
+  ) {
+    output.append(UInt8(ascii: "<"))
+    output.append(contentsOf: element.name.utf8)
     for attribute in element.attributes {
-      tag += " " + attribute.name
-      if let value = attribute.value { tag += "=\"\(value)\"" }
+      output.append(0x20)
+      output.append(contentsOf: attribute.name.utf8)
+      if let value = attribute.value {
+        output.append(contentsOf: "=\"".utf8)
+        output.append(contentsOf: value.utf8)
+        output.append(UInt8(ascii: "\""))
+      }
     }
-    return tag + (closed ? "/>" : ">")
+    if closed { output.append(UInt8(ascii: "/")) }
+    output.append(UInt8(ascii: ">"))
   }
 
-  /// An element and its content exactly as parsed, on as many lines as its text has, and whether
-  /// it holds a `plaintext` element, after which nothing can be printed.
-  func compact(_ root: MarkupElement) -> (text: String, endsDocument: Bool) {
-    var output = ""
+  /// An element and its content exactly as parsed, on as many lines as its text has; whether it
+  /// holds a `plaintext` element, after which nothing can be printed.
+  private func appendCompact(_ root: MarkupElement, to output: inout [UInt8]) -> Bool {
     var pending: [(node: MarkupNode, closing: Bool)] = [(.element(root), false)]
     while let (node, closing) = pending.popLast() {
       switch node {
       case .element(let element) where closing:
-        if flavor == .html, element.name == "plaintext" { return (output, true) }
-        output += "</\(element.name)>"
+        if flavor == .html, element.name == "plaintext" { return true }
+        output.append(endTagOf: element)
       case .element(let element):
         if element.isVoid {
-          output += startTag(element)
+          appendStartTag(element, to: &output)
         } else if element.children.isEmpty, element.closesItself {
-          output += startTag(element, closed: true)
+          appendStartTag(element, closed: true, to: &output)
         } else {
-          output += startTag(element)
+          appendStartTag(element, to: &output)
           // The parser drops one newline right after these start tags; this one is that newline.
           if flavor == .html, !element.closesItself,
-            ["pre", "textarea", "listing"].contains(element.name)
+            element.name == "pre" || element.name == "textarea" || element.name == "listing"
           {
-            output += "\n"
+            output.append(0x0A)
           }
           pending.append((node, true))
-          pending += element.children.reversed().map { ($0, false) }
+          for child in element.children.reversed() { pending.append((child, false)) }
         }
-      case .text(let text): output += text
-      case .comment(let text): output += "<!--\(text)-->"
-      case .cdata(let text): output += "<![CDATA[\(text)]]>"
-      case .verbatim(let text): output += text
+      case .text(let text): output.append(contentsOf: text.utf8)
+      case .comment(let text):
+        output.append(contentsOf: "<!--".utf8)
+        output.append(contentsOf: text.utf8)
+        output.append(contentsOf: "-->".utf8)
+      case .cdata(let text):
+        output.append(contentsOf: "<![CDATA[".utf8)
+        output.append(contentsOf: text.utf8)
+        output.append(contentsOf: "]]>".utf8)
+      case .verbatim(let text): output.append(contentsOf: text.utf8)
       }
     }
-    return (output, false)
+    return false
+  }
+}
+
+extension [UInt8] {
+  fileprivate mutating func append(spaces count: Int) {
+    append(contentsOf: repeatElement(0x20, count: count))
+  }
+
+  fileprivate mutating func append(endTagOf element: MarkupElement) {
+    append(contentsOf: "</".utf8)
+    append(contentsOf: element.name.utf8)
+    append(UInt8(ascii: ">"))
   }
 }

@@ -9,7 +9,14 @@ final class MarkupElement {
   var children: [MarkupNode] = []
   /// The element this one is a child of (the HTML reader moves elements when it repairs
   /// misnested formatting elements).
-  weak var parent: MarkupElement?
+  ///
+  /// Unowned rather than weak: a weak reference gives every parent a side table, which made
+  /// each retain and release of an element slow. It is safe because an element is only ever
+  /// taken out of its parent's children to be put in another's, so a parent outlives the
+  /// links to it while the reader runs, and nothing reads the link afterwards.
+  unowned var parent: MarkupElement?
+  /// The HTML reader's bookkeeping: whether the element is on its stack of open elements.
+  var isOpen = false
   /// The content is printed as it was, without indentation (`pre`, `xml:space="preserve"`…).
   var preservesContent = false
   /// The content is one raw text (`script`, `style`, `textarea`, `title`…).
