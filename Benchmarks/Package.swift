@@ -39,5 +39,13 @@ let package = Package(
       name: "DirectoryBenchmark",
       dependencies: [.product(name: "SnapshotTesting", package: "swift-snapshot-testing")]
     ),
+    // `.transcript` of a request with 1,000 log entries and 200 spans against `.lines` on its
+    // text, and what capturing them adds to the handler against a no-op logger and tracer.
+    .executableTarget(
+      name: "TranscriptBenchmark",
+      dependencies: [
+        .product(name: "TranscriptSnapshotTesting", package: "swift-snapshot-testing")
+      ]
+    ),
   ]
 )
