@@ -194,6 +194,7 @@ func text<Value>(of value: Value, as strategy: Snapshotting<Value, String>) -> S
   return text
 }
 
+let noOpLogger = Logger(label: "orders") { _ in SwiftLogNoOpLogHandler() }
 let runs = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 31
 Transcript.bootstrap()
 
@@ -264,6 +265,12 @@ func changed<Value>(_ value: Value, as strategy: Snapshotting<Value, String>) ->
   return Diffing<String>.lines.diffV2(changedReference, new)?.0.utf8.count ?? 0
 }
 
+// Two parts of `.transcript`'s time, measured apart: the scrubbers it applies, over its whole
+// text, and `.http` of the response, whose JSON body it prints.
+let scrubbing = Snapshotting<String, String>.lines.scrubbing(.uuids, .iso8601Dates)
+let (response, responseBody) = listOrders(logger: noOpLogger, tracer: NoOpTracer())
+let responseMessage = HTTPMessage(response, body: responseBody)
+
 let textTimes = await measure(
   runs: runs,
   [
@@ -271,6 +278,8 @@ let textTimes = await measure(
     ("lines matching", { matching(transcriptText, as: .lines, named: "lines") }),
     ("transcript changed", { changed(transcript, as: .transcript) }),
     ("lines changed", { changed(transcriptText, as: .lines) }),
+    ("scrubbing", { text(of: transcriptText, as: scrubbing).utf8.count }),
+    ("http", { text(of: responseMessage, as: .http).utf8.count }),
   ]
 )
 
@@ -289,6 +298,10 @@ for (name, title) in [
     "| \(title) | \(format(transcriptTime)) | \(format(linesTime)) "
       + "| **\(ratio(transcriptTime, linesTime))** |")
 }
+print(
+  "\nOf `.transcript`'s time, measured apart: its scrubbers (`.uuids`, `.iso8601Dates`) over "
+    + "its text, \(format(textTimes["scrubbing"]!)); `.http` of the response "
+    + "(\(responseMessage.body?.count ?? 0) bytes of JSON), \(format(textTimes["http"]!)).")
 print()
 
 // MARK: Capture
@@ -300,7 +313,6 @@ func keep(_ transcript: Transcript) -> Int {
   return 1
 }
 
-let noOpLogger = Logger(label: "orders") { _ in SwiftLogNoOpLogHandler() }
 let captureTimes = await measure(
   runs: runs,
   [
