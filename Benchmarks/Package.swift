@@ -9,7 +9,11 @@ let package = Package(
   name: "swift-snapshot-testing-benchmarks",
   platforms: [.macOS(.v13)],
   dependencies: [
-    .package(name: "swift-snapshot-testing", path: "..")
+    .package(name: "swift-snapshot-testing", path: ".."),
+    // The transcript benchmark sets swift-log's and swift-distributed-tracing's own in-memory
+    // capture beside the transcript's (the versions the package itself resolves).
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
   ],
   targets: [
     .executableTarget(
@@ -44,7 +48,9 @@ let package = Package(
     .executableTarget(
       name: "TranscriptBenchmark",
       dependencies: [
-        .product(name: "TranscriptSnapshotTesting", package: "swift-snapshot-testing")
+        .product(name: "TranscriptSnapshotTesting", package: "swift-snapshot-testing"),
+        .product(name: "InMemoryLogging", package: "swift-log"),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
       ]
     ),
   ]

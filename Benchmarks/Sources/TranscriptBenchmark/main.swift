@@ -18,6 +18,8 @@
 //       prints Markdown tables of medians (default 31 runs)
 
 import Foundation
+import InMemoryLogging
+import InMemoryTracing
 import TranscriptSnapshotTesting
 
 #if canImport(Glibc)
@@ -313,12 +315,42 @@ func keep(_ transcript: Transcript) -> Int {
   return 1
 }
 
+/// A handler that takes every entry, so that each message and its metadata are made, and keeps
+/// none: what the entries cost before anyone stores them.
+struct DroppingLogHandler: LogHandler {
+  var metadata: Logger.Metadata = [:]
+  var logLevel: Logger.Level = .trace
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { metadata[key] }
+    set { metadata[key] = newValue }
+  }
+  func log(event: LogEvent) {
+    if event.message.description.isEmpty { fatalError("an empty message") }
+  }
+}
+let droppingLogger = Logger(label: "orders") { _ in DroppingLogHandler() }
+
 let captureTimes = await measure(
   runs: runs,
   [
     (
       "no-op",
       { listOrders(logger: requestLogger(noOpLogger), tracer: NoOpTracer()).1.count }
+    ),
+    (
+      "dropping",
+      { listOrders(logger: requestLogger(droppingLogger), tracer: NoOpTracer()).1.count }
+    ),
+    (
+      "in-memory",
+      {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "orders") { _ in handler }
+        logger.logLevel = .trace
+        let tracer = InMemoryTracer()
+        _ = listOrders(logger: requestLogger(logger), tracer: tracer)
+        return handler.entries.count + tracer.finishedSpans.count
+      }
     ),
     ("capture", { await keep(capturedTranscript()) }),
     ("bootstrap", { await keep(bootstrappedTranscript()) }),
@@ -330,6 +362,8 @@ print("| case | time | ÷ no-op |")
 print("|---|---:|---:|")
 for (name, title) in [
   ("no-op", "the handler alone: swift-log's no-op handler, `NoOpTracer`"),
+  ("dropping", "every entry made and dropped (a handler at `.trace` that keeps none)"),
+  ("in-memory", "swift-log's `InMemoryLogHandler` at `.trace`, `InMemoryTracer`"),
   ("capture", "in `Transcript.record`, the capture's logger and tracer"),
   ("bootstrap", "in `Transcript.record`, `Logger(label:)` and the tracer of the bootstrap"),
 ] {
