@@ -9,7 +9,11 @@ let package = Package(
   name: "swift-snapshot-testing-benchmarks",
   platforms: [.macOS(.v13)],
   dependencies: [
-    .package(name: "swift-snapshot-testing", path: "..")
+    .package(name: "swift-snapshot-testing", path: ".."),
+    // The transcript benchmark sets swift-log's and swift-distributed-tracing's own in-memory
+    // capture beside the transcript's (the versions the package itself resolves).
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
   ],
   targets: [
     .executableTarget(
@@ -38,6 +42,16 @@ let package = Package(
     .executableTarget(
       name: "DirectoryBenchmark",
       dependencies: [.product(name: "SnapshotTesting", package: "swift-snapshot-testing")]
+    ),
+    // `.transcript` of a request with 1,000 log entries and 200 spans against `.lines` on its
+    // text, and what capturing them adds to the handler against a no-op logger and tracer.
+    .executableTarget(
+      name: "TranscriptBenchmark",
+      dependencies: [
+        .product(name: "TranscriptSnapshotTesting", package: "swift-snapshot-testing"),
+        .product(name: "InMemoryLogging", package: "swift-log"),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+      ]
     ),
   ]
 )

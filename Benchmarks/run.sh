@@ -16,6 +16,7 @@
 #   ONLY_WORST_CASES    1 to run only the line diff's worst cases against GNU diff (upstream is
 #                       not built)
 #   ONLY_SERVER_OUTPUT  1 to run only the `.http`, `.output` and `.terminal` tables (likewise)
+#   ONLY_TRANSCRIPT     1 to run only the transcript tables (likewise)
 set -euo pipefail
 cd "$(dirname "$0")"
 here=$(pwd)
@@ -45,6 +46,24 @@ server_output_tables() {
   echo
   "$(swift build -c release --scratch-path "$scratch" --show-bin-path)/ServerOutputBenchmark" 15
 }
+
+# `.transcript` of a request with 1,000 log entries and 200 spans against `.lines` on its text,
+# and the handler with capture against a no-op logger and tracer (the program prints the tables).
+transcript_tables() {
+  swift build -c release --scratch-path "$scratch" --product TranscriptBenchmark >&2
+  echo
+  echo "### Transcripts"
+  echo
+  "$(swift build -c release --scratch-path "$scratch" --show-bin-path)/TranscriptBenchmark" 31
+}
+
+if [ "${ONLY_TRANSCRIPT:-0}" = 1 ]; then
+  echo "Run on $(date -u +%Y-%m-%d): $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
+  transcript_tables
+  echo
+  echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+  exit 0
+fi
 
 if [ "${ONLY_SERVER_OUTPUT:-0}" = 1 ]; then
   echo "Run on $(date -u +%Y-%m-%d): $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
@@ -257,6 +276,7 @@ if [ "${ONLY_ASSERTIONS:-0}" != 1 ]; then
   echo
   "$(swift build -c release --scratch-path "$scratch" --show-bin-path)/MarkupBenchmark"
 fi
+[ "${ONLY_ASSERTIONS:-0}" = 1 ] || transcript_tables
 # `.directory` of a 2,000-file, 50 MB folder that matches, against `diff -r` on the same folders.
 if [ "${ONLY_ASSERTIONS:-0}" != 1 ]; then
   swift build -c release --scratch-path "$scratch" --product DirectoryBenchmark >&2

@@ -40,9 +40,15 @@ struct TranscriptLogHandler: LogHandler {
 struct RoutingLogHandler: LogHandler {
   var label: String
   var fallback: any LogHandler
+  /// The logger's metadata, kept here as well as given to the fallback: a fallback may drop it
+  /// (swift-log's no-op handler, the default, does), and the capture still needs it.
+  private var ownMetadata: Logger.Metadata = [:]
   var metadata: Logger.Metadata {
-    get { fallback.metadata }
-    set { fallback.metadata = newValue }
+    get { ownMetadata }
+    set {
+      ownMetadata = newValue
+      fallback.metadata = newValue
+    }
   }
   var metadataProvider: Logger.MetadataProvider? {
     get { fallback.metadataProvider }
@@ -59,8 +65,11 @@ struct RoutingLogHandler: LogHandler {
   }
 
   subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-    get { fallback[metadataKey: key] }
-    set { fallback[metadataKey: key] = newValue }
+    get { ownMetadata[key] }
+    set {
+      ownMetadata[key] = newValue
+      fallback[metadataKey: key] = newValue
+    }
   }
 
   func log(event: LogEvent) {

@@ -82,8 +82,8 @@ struct TranscriptText {
     var line = "── log \(record.level) \(label): \(Self.escaped(record.message))"
     if options.sourceLocations { line += " (\(record.file):\(record.line))" }
     lines.append(line)
-    for key in record.metadata.keys.sorted() {
-      var value = "\(record.metadata[key]!)"
+    for (key, value) in record.metadata.sorted(by: { $0.key < $1.key }) {
+      var value = "\(value)"
       if Self.namesARequestID(key) { value = requestID(value) }
       lines.append("  \(Self.escaped(key)): \(Self.escaped(value))")
     }
@@ -191,6 +191,14 @@ struct TranscriptText {
   /// One line whatever the value holds: control characters as `\u{…}` escapes (newlines and
   /// tabs too), and values beyond ``TranscriptOptions/maximumValueLength`` cut with a note.
   static func escaped(_ value: String) -> String {
+    // Most values are short and plain: a scan of their bytes shows nothing needs escaping or
+    // cutting. A byte 0xC2 may begin a C1 control character (U+0080 to U+009F), so it sends the
+    // value the long way, which decides.
+    if value.utf8.count <= TranscriptOptions.maximumValueLength,
+      !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 })
+    {
+      return value
+    }
     var result = ""
     var count = 0
     for scalar in value.unicodeScalars {
@@ -204,7 +212,8 @@ struct TranscriptText {
       case "\n": result += "\\n"
       case "\t": result += "\\t"
       case "\r": result += "\\r"
-      case _ where scalar.properties.generalCategory == .control:
+      // The control characters (general category Cc): C0, DEL and C1.
+      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
         result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
       default: result.unicodeScalars.append(scalar)
       }

@@ -23,6 +23,20 @@ import Tracing
         """)
   }
 
+  /// Plain values skip the escaping loop; these must still take it, or must not change.
+  @Test func escapingDecidesByCharacterNotByByte() {
+    #expect(TranscriptText.escaped("plain ©°é 文件") == "plain ©°é 文件")
+    #expect(
+      TranscriptText.escaped("del\u{7F} nel\u{85} csi\u{9B}") == #"del\u{7F} nel\u{85} csi\u{9B}"#)
+    #expect(TranscriptText.escaped("\u{A0}\u{9F}") == "\u{A0}\\u{9F}")
+    let longest = String(repeating: "x", count: TranscriptOptions.maximumValueLength)
+    #expect(TranscriptText.escaped(longest) == longest)
+    #expect(TranscriptText.escaped(longest + "y") == longest + "… (1 more characters)")
+    // Under the limit in characters, over it in bytes: cut by characters, never by bytes.
+    let wide = String(repeating: "é", count: TranscriptOptions.maximumValueLength)
+    #expect(TranscriptText.escaped(wide) == wide)
+  }
+
   @Test func aMegabyteMessageIsCutWithANote() async {
     let transcript = await Transcript.record { capture in
       capture.logger(label: "app").info("\(String(repeating: "x", count: 1_000_000))")

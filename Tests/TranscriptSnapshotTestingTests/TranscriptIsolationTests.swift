@@ -40,6 +40,27 @@ import XCTest
     }
   }
 
+  /// `Transcript.bootstrap()`'s default fallback is swift-log's no-op handler, which drops the
+  /// metadata a logger is given; the capture must still see it.
+  @Test func aBootstrappedLoggersMetadataSurvivesAFallbackThatDropsIt() async {
+    var logger = Logger(label: "routed") { label in
+      RoutingLogHandler(label: label, fallback: SwiftLogNoOpLogHandler())
+    }
+    logger[metadataKey: "hb.request.id"] = "abc"
+    logger.handler.metadata["user"] = "blob"
+    let transcript = await Transcript.record { _ in
+      logger.info("handled", metadata: ["route": "/todos"])
+    }
+    #expect(logger[metadataKey: "user"] == "blob")
+    #expect(
+      TranscriptTextTests.text(transcript) == """
+        ── log info routed: handled
+          hb.request.id: REQUEST_ID_1
+          route: /todos
+          user: blob
+        """)
+  }
+
   @Test func entriesOutsideACaptureGoToTheFallbackHandler() async {
     Logger(label: "outside").info("nobody's \(#function)")
     #expect(
