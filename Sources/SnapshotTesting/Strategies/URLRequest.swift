@@ -79,19 +79,19 @@
       }
       let headers = request.allHTTPHeaderFields ?? [:]
       for (name, value) in headers.sorted(by: { $0.key < $1.key }) where name != "Cookie" {
-        options.append("--header \(quotedForShell("\(name): \(value)"))")
+        options.append("--header \(curlQuoted("\(name): \(value)"))")
       }
       if let body = request.httpBody {
         guard let text = String(validatingUTF8Data: body) else {
           return UnavailableSnapshot.report(notTextMessage(request, body))
         }
-        options.append("--data \(quotedForShell(text))")
+        options.append("--data \(curlQuoted(text))")
       }
       if let cookie = headers["Cookie"] {
-        options.append("--cookie \(quotedForShell(cookie))")
+        options.append("--cookie \(curlQuoted(cookie))")
       }
       if let url = request.url?.sortingQueryItemsForSnapshot {
-        options.append(quotedForShell(url.absoluteString))
+        options.append(curlQuoted(url.absoluteString))
       }
       return options.joined(separator: " \\\n\t")
     }
@@ -109,7 +109,10 @@
     return String(decoding: data, as: UTF8.self)
   }
 
-  private func quotedForShell(_ text: String) -> String {
+  /// A `.curl` argument as upstream's reference text spells it, byte for byte: in double quotes,
+  /// with only `"` escaped. Not shell quoting (RunRecord's `shellQuoted` is the package's one):
+  /// references recorded with upstream must keep passing.
+  private func curlQuoted(_ text: String) -> String {
     "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\""
   }
 
