@@ -41,54 +41,48 @@ import Testing
     }
   }
 
-  func text<Value>(of value: Value, as strategy: Snapshotting<Value, String>) -> String? {
-    var text: String?
-    strategy.snapshot(value).run { text = $0 }
-    return text
-  }
-
   /// A code block cannot end in a newline; a snapshot may.
-  func expect(_ text: String?, shownAfter marker: String) throws {
+  func expect(_ snapshot: (text: String, failure: String?), shownAfter marker: String) throws {
     let block = try codeBlock(in: Self.article, after: marker)
-    let text = try #require(text)
-    #expect(text == block || text == block + "\n")
+    #expect(snapshot.failure == nil)
+    #expect(snapshot.text == block || snapshot.text == block + "\n")
   }
 
   @Test func dump() throws {
-    try expect(text(of: user, as: .dump), shownAfter: "as: .dump)\n```")
+    try expect(snapshotText(user, as: .dump), shownAfter: "as: .dump)\n```")
   }
 
   @Test func description() throws {
     try expect(
-      text(of: user, as: .description),
+      snapshotText(user, as: .description),
       shownAfter: "as: .description)\n```"
     )
   }
 
   @Test func json() throws {
-    try expect(text(of: user, as: .json), shownAfter: "as Foundation writes them. No trailing")
+    try expect(snapshotText(user, as: .json), shownAfter: "as Foundation writes them. No trailing")
   }
 
   @Test func plist() throws {
     struct Identified: Encodable { let id: Int }
     try expect(
-      text(of: Identified(id: 1), as: .plist),
+      snapshotText(Identified(id: 1), as: .plist),
       shownAfter: "with tab indentation and sorted keys, ending in a newline:"
     )
   }
 
   @Test func raw() throws {
-    try expect(text(of: Self.subscribe, as: .raw), shownAfter: "## `.raw` and `.raw(pretty:)`")
+    try expect(snapshotText(Self.subscribe, as: .raw), shownAfter: "## `.raw` and `.raw(pretty:)`")
   }
 
   @Test func curl() throws {
-    try expect(text(of: Self.subscribe, as: .curl), shownAfter: "## `.curl`")
+    try expect(snapshotText(Self.subscribe, as: .curl), shownAfter: "## `.curl`")
   }
 
   @Test func function() throws {
     try expect(
-      text(
-        of: { (direction: Direction) in direction.rotatedLeft },
+      snapshotText(
+        { (direction: Direction) in direction.rotatedLeft },
         as: Snapshotting<Direction, String>.func(into: .description)
       ),
       shownAfter: ".func(into: .description)\n)\n```"
