@@ -11,6 +11,7 @@ package struct ArticleTextMissing: Error, CustomStringConvertible {
 
 /// The text of the first fenced code block after `marker` in the article at `path` (from the
 /// package's root), without its fences, for tests that compare what the docs show with a run.
+/// A block indented inside a list item is returned without that indentation.
 package func codeBlock(in path: String, after marker: String) throws -> String {
   let article = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
   guard let start = article.range(of: marker) else {
@@ -20,9 +21,13 @@ package func codeBlock(in path: String, after marker: String) throws -> String {
   guard let open = rest.range(of: "```"),
     let openingLineEnd = rest[open.upperBound...].firstIndex(of: "\n")
   else { throw ArticleTextMissing(description: "\(path) has no code block after “\(marker)”") }
+  let lineStart = rest[..<open.lowerBound].lastIndex(of: "\n").map(rest.index(after:))
+  let indent = String(rest[(lineStart ?? open.lowerBound)..<open.lowerBound])
   let body = rest[rest.index(after: openingLineEnd)...]
-  guard let close = body.range(of: "\n```") else {
+  guard let close = body.range(of: "\n\(indent)```") else {
     throw ArticleTextMissing(description: "\(path): the code block after “\(marker)” never ends")
   }
-  return String(body[..<close.lowerBound])
+  return body[..<close.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+    .map { $0.hasPrefix(indent) ? String($0.dropFirst(indent.count)) : String($0) }
+    .joined(separator: "\n")
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RunRecord
 import SnapshotTesting
+import TestSupport
 import Testing
 
 @testable import SnapshotReview
@@ -63,6 +64,26 @@ import Testing
         ),
         "\(console.output)"
       )
+    }
+  }
+
+  /// The Variants article's example: a Linux run keeps a chart's macOS reference.
+  @Test func theVariantsArticleShowsWhatPruneKeeps() throws {
+    let shown = try codeBlock(
+      in: "Sources/SnapshotTesting/Documentation.docc/Variants.md",
+      after: "whose name carries another variant is kept and listed as such:")
+    try ReviewFixture.with { fixture in
+      let chart = fixture.reference("x").deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("ChartTests/testBars.1.macos.png")
+      try fixture.write(Data("mac".utf8), to: chart)
+      try fixture.write(Data("steady\n".utf8), to: fixture.reference("testStable.s.linux.txt"))
+      withSnapshotTesting(variant: .operatingSystem) {
+        #expect(fixture.verify("steady\n", as: .lines, named: "s", testName: "testStable()") == nil)
+      }
+      try fixture.setLoggedProcesses()
+      let (session, console) = fixture.session()
+      #expect(session.prune(usageFolders: [fixture.usage], delete: false) == .pending)
+      #expect(console.output.hasPrefix(shown + "\n\n"), "\(console.output)")
     }
   }
 
