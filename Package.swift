@@ -203,6 +203,8 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "InMemoryLogging", package: "swift-log"),
         .product(name: "Tracing", package: "swift-distributed-tracing"),
+        // The articles' transcript outputs are compared with runs through its `codeBlock`.
+        "TestSupport",
       ],
       exclude: ["__Snapshots__"]
     ),
