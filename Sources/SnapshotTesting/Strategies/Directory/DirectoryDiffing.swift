@@ -106,13 +106,21 @@ struct FolderDifference {
   /// The message and its attachments, or `nil` when no path differs.
   var report: (String, [DiffAttachment])? {
     guard !(added.isEmpty && removed.isEmpty && changed.isEmpty) else { return nil }
-    let counts = [(added.count, "added"), (removed.count, "removed"), (changed.count, "changed")]
-      .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
-    var lines = ["Folder snapshot does not match reference: \(counts)."]
-    let marked =
-      added.map { ($0, "+") } + removed.map { ($0, "\u{2212}") } + changed.map { ($0, "~") }
-    for (path, mark) in marked.sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }) {
-      lines.append("\(mark) \(path)")
+    // Written out with explicit types: as one chain of `+` over tuple arrays and closures, this
+    // getter took the type checker 0.9 s, paid by every user's build of the module.
+    let groups: [(paths: [String], mark: String, word: String)] = [
+      (added, "+", "added"), (removed, "\u{2212}", "removed"), (changed, "~", "changed"),
+    ]
+    var counts: [String] = []
+    var marked: [(path: String, mark: String)] = []
+    for group in groups where !group.paths.isEmpty {
+      counts.append("\(group.paths.count) \(group.word)")
+      for path in group.paths { marked.append((path, group.mark)) }
+    }
+    marked.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    var lines = ["Folder snapshot does not match reference: \(counts.joined(separator: ", "))."]
+    for entry in marked {
+      lines.append("\(entry.mark) \(entry.path)")
     }
     var text = lines.joined(separator: "\n")
     for section in sections {
