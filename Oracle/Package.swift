@@ -5,6 +5,7 @@
 // Swift. Kept out of the main package so that no user resolves or builds swift-syntax. Run
 // `scripts/differential-inline.sh` from the root.
 
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -23,6 +24,15 @@ let package = Package(
         .product(name: "SwiftSyntax", package: "swift-syntax"),
       ]
     ),
+    // The comparison of the two rewriters and the mutations of valid Swift that the differential
+    // test and the fuzzing harness share.
+    .target(
+      name: "InlineDifferential",
+      dependencies: [
+        "InlineSnapshotOracle",
+        .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
+      ]
+    ),
     // Rewriting a 5,000-line file with 200 inline snapshots with both rewriters
     // (Benchmarks/rewrite-time.sh).
     .executableTarget(
@@ -34,10 +44,21 @@ let package = Package(
     ),
     .testTarget(
       name: "DifferentialTests",
-      dependencies: [
-        "InlineSnapshotOracle",
-        .product(name: "InlineSnapshotTesting", package: "swift-snapshot-testing"),
-      ]
+      dependencies: ["InlineDifferential"]
     ),
   ]
 )
+
+// The libFuzzer harness that feeds both rewriters mutated valid Swift: a target only when
+// SNAPSHOT_TESTING_FUZZ is set (it links libFuzzer's driver), built and run by
+// `scripts/fuzz-differential.sh`.
+if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_FUZZ"] != nil {
+  package.targets += [
+    .target(name: "DifferentialFuzzingDriver", path: "Fuzz/DifferentialFuzzingDriver"),
+    .executableTarget(
+      name: "FuzzInlineDifferential",
+      dependencies: ["InlineDifferential", "InlineSnapshotOracle", "DifferentialFuzzingDriver"],
+      path: "Fuzz/FuzzInlineDifferential"
+    ),
+  ]
+}

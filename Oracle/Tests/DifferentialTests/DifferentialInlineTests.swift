@@ -1,8 +1,6 @@
 import Foundation
-import InlineSnapshotOracle
+import InlineDifferential
 import Testing
-
-@testable import InlineSnapshotTesting
 
 /// The package's scanner-based rewriter against the swift-syntax rewriter it replaced, on every
 /// `.swift` file under the folders of `DIFFERENTIAL_CORPUS` (colon-separated; the package's own
@@ -15,151 +13,82 @@ import Testing
 /// certainty (see the Inline Snapshots article).
 @Suite struct DifferentialInlineTests {
   @Test func theScannerWritesWhatSwiftSyntaxWrites() throws {
-    let environment = ProcessInfo.processInfo.environment
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("../../../Tests").standardizedFileURL.path
-    let folders = (environment["DIFFERENTIAL_CORPUS"] ?? root).split(separator: ":").map(String.init)
-    let callsPerFile = environment["DIFFERENTIAL_CALLS_PER_FILE"].flatMap { Int($0) } ?? 16
-    var tally = Tally()
-    for folder in folders {
-      for file in swiftFiles(under: folder) {
-        guard let source = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
-        compare(file: file, source: source, callsPerFile: callsPerFile, tally: &tally)
-      }
+    let callsPerFile = environmentNumber("DIFFERENTIAL_CALLS_PER_FILE") ?? 16
+    var tally = DifferentialTally()
+    for file in corpusFiles() {
+      guard let source = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+      compareRewriters(file: file, source: source, callsPerFile: callsPerFile, tally: &tally)
     }
-    print(tally.summary)
-    for line in tally.refusals.prefix(20) { print("refused (oracle wrote): \(line)") }
-    for line in tally.differences.prefix(20) { print("DIFFERENCE: \(line)") }
+    report("differential", tally)
     #expect(tally.files > 0)
     #expect(tally.differences.isEmpty, "\(tally.differences.count) differences")
   }
-}
 
-private struct Tally {
-  var files = 0
-  var sites = 0
-  var comparisons = 0
-  var identicalEdits = 0
-  var bothRefused = 0
-  var refusals: [String] = []
-  var differences: [String] = []
-
-  var summary: String {
-    """
-    differential: \(files) files, \(sites) call sites, \(comparisons) comparisons: \
-    \(identicalEdits) identical edits, \(bothRefused) refused by both, \(refusals.count) refused \
-    by the scanner only, \(differences.count) differences
-    """
-  }
-}
-
-/// The text written at each site: quotes, a backslash, an interpolation-like run and a `#`, so
-/// that the raw delimiter and escapes are exercised.
-private let writtenText = "first line\n  \"\"\" \\(x) \"# end\n\ttabbed"
-
-private let descriptors: [(label: String, deprecated: [String], offset: Int)] = [
-  ("matches", [], 0),
-  ("expansion", ["diagnostics"], 1),
-  ("matches", [], -1),
-]
-
-private func compare(file: String, source: String, callsPerFile: Int, tally: inout Tally) {
-  tally.files += 1
-  let positions = InlineSnapshotOracle.callPositions(in: source)
-  let stride = max(1, positions.count / max(1, callsPerFile))
-  let sample = Swift.stride(from: 0, to: positions.count, by: stride).prefix(callsPerFile)
-    .map { positions[$0] }
-  var batch: [OracleChange] = []
-  for position in sample {
-    tally.sites += 1
-    for descriptor in descriptors {
-      var change = OracleChange(
-        line: position.line,
-        column: position.column,
-        trailingClosureLabel: descriptor.label,
-        deprecatedTrailingClosureLabels: descriptor.deprecated,
-        trailingClosureOffset: descriptor.offset,
-        expected: nil,
-        actual: writtenText
-      )
-      guard let current = InlineSnapshotOracle.currentText(for: change, in: source) else {
-        continue
-      }
-      change.expected = current
-      if descriptor.offset == 0 { batch.append(change) }
-      let place = "\(file):\(position.line):\(position.column) \(descriptor)"
-      check([change], in: source, place: place + " write", tally: &tally)
-      if current != nil {
-        change.actual = nil
-        check([change], in: source, place: place + " remove", tally: &tally)
+  /// Mutated valid Swift: `DIFFERENTIAL_MUTANTS` mutants (150 by default), each one to three
+  /// `SourceMutator` edits of a corpus file (files taken in turn, the seed is the mutant's
+  /// number), compared at two call sites wherever swift-syntax parses the mutant without
+  /// errors. The libFuzzer harness `FuzzInlineDifferential` runs the same check on mutants it
+  /// makes itself (`scripts/fuzz-differential.sh`).
+  @Test func mutatedSourcesGetTheOraclesAnswer() throws {
+    let mutants = environmentNumber("DIFFERENTIAL_MUTANTS") ?? 150
+    let sources = corpusFiles().compactMap { file in
+      (try? String(contentsOfFile: file, encoding: .utf8)).map { (file, $0) }
+    }
+    try #require(!sources.isEmpty)
+    var tally = DifferentialTally()
+    var invalid = 0
+    for number in 0..<mutants {
+      let (file, source) = sources[(number &* 7919) % sources.count]
+      var mutator = SourceMutator(seed: UInt64(number))
+      let mutant = mutator.mutate(source, count: 1 + number % 3)
+      let name = "\(file) (mutant \(number))"
+      if checkMutant(mutant, name: name, callsPerFile: 2, tally: &tally) == .invalid {
+        invalid += 1
       }
     }
+    report("mutants (\(mutants - invalid) valid of \(mutants))", tally)
+    // The mutator's edits must mostly stay valid Swift, or this test compares nothing.
+    #expect(mutants - invalid >= mutants / 3, "only \(mutants - invalid) valid mutants")
+    #expect(tally.differences.isEmpty, "\(tally.differences.count) differences")
   }
-  if batch.count > 1 {
-    check(batch, in: source, place: "\(file) all \(batch.count) sites at once", tally: &tally)
+
+  /// An edit that cannot be valid Swift is not compared; one that is, is.
+  @Test func onlyValidMutantsAreCompared() {
+    var tally = DifferentialTally()
+    let valid = "func f() {\n  assertInlineSnapshot(of: 1, as: .dump) {\n    \"1\"\n  }\n}\n"
+    #expect(checkMutant("func f( {", name: "broken", callsPerFile: 2, tally: &tally) == .invalid)
+    #expect(tally.comparisons == 0)
+    #expect(checkMutant(valid, name: "valid", callsPerFile: 2, tally: &tally) == .compared(differences: []))
+    #expect(tally.identicalEdits > 0)
+  }
+
+  /// The same seed gives the same mutant; another seed, another one.
+  @Test func aSeedNamesAMutant() {
+    let source = (0..<40).map { "let value\($0) = f(\($0)) { $0 }" }.joined(separator: "\n")
+    var first = SourceMutator(seed: 42)
+    var again = SourceMutator(seed: 42)
+    var other = SourceMutator(seed: 43)
+    let mutant = first.mutate(source, count: 3)
+    #expect(mutant == again.mutate(source, count: 3))
+    #expect(mutant != source)
+    #expect(mutant != other.mutate(source, count: 3))
   }
 }
 
-private func check(_ changes: [OracleChange], in source: String, place: String, tally: inout Tally)
-{
-  tally.comparisons += 1
-  let oracle = try? InlineSnapshotOracle.rewrite(source, changes: changes).get()
-  let ours: String?
-  let ourError: String?
-  do {
-    ours = try rewriteInlineSnapshots(
-    in: source,
-    recordings: changes.map {
-      InlineSnapshotRecording(
-        line: $0.line,
-        column: $0.column,
-        syntaxDescriptor: InlineSnapshotSyntaxDescriptor(
-          deprecatedTrailingClosureLabels: $0.deprecatedTrailingClosureLabels,
-          trailingClosureLabel: $0.trailingClosureLabel,
-          trailingClosureOffset: $0.trailingClosureOffset
-        ),
-        expected: $0.expected,
-        actual: $0.actual
-      )
-    }
-  )
-    ourError = nil
-  } catch {
-    ours = nil
-    ourError = error.description
-  }
-  switch (oracle, ours) {
-  case (nil, nil):
-    tally.bothRefused += 1
-  case (.some, nil):
-    tally.refusals.append(place + " — " + (ourError ?? ""))
-  case (nil, .some):
-    tally.differences.append("\(place): written, but the oracle refused")
-  case (.some(let expected), .some(let actual)):
-    if expected == actual {
-      tally.identicalEdits += 1
-    } else {
-      tally.differences.append("\(place):\n\(firstDifference(expected, actual))")
-    }
-  }
+private func environmentNumber(_ name: String) -> Int? {
+  ProcessInfo.processInfo.environment[name].flatMap { Int($0) }
 }
 
-/// The first differing line of two texts, both ways.
-private func firstDifference(_ expected: String, _ actual: String) -> String {
-  let left = expected.split(separator: "\n", omittingEmptySubsequences: false)
-  let right = actual.split(separator: "\n", omittingEmptySubsequences: false)
-  for index in 0..<max(left.count, right.count) {
-    let a = index < left.count ? String(left[index]) : "<end>"
-    let b = index < right.count ? String(right[index]) : "<end>"
-    if a != b { return "  line \(index + 1)\n  oracle:  \(a)\n  scanner: \(b)" }
-  }
-  return "  (same lines, different bytes)"
+private func corpusFiles() -> [String] {
+  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../../Tests").standardizedFileURL.path
+  let folders = (ProcessInfo.processInfo.environment["DIFFERENTIAL_CORPUS"] ?? root)
+    .split(separator: ":").map(String.init)
+  return folders.flatMap(swiftFiles(under:))
 }
 
-private func swiftFiles(under folder: String) -> [String] {
-  guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
-  return enumerator.compactMap { $0 as? String }
-    .filter { $0.hasSuffix(".swift") && !$0.contains(".build") }
-    .sorted()
-    .map { folder + "/" + $0 }
+private func report(_ title: String, _ tally: DifferentialTally) {
+  print("\(title): \(tally.summary)")
+  for line in tally.refusals.prefix(20) { print("refused (oracle wrote): \(line)") }
+  for line in tally.differences.prefix(20) { print("DIFFERENCE: \(line)") }
 }
