@@ -176,3 +176,73 @@ private let traitsByName: [String: HTMLElementTraits] = {
   add(["tr"], .tableRow)
   return table
 }()
+
+extension HTMLElementTraits {
+  /// The traits of the name in `bytes[start..<end]` once its ASCII capitals are lowercased: the
+  /// same as ``init(name:)`` of the lowercased name, without making a `String` or hashing one
+  /// (the direct printer asks for every tag of a page).
+  init(lowercasedName bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
+    guard let key = PackedName(bytes, from: start, to: end) else {
+      self = []
+      return
+    }
+    self = packedNameTable.traits(of: key)
+  }
+}
+
+/// A name of at most 15 bytes, lowercased, packed into two words with its length, so that a name
+/// compares as two integers.
+struct PackedName: Equatable {
+  var low: UInt64 = 0
+  var high: UInt64 = 0
+
+  /// `nil` for a name too long to be one the standard lists (the longest has 13 bytes).
+  init?(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
+    let count = end - start
+    guard count > 0, count <= 15 else { return nil }
+    for position in 0..<count {
+      var byte = bytes[start + position]
+      if byte >= 0x41, byte <= 0x5A { byte |= 0x20 }
+      if position < 8 {
+        low |= UInt64(byte) << (8 * UInt64(position))
+      } else {
+        high |= UInt64(byte) << (8 * UInt64(position - 8))
+      }
+    }
+    high |= UInt64(count) << 56
+  }
+
+  var hashSlot: Int {
+    Int(truncatingIfNeeded: ((low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xFF51_AFD7_ED55_8CCD) >> 55)
+  }
+}
+
+/// ``traitsByName`` as an open-addressing table of 512 slots keyed by ``PackedName``.
+private struct PackedNameTable {
+  private var keys = [PackedName?](repeating: nil, count: 512)
+  private var values = [HTMLElementTraits](repeating: [], count: 512)
+
+  init(_ table: [String: HTMLElementTraits]) {
+    for (name, traits) in table {
+      let bytes = Array(name.utf8)
+      // Keys are lowercased names; `foreignObject`, listed as written in SVG, is never asked for.
+      guard !bytes.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { continue }
+      let key = bytes.withUnsafeBufferPointer { PackedName($0, from: 0, to: $0.count)! }
+      var slot = key.hashSlot
+      while keys[slot] != nil { slot = (slot + 1) & 511 }
+      keys[slot] = key
+      values[slot] = traits
+    }
+  }
+
+  func traits(of key: PackedName) -> HTMLElementTraits {
+    var slot = key.hashSlot
+    while let found = keys[slot] {
+      if found == key { return values[slot] }
+      slot = (slot + 1) & 511
+    }
+    return []
+  }
+}
+
+private let packedNameTable = PackedNameTable(traitsByName)
