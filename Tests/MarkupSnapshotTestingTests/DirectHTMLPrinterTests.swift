@@ -86,6 +86,35 @@ import Testing
     #expect(Self.compare(soups, corpus: "random token soups") > 1_000)
   }
 
+  /// Pieces for what the direct printer does itself and `RandomHTMLTests`' soups do not try:
+  /// quoting and case of attributes, unlisted names, doctypes, newlines after `pre`, SVG.
+  static let richerPieces = [
+    "<P CLASS=A>", "</P>", "<a href='x\"y'>", "<A HREF=\"u\" href=v>", "</A>", "<b title=>",
+    "</B>", "<span data-x=a\"b>", "</span>", "<custom-el>", "</custom-el>", "<x:y>", "</x:y>",
+    "<!DOCTYPE html>", "<!doctype html5>", "<!DOCTYPE>", "<!---->", "<!-- c --!>", "<? pi ?>",
+    "</ bogus>", "</>", "<pre>", "<listing>", "&#10;", "&#x0A;x", "\n", "\r\n", "  ", "\t",
+    "text", "é", "<dl>", "<dt>", "<dd>", "</dl>", "<ol>", "<li>", "</li>", "</ol>",
+    "<h3>", "</h3>", "<h4>", "<table>", "<tbody>", "<thead>", "<tfoot>", "<tr>", "<th>", "<td>",
+    "</tr>", "</tbody>", "</table>", "<caption>", "<colgroup>", "<col>", "<svg viewBox='0 0 1 1'>",
+    "<G>", "</g>", "<path d=M0/>", "<circle r=1 />", "</svg>", "<math>", "<mn>", "</math>",
+    "<textarea>", "</textarea>", "<title>", "</title>", "<script>", "</script>", "<style>",
+    "</style>", "<img src=x>", "<br/>", "</br>", "<hr>", "<input value='a'>", "<head>", "</head>",
+    "<body>", "</body>", "<html lang=en>", "</html>", "<meta charset=utf-8>", "<div>", "</div>",
+    "<button>", "</button>", "<option>", "<optgroup>", "<select>", "</select>", "<em>", "</em>",
+    "<nobr>", "</nobr>", "<p>", "</p>", "<template>", "</template>", "<dialog>", "</dialog>",
+    "<object>", "</object>", "<", ">", "=", "\"", "'", "&amp;",
+  ]
+
+  @Test func richerTokenSoupsPrintTheSame() {
+    var generator = RandomHTMLTests.Generator(state: 135)
+    let soups = (0..<5_000).map { _ in
+      let count = Int.random(in: 1...60, using: &generator)
+      return (0..<count).map { _ in Self.richerPieces.randomElement(using: &generator)! }
+        .joined()
+    }
+    #expect(Self.compare(soups, corpus: "richer token soups") > 1_000)
+  }
+
   @Test func theBenchmarkPageTakesTheDirectPath() {
     let page = Self.ordersPage(rows: 300)
     #expect(Self.compare([page], corpus: "orders page") == 1)

@@ -21,15 +21,19 @@ struct DirectHTMLPrinter {
   /// The canonical text of `bytes` (valid UTF-8, as ``MarkupText`` passes them), or `nil` when
   /// the tree reader must read the page.
   static func canonicalText(_ bytes: [UInt8]) -> String? {
-    bytes.withUnsafeBufferPointer { buffer in
-      var printer = DirectHTMLPrinter(bytes: buffer)
-      do {
-        try printer.run()
-      } catch {
-        return nil
-      }
-      return String(decoding: printer.output, as: UTF8.self)
+    bytes.withUnsafeBufferPointer(canonicalText)
+  }
+
+  /// The canonical text of the UTF-8 in `bytes`, or `nil` when the tree reader must read it.
+  static func canonicalText(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    var printer = DirectHTMLPrinter(bytes: bytes)
+    defer { printer.output.deallocate() }
+    do {
+      try printer.run()
+    } catch {
+      return nil
     }
+    return printer.output.makeString()
   }
 
   /// Thrown where the page needs the tree reader.
@@ -37,13 +41,18 @@ struct DirectHTMLPrinter {
 
   private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
-  private var output: [UInt8] = []
+  private var output: OutputBytes
+  /// The name IDs and the table of names, read once per page rather than through globals.
+  private let ids = NameIDs.shared
+  private let names = PackedNameTable.shared
   private var open: [OpenTag] = []
   /// How many open elements have each listed name ID, as the tree reader's stack counts them.
   private var counts = [Int32](repeating: 0, count: HTMLElementTraits.nameCount)
   private var formatting: [FormattingEntry] = []
   private var serial = 0
+  /// The attributes of the tag read last: the first `attributeCount` (the array is reused).
   private var attributes: [TagAttribute] = []
+  private var attributeCount = 0
   private var quirks = true
   private var sawElement = false
   private var dropNextNewline = false
@@ -57,12 +66,13 @@ struct DirectHTMLPrinter {
 
   private init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
-    output.reserveCapacity(bytes.count + bytes.count / 4 + 64)
+    // Indentation and newlines: the canonical text of a one-line page is about a third longer.
+    output = OutputBytes(capacity: bytes.count + bytes.count / 2 + 256)
   }
 
   private mutating func run() throws(Unsupported) {
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-      output += [0xEF, 0xBB, 0xBF]
+      output.append("\u{FEFF}")
       index = 3
     }
     while index < bytes.count {
@@ -216,14 +226,14 @@ struct DirectHTMLPrinter {
       start: start,
       count: index - start,
       capitals: capitals,
-      traits: HTMLElementTraits(lowercasedName: bytes, from: start, to: index)
+      traits: PackedName(bytes, from: start, to: index).map(names.traits) ?? []
     )
   }
 
   /// Reads a tag's attributes into `attributes` through its `>`: whether it ends in `/>`, or
   /// `nil` if the input ends inside the tag.
   private mutating func readAttributes() throws(Unsupported) -> Bool? {
-    attributes.removeAll(keepingCapacity: true)
+    attributeCount = 0
     while true {
       while index < bytes.count, isWhitespaceByte(bytes[index]) { index += 1 }
       guard index < bytes.count else { return nil }
@@ -278,7 +288,14 @@ struct DirectHTMLPrinter {
           }
         }
       }
-      if try !isDuplicate(attribute) { attributes.append(attribute) }
+      if try !isDuplicate(attribute) {
+        if attributeCount < attributes.count {
+          attributes[attributeCount] = attribute
+        } else {
+          attributes.append(attribute)
+        }
+        attributeCount += 1
+      }
     }
   }
 
@@ -287,7 +304,7 @@ struct DirectHTMLPrinter {
       throw Unsupported()  // Compared as `String`s in the tree reader.
     }
     let count = attribute.nameEnd - attribute.nameStart
-    for other in attributes where other.nameEnd - other.nameStart == count {
+    for other in attributes[..<attributeCount] where other.nameEnd - other.nameStart == count {
       if equalIgnoringCase(attribute.nameStart, other.nameStart, count: count) { return true }
     }
     return false
@@ -371,7 +388,7 @@ struct DirectHTMLPrinter {
       whitespace = false
       break
     }
-    if !whitespace, open.last?.name.id == headID, !inForeignContent { popLast() }
+    if !whitespace, open.last?.name.id == ids.head, !inForeignContent { popLast() }
     if !whitespace || bodyStarted, !isTableContext, !inForeignContent {
       try reconstructFormatting()
     }
@@ -388,7 +405,7 @@ struct DirectHTMLPrinter {
     withAttributes: Bool,
     selfClosing: Bool = false
   ) throws(Unsupported) {
-    if !withAttributes { attributes.removeAll(keepingCapacity: true) }
+    if !withAttributes { attributeCount = 0 }
     sawElement = true
     let traits = name.traits
     let id = name.id
@@ -411,59 +428,61 @@ struct DirectHTMLPrinter {
       try openForeignElement(name, selfClosing: selfClosing)
       return
     }
-    if id == imageID { throw Unsupported() }
+    if id == ids.image { throw Unsupported() }
     let ruleID = traits.contains(.startTagRule) ? id : 0
     switch ruleID {
-    case htmlID:
-      if let root = open.first, root.name.id == htmlID {
-        if !attributes.isEmpty { throw Unsupported() }
+    case ids.html:
+      if let root = open.first, root.name.id == ids.html {
+        if attributeCount > 0 { throw Unsupported() }
         return
       }
       if bodyStarted || !open.isEmpty { return }
-    case bodyID:
-      if open.contains(where: { $0.name.id == bodyID }) {
-        if !attributes.isEmpty { throw Unsupported() }
+    case ids.body:
+      if open.contains(where: { $0.name.id == ids.body }) {
+        if attributeCount > 0 { throw Unsupported() }
         return
       }
       if bodyStarted { return }
-      if open.last?.name.id == headID { popLast() }
-    case headID:
-      if bodyStarted || counts[headID] > 0 || counts[bodyID] > 0 { return }
+      if open.last?.name.id == ids.head { popLast() }
+    case ids.head:
+      if bodyStarted || counts[ids.head] > 0 || counts[ids.body] > 0 { return }
     default:
       if !traits.contains(.headContent) {
-        if open.last?.name.id == headID { popLast() }
+        if open.last?.name.id == ids.head { popLast() }
         bodyStarted = true
       }
     }
-    if traits.contains(.closesParagraph) || (id == tableID && !quirks) {
-      closeInScope(paragraphID, boundaries: [.scope, .button])
+    if traits.contains(.closesParagraph) || (id == ids.table && !quirks) {
+      closeInScope(ids.paragraph, boundaries: [.scope, .button])
     }
     switch ruleID {
-    case tdID, thID:
+    case ids.td, ids.th:
       popToTable(keeping: [.tableRow, .tableSection])
-    case trID:
+    case ids.tr:
       popToTable(keeping: .tableSection)
     case _ where traits.contains(.heading):
       if open.last?.name.traits.contains(.heading) == true { popLast() }
-    case liID:
-      closeListItem { $0 == liID }
-      closeInScope(paragraphID, boundaries: [.scope, .button])
-    case ddID, dtID:
-      closeListItem { $0 == ddID || $0 == dtID }
-      closeInScope(paragraphID, boundaries: [.scope, .button])
-    case aID, nobrID:
+    case ids.li:
+      let li = ids.li
+      closeListItem { $0 == li }
+      closeInScope(ids.paragraph, boundaries: [.scope, .button])
+    case ids.dd, ids.dt:
+      let (dd, dt) = (ids.dd, ids.dt)
+      closeListItem { $0 == dd || $0 == dt }
+      closeInScope(ids.paragraph, boundaries: [.scope, .button])
+    case ids.a, ids.nobr:
       if formattingEntry(named: id) != nil {
         try adoptionAgency(name)
         if formattingEntry(named: id) != nil { throw Unsupported() }
       }
-    case buttonID:
-      closeInScope(buttonID, boundaries: .scope)
-    case optionID:
-      if open.last?.name.id == optionID { popLast() }
-    case optgroupID:
-      if open.last?.name.id == optionID { popLast() }
-      if open.last?.name.id == optgroupID { popLast() }
-    case captionID, colgroupID, tbodyID, theadID, tfootID:
+    case ids.button:
+      closeInScope(ids.button, boundaries: .scope)
+    case ids.option:
+      if open.last?.name.id == ids.option { popLast() }
+    case ids.optgroup:
+      if open.last?.name.id == ids.option { popLast() }
+      if open.last?.name.id == ids.optgroup { popLast() }
+    case ids.caption, ids.colgroup, ids.tbody, ids.thead, ids.tfoot:
       popToTable(keeping: [])
     default: break
     }
@@ -484,7 +503,7 @@ struct DirectHTMLPrinter {
     }
     if traits.contains(.rawText) {
       var (start, end) = try rawText(of: name)
-      let textarea = id == textareaID
+      let textarea = id == ids.textarea
       if textarea { start = afterLeadingNewline(from: start, to: end) }
       if compact || start < end {
         if textarea { output.append(0x0A) }
@@ -494,7 +513,7 @@ struct DirectHTMLPrinter {
       if !compact { output.append(0x0A) }
       return
     }
-    let preformatted = id == preID || id == listingID
+    let preformatted = id == ids.pre || id == ids.listing
     if preformatted { dropNextNewline = true }
     var tag = OpenTag(name: name, serial: serial)
     if compact {
@@ -517,7 +536,7 @@ struct DirectHTMLPrinter {
     if beginChild() { throw Unsupported() }  // SVG in `pre` keeps no whitespace: rare, left out.
     try writeStartTag(name, foreign: true)
     if selfClosing {
-      output.insert(UInt8(ascii: "/"), at: output.count - 1)
+      output.insert(UInt8(ascii: "/"), at: output.count - 1)  // `<path/>`
       output.append(0x0A)
       return
     }
@@ -530,7 +549,7 @@ struct DirectHTMLPrinter {
   private mutating func closeElement(_ name: TagName) throws(Unsupported) {
     if inForeignContent {
       // An end tag that does not close foreign content follows HTML's rules around it.
-      if name.id == paragraphID || name.id == brID { throw Unsupported() }
+      if name.id == ids.paragraph || name.id == ids.br { throw Unsupported() }
       for position in open.indices.reversed() {
         guard open[position].foreign else { break }
         if open[position].name.count == name.count,
@@ -545,33 +564,33 @@ struct DirectHTMLPrinter {
     let traits = name.traits
     let id = name.id
     switch traits.contains(.endTagRule) ? id : 0 {
-    case paragraphID:
-      if !closeInScope(paragraphID, boundaries: [.scope, .button]),
-        bodyStarted || counts[bodyID] > 0 || counts[templateID] > 0
+    case ids.paragraph:
+      if !closeInScope(ids.paragraph, boundaries: [.scope, .button]),
+        bodyStarted || counts[ids.body] > 0 || counts[ids.template] > 0
       {
         let compact = beginChild()
-        output += Array("<p></p>".utf8)
+        output.append("<p></p>")
         if !compact { output.append(0x0A) }
         bodyStarted = true
         sawElement = true
       }
-    case brID:
+    case ids.br:
       try openElement(name, withAttributes: false)
-    case bodyID, htmlID:
+    case ids.body, ids.html:
       break
-    case headID:
-      if open.last?.name.id == headID { popLast() }
-    case liID:
-      closeInScope(liID, boundaries: [.scope, .list])
+    case ids.head:
+      if open.last?.name.id == ids.head { popLast() }
+    case ids.li:
+      closeInScope(ids.li, boundaries: [.scope, .list])
     case _ where traits.contains(.heading):
       if let position = open.lastIndex(where: { $0.name.traits.contains(.heading) }),
         !open[(position + 1)...].contains(where: { $0.name.traits.contains(.scope) })
       {
         pop(to: position)
       }
-    case tableID, tbodyID, theadID, tfootID, trID, tdID, thID, captionID, colgroupID:
+    case ids.table, ids.tbody, ids.thead, ids.tfoot, ids.tr, ids.td, ids.th, ids.caption, ids.colgroup:
       closeInScope(id, boundaries: .tableScope)
-    case dialogID, _ where traits.contains(.special):
+    case ids.dialog, _ where traits.contains(.special):
       closeInScope(id, boundaries: .scope)
     case _ where traits.contains(.formatting):
       try adoptionAgency(name)
@@ -607,7 +626,7 @@ struct DirectHTMLPrinter {
   }
 
   private mutating func popToTable(keeping: HTMLElementTraits) {
-    guard counts[tableID] > 0, let table = open.lastIndex(where: { $0.name.id == tableID })
+    guard counts[ids.table] > 0, let table = open.lastIndex(where: { $0.name.id == ids.table })
     else { return }
     while open.count - 1 > table, open.last!.name.traits.isDisjoint(with: keeping) {
       popLast()
@@ -632,7 +651,7 @@ struct DirectHTMLPrinter {
 
   private mutating func clearClosedMarkers() {
     while let marker = formatting.lastIndex(where: \.isMarker), !isOpen(formatting[marker]) {
-      formatting.removeSubrange(marker...)
+      formatting.removeLast(formatting.count - marker)
     }
   }
 
@@ -732,9 +751,7 @@ struct DirectHTMLPrinter {
       output.append(0x0A)
       open[last].layout = .multiLine
     case .singleText:
-      var lineStart: [UInt8] = [0x0A]
-      lineStart += repeatElement(0x20, count: indentWidth(open.count))
-      output.insert(contentsOf: lineStart, at: open[last].textStart)
+      output.insertLineBreak(at: open[last].textStart, indent: indentWidth(open.count))
       output.append(0x0A)
       open[last].layout = .multiLine
       open[last].endsInText = false
@@ -802,9 +819,9 @@ struct DirectHTMLPrinter {
 
   private mutating func writeComment(from start: Int, to end: Int) {
     let compact = beginChild()
-    output += [0x3C, 0x21, 0x2D, 0x2D]  // <!--
+    output.append("<!--")
     append(from: start, to: end)
-    output += [0x2D, 0x2D, 0x3E]  // -->
+    output.append("-->")
     if !compact { output.append(0x0A) }
   }
 
@@ -814,7 +831,7 @@ struct DirectHTMLPrinter {
   ) throws(Unsupported) {
     output.append(UInt8(ascii: "<"))
     appendName(name, foreign: foreign)
-    for attribute in attributes {
+    for attribute in attributes[..<attributeCount] {
       output.append(0x20)
       if foreign {
         append(from: attribute.nameStart, to: attribute.nameEnd)
@@ -822,7 +839,7 @@ struct DirectHTMLPrinter {
         appendLowercased(from: attribute.nameStart, to: attribute.nameEnd)
       }
       guard let (start, end) = attribute.value else { continue }
-      output += [0x3D, 0x22]  // ="
+      output.append("=\"")
       if attribute.escapesQuotes {
         try appendEscapingQuotes(from: start, to: end)
       } else {
@@ -844,7 +861,7 @@ struct DirectHTMLPrinter {
       guard byte == 0x22 else { continue }
       quotes = true
       append(from: run, to: position)
-      output += Array("&quot;".utf8)
+      output.append("&quot;")
       run = position + 1
     }
     // The tree reader replaces the character `"`, which a combining mark would change.
@@ -853,7 +870,7 @@ struct DirectHTMLPrinter {
   }
 
   private mutating func writeEndTag(_ name: TagName, foreign: Bool = false) {
-    output += [0x3C, 0x2F]  // </
+    output.append("</")
     appendName(name, foreign: foreign)
     output.append(UInt8(ascii: ">"))
   }
@@ -876,13 +893,11 @@ struct DirectHTMLPrinter {
 
   private mutating func append(from start: Int, to end: Int) {
     guard start < end else { return }
-    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    output.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
   }
 
   private mutating func appendIndent(_ depth: Int) {
-    let width = indentWidth(depth)
-    guard width > 0 else { return }
-    output.append(contentsOf: spaces[0..<width])
+    output.appendSpaces(indentWidth(depth))
   }
 
   private func indentWidth(_ depth: Int) -> Int {
@@ -1000,10 +1015,6 @@ private struct FormattingEntry {
   var isMarker: Bool
 }
 
-private let spaces = [UInt8](
-  repeating: 0x20,
-  count: 2 * CanonicalPrinter.maximumIndentedDepth
-)
 
 private func isLetter(_ byte: UInt8) -> Bool {
   byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
@@ -1022,33 +1033,140 @@ private func digitValue(_ byte: UInt8, hex: Bool) -> Int? {
   }
 }
 
-private func nameID(_ name: String) -> Int { HTMLElementTraits(name: name).nameID }
+/// The IDs of the names the printer's rules compare with, read once per page.
+private struct NameIDs {
+  let html: Int
+  let head: Int
+  let body: Int
+  let paragraph: Int
+  let br: Int
+  let table: Int
+  let tbody: Int
+  let thead: Int
+  let tfoot: Int
+  let tr: Int
+  let td: Int
+  let th: Int
+  let caption: Int
+  let colgroup: Int
+  let li: Int
+  let dd: Int
+  let dt: Int
+  let a: Int
+  let nobr: Int
+  let button: Int
+  let option: Int
+  let optgroup: Int
+  let dialog: Int
+  let template: Int
+  let pre: Int
+  let listing: Int
+  let textarea: Int
+  let image: Int
 
-private let htmlID = nameID("html")
-private let headID = nameID("head")
-private let bodyID = nameID("body")
-private let paragraphID = nameID("p")
-private let brID = nameID("br")
-private let tableID = nameID("table")
-private let tbodyID = nameID("tbody")
-private let theadID = nameID("thead")
-private let tfootID = nameID("tfoot")
-private let trID = nameID("tr")
-private let tdID = nameID("td")
-private let thID = nameID("th")
-private let captionID = nameID("caption")
-private let colgroupID = nameID("colgroup")
-private let liID = nameID("li")
-private let ddID = nameID("dd")
-private let dtID = nameID("dt")
-private let aID = nameID("a")
-private let nobrID = nameID("nobr")
-private let buttonID = nameID("button")
-private let optionID = nameID("option")
-private let optgroupID = nameID("optgroup")
-private let dialogID = nameID("dialog")
-private let templateID = nameID("template")
-private let preID = nameID("pre")
-private let listingID = nameID("listing")
-private let textareaID = nameID("textarea")
-private let imageID = nameID("image")
+  static let shared = NameIDs()
+
+  private init() {
+    func id(_ name: String) -> Int {
+      let id = HTMLElementTraits(name: name).nameID
+      precondition(id != 0, "\(name) is not a listed name")
+      return id
+    }
+    html = id("html")
+    head = id("head")
+    body = id("body")
+    paragraph = id("p")
+    br = id("br")
+    table = id("table")
+    tbody = id("tbody")
+    thead = id("thead")
+    tfoot = id("tfoot")
+    tr = id("tr")
+    td = id("td")
+    th = id("th")
+    caption = id("caption")
+    colgroup = id("colgroup")
+    li = id("li")
+    dd = id("dd")
+    dt = id("dt")
+    a = id("a")
+    nobr = id("nobr")
+    button = id("button")
+    option = id("option")
+    optgroup = id("optgroup")
+    dialog = id("dialog")
+    template = id("template")
+    pre = id("pre")
+    listing = id("listing")
+    textarea = id("textarea")
+    image = id("image")
+  }
+}
+
+/// The canonical text as it is written: one buffer, allocated for the whole page up front and
+/// grown by doubling, so that a write is a bounds check and a copy. The printer frees it.
+private struct OutputBytes {
+  private var base: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  private(set) var count = 0
+
+  init(capacity: Int) {
+    self.capacity = max(capacity, 16)
+    base = .allocate(capacity: self.capacity)
+  }
+
+  func deallocate() { base.deallocate() }
+
+  func makeString() -> String {
+    String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+  }
+
+  private mutating func reserve(_ extra: Int) {
+    guard count + extra > capacity else { return }
+    var newCapacity = capacity * 2
+    while newCapacity < count + extra { newCapacity *= 2 }
+    let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+    newBase.update(from: base, count: count)
+    base.deallocate()
+    base = newBase
+    capacity = newCapacity
+  }
+
+  mutating func append(_ byte: UInt8) {
+    reserve(1)
+    base[count] = byte
+    count += 1
+  }
+
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    reserve(bytes.count)
+    (base + count).update(from: bytes.baseAddress!, count: bytes.count)
+    count += bytes.count
+  }
+
+  mutating func append(_ text: StaticString) {
+    append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  mutating func appendSpaces(_ width: Int) {
+    reserve(width)
+    (base + count).initialize(repeating: 0x20, count: width)
+    count += width
+  }
+
+  mutating func insert(_ byte: UInt8, at position: Int) {
+    reserve(1)
+    (base + position + 1).update(from: base + position, count: count - position)
+    base[position] = byte
+    count += 1
+  }
+
+  /// A newline and `indent` spaces at `position`, moving what follows.
+  mutating func insertLineBreak(at position: Int, indent: Int) {
+    reserve(1 + indent)
+    (base + position + 1 + indent).update(from: base + position, count: count - position)
+    base[position] = 0x0A
+    (base + position + 1).update(repeating: 0x20, count: indent)
+    count += 1 + indent
+  }
+}

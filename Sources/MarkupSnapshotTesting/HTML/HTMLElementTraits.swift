@@ -177,19 +177,6 @@ private let traitsByName: [String: HTMLElementTraits] = {
   return table
 }()
 
-extension HTMLElementTraits {
-  /// The traits of the name in `bytes[start..<end]` once its ASCII capitals are lowercased: the
-  /// same as ``init(name:)`` of the lowercased name, without making a `String` or hashing one
-  /// (the direct printer asks for every tag of a page).
-  init(lowercasedName bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
-    guard let key = PackedName(bytes, from: start, to: end) else {
-      self = []
-      return
-    }
-    self = packedNameTable.traits(of: key)
-  }
-}
-
 /// A name of at most 15 bytes, lowercased, packed into two words with its length, so that a name
 /// compares as two integers.
 struct PackedName: Equatable {
@@ -217,12 +204,16 @@ struct PackedName: Equatable {
   }
 }
 
-/// ``traitsByName`` as an open-addressing table of 512 slots keyed by ``PackedName``.
-private struct PackedNameTable {
+/// ``HTMLElementTraits/init(name:)`` as an open-addressing table of 512 slots keyed by
+/// ``PackedName``: the direct printer looks up every tag's name without making a `String` or
+/// hashing one.
+struct PackedNameTable {
+  static let shared = PackedNameTable(traitsByName)
+
   private var keys = [PackedName?](repeating: nil, count: 512)
   private var values = [HTMLElementTraits](repeating: [], count: 512)
 
-  init(_ table: [String: HTMLElementTraits]) {
+  private init(_ table: [String: HTMLElementTraits]) {
     for (name, traits) in table {
       let bytes = Array(name.utf8)
       // Keys are lowercased names; `foreignObject`, listed as written in SVG, is never asked for.
@@ -235,6 +226,7 @@ private struct PackedNameTable {
     }
   }
 
+  /// The traits of the lowercased name `key`; none for a name the standard does not list.
   func traits(of key: PackedName) -> HTMLElementTraits {
     var slot = key.hashSlot
     while let found = keys[slot] {
@@ -244,5 +236,3 @@ private struct PackedNameTable {
     return []
   }
 }
-
-private let packedNameTable = PackedNameTable(traitsByName)
