@@ -211,23 +211,33 @@ struct DirectHTMLPrinter {
     try openElement(name, withAttributes: true, selfClosing: selfClosing)
   }
 
+  /// The name at `index`, packed and looked up as it is read.
   private mutating func tagName() throws(Unsupported) -> TagName {
     let start = index
     var capitals = false
+    var low: UInt64 = 0
+    var high: UInt64 = 0
     while index < bytes.count {
-      let byte = bytes[index]
-      if isWhitespaceByte(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") { break }
+      var byte = bytes[index]
+      if isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") { break }
       // Non-ASCII names compare as `String`s in the tree reader, by canonical equivalence.
       if byte >= 0x80 { throw Unsupported() }
-      if byte >= 0x41, byte <= 0x5A { capitals = true }
+      if byte >= 0x41, byte <= 0x5A {
+        capitals = true
+        byte |= 0x20
+      }
+      let position = index - start
+      if position < 8 {
+        low |= UInt64(byte) << UInt64(8 * position)
+      } else if position < 15 {
+        high |= UInt64(byte) << UInt64(8 * (position - 8))
+      }
       index += 1
     }
-    return TagName(
-      start: start,
-      count: index - start,
-      capitals: capitals,
-      traits: PackedName(bytes, from: start, to: index).map(names.traits) ?? []
-    )
+    let count = index - start
+    let traits =
+      count <= 15 ? names.traits(of: PackedName(low: low, high: high, count: count)) : []
+    return TagName(start: start, count: count, capitals: capitals, traits: traits)
   }
 
   /// Reads a tag's attributes into `attributes` through its `>`: whether it ends in `/>`, or
@@ -235,7 +245,7 @@ struct DirectHTMLPrinter {
   private mutating func readAttributes() throws(Unsupported) -> Bool? {
     attributeCount = 0
     while true {
-      while index < bytes.count, isWhitespaceByte(bytes[index]) { index += 1 }
+      while index < bytes.count, isSpace(bytes[index]) { index += 1 }
       guard index < bytes.count else { return nil }
       if bytes[index] == UInt8(ascii: ">") {
         index += 1
@@ -253,7 +263,7 @@ struct DirectHTMLPrinter {
       index += 1  // A leading `=` belongs to the name.
       while index < bytes.count {
         let byte = bytes[index]
-        if isWhitespaceByte(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
+        if isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
           || byte == UInt8(ascii: "=")
         {
           break
@@ -261,10 +271,10 @@ struct DirectHTMLPrinter {
         index += 1
       }
       var attribute = TagAttribute(nameStart: nameStart, nameEnd: index)
-      while index < bytes.count, isWhitespaceByte(bytes[index]) { index += 1 }
+      while index < bytes.count, isSpace(bytes[index]) { index += 1 }
       if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
         index += 1
-        while index < bytes.count, isWhitespaceByte(bytes[index]) { index += 1 }
+        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
         guard index < bytes.count else { return nil }
         let quote = bytes[index]
         if quote == 0x22 || quote == 0x27 {
@@ -277,7 +287,7 @@ struct DirectHTMLPrinter {
           attribute.escapesQuotes = quote == 0x27
         } else {
           let start = index
-          while index < bytes.count, !isWhitespaceByte(bytes[index]),
+          while index < bytes.count, !isSpace(bytes[index]),
             bytes[index] != UInt8(ascii: ">")
           {
             index += 1
@@ -320,7 +330,7 @@ struct DirectHTMLPrinter {
     while let found = offset(pastEndTagOpenFrom: position) {
       let nameEnd = found + name.count
       if nameEnd < bytes.count, equalIgnoringCase(found, name.start, count: name.count),
-        isWhitespaceByte(bytes[nameEnd]) || bytes[nameEnd] == UInt8(ascii: "/")
+        isSpace(bytes[nameEnd]) || bytes[nameEnd] == UInt8(ascii: "/")
           || bytes[nameEnd] == UInt8(ascii: ">")
       {
         end = found - 2
@@ -384,7 +394,7 @@ struct DirectHTMLPrinter {
       if start == end { return }
     }
     var whitespace = true
-    for position in start..<end where !isWhitespaceByte(bytes[position]) {
+    for position in start..<end where !isSpace(bytes[position]) {
       whitespace = false
       break
     }
@@ -650,7 +660,7 @@ struct DirectHTMLPrinter {
   }
 
   private mutating func clearClosedMarkers() {
-    while let marker = formatting.lastIndex(where: \.isMarker), !isOpen(formatting[marker]) {
+    while let marker = formatting.lastIndex(where: { $0.isMarker }), !isOpen(formatting[marker]) {
       formatting.removeLast(formatting.count - marker)
     }
   }
@@ -797,7 +807,7 @@ struct DirectHTMLPrinter {
     }
     var position = start
     while position < end {
-      if isWhitespaceByte(bytes[position]) {
+      if isSpace(bytes[position]) {
         pendingSpace = output.count > textStart
         position += 1
         continue
@@ -807,7 +817,7 @@ struct DirectHTMLPrinter {
         pendingSpace = false
       }
       let run = position
-      while position < end, !isWhitespaceByte(bytes[position]) { position += 1 }
+      while position < end, !isSpace(bytes[position]) { position += 1 }
       append(from: run, to: position)
     }
   }
@@ -1121,10 +1131,14 @@ private struct OutputBytes {
     String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
   }
 
+  @inline(__always)
   private mutating func reserve(_ extra: Int) {
-    guard count + extra > capacity else { return }
+    if count + extra > capacity { grow(to: count + extra) }
+  }
+
+  private mutating func grow(to needed: Int) {
     var newCapacity = capacity * 2
-    while newCapacity < count + extra { newCapacity *= 2 }
+    while newCapacity < needed { newCapacity *= 2 }
     let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
     newBase.update(from: base, count: count)
     base.deallocate()
@@ -1132,22 +1146,31 @@ private struct OutputBytes {
     capacity = newCapacity
   }
 
+  @inline(__always)
   mutating func append(_ byte: UInt8) {
     reserve(1)
     base[count] = byte
     count += 1
   }
 
+  @inline(__always)
   mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     reserve(bytes.count)
-    (base + count).update(from: bytes.baseAddress!, count: bytes.count)
+    // Most slices are a name or a short value, for which a call to `memmove` costs more.
+    if bytes.count <= 16 {
+      for position in 0..<bytes.count { base[count + position] = bytes[position] }
+    } else {
+      (base + count).update(from: bytes.baseAddress!, count: bytes.count)
+    }
     count += bytes.count
   }
 
+  @inline(__always)
   mutating func append(_ text: StaticString) {
     append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
+  @inline(__always)
   mutating func appendSpaces(_ width: Int) {
     reserve(width)
     (base + count).initialize(repeating: 0x20, count: width)
@@ -1169,4 +1192,11 @@ private struct OutputBytes {
     (base + position + 1).update(repeating: 0x20, count: indent)
     count += 1 + indent
   }
+}
+
+/// `isWhitespaceByte` as one comparison and one bit test: space, tab, line feed, form feed and
+/// carriage return.
+@inline(__always)
+private func isSpace(_ byte: UInt8) -> Bool {
+  byte <= 0x20 && (UInt64(1) << UInt64(byte)) & 0x1_0000_3600 != 0
 }

@@ -183,6 +183,12 @@ struct PackedName: Equatable {
   var low: UInt64 = 0
   var high: UInt64 = 0
 
+  /// The name whose lowercased bytes are `low` (the first eight) and `high`.
+  init(low: UInt64, high: UInt64, count: Int) {
+    self.low = low
+    self.high = high | UInt64(count) << 56
+  }
+
   /// `nil` for a name too long to be one the standard lists (the longest has 13 bytes).
   init?(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
     let count = end - start
