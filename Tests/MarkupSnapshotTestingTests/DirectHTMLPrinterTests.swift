@@ -142,8 +142,10 @@ import Testing
       ("<pre>\nx  <i>y</i>\n</pre>", "<pre>\nx  <i>y</i>\n</pre>\n"),
       ("<textarea>\n\nt</textarea>", "<textarea>\n\nt</textarea>\n"),
       ("<p>x</span>y</p><!--c-->", "<p>xy</p>\n<!--c-->\n"),
-      ("<svg viewBox='0 0 1 1'><G><path d=M0 /></G><text>t</text></svg>",
-       "<svg viewBox=\"0 0 1 1\">\n  <G>\n    <path d=\"M0\"/>\n  </G>\n  <text>t</text>\n</svg>\n"),
+      (
+        "<svg viewBox='0 0 1 1'><G><path d=M0 /></G><text>t</text></svg>",
+        "<svg viewBox=\"0 0 1 1\">\n  <G>\n    <path d=\"M0\"/>\n  </G>\n  <text>t</text>\n</svg>\n"
+      ),
       ("\u{FEFF}<!doctype html><title>T</title>", "\u{FEFF}<!doctype html>\n<title>T</title>\n"),
     ]
     for (html, expected) in cases {

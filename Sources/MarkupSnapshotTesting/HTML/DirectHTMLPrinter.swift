@@ -97,7 +97,7 @@ struct DirectHTMLPrinter {
   private func markupKind() -> MarkupKind? {
     guard index + 1 < bytes.count else { return nil }
     let next = bytes[index + 1]
-    if isLetter(next) { return .startTag }
+    if isASCIILetter(next) { return .startTag }
     switch next {
     case UInt8(ascii: "!"): return hasPrefix("<!--", at: index) ? .comment : .declaration
     case UInt8(ascii: "?"): return .processingInstruction
@@ -184,7 +184,7 @@ struct DirectHTMLPrinter {
   }
 
   private mutating func endTag() throws(Unsupported) {
-    guard isLetter(bytes[index + 2]) else {
+    guard isASCIILetter(bytes[index + 2]) else {
       if bytes[index + 2] == UInt8(ascii: ">") {
         index += 3
       } else {
@@ -598,9 +598,11 @@ struct DirectHTMLPrinter {
       {
         pop(to: position)
       }
-    case ids.table, ids.tbody, ids.thead, ids.tfoot, ids.tr, ids.td, ids.th, ids.caption, ids.colgroup:
+    case ids.table, ids.tbody, ids.thead, ids.tfoot, ids.tr, ids.td, ids.th, ids.caption,
+      ids.colgroup:
       closeInScope(id, boundaries: .tableScope)
-    case ids.dialog, _ where traits.contains(.special):
+    case ids.dialog,
+      _ where traits.contains(.special):
       closeInScope(id, boundaries: .scope)
     case _ where traits.contains(.formatting):
       try adoptionAgency(name)
@@ -1025,22 +1027,8 @@ private struct FormattingEntry {
   var isMarker: Bool
 }
 
-
-private func isLetter(_ byte: UInt8) -> Bool {
-  byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
-}
-
 private func lowercased(_ byte: UInt8) -> UInt8 {
   byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-}
-
-private func digitValue(_ byte: UInt8, hex: Bool) -> Int? {
-  switch byte {
-  case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
-  case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: Int(byte - UInt8(ascii: "a")) + 10
-  case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: Int(byte - UInt8(ascii: "A")) + 10
-  default: nil
-  }
 }
 
 /// The IDs of the names the printer's rules compare with, read once per page.

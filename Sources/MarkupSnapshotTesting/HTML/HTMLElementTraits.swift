@@ -206,7 +206,9 @@ struct PackedName: Equatable {
   }
 
   var hashSlot: Int {
-    Int(truncatingIfNeeded: ((low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xFF51_AFD7_ED55_8CCD) >> 55)
+    Int(
+      truncatingIfNeeded: ((low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xFF51_AFD7_ED55_8CCD) >> 55
+    )
   }
 }
 
