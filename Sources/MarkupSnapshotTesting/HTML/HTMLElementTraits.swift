@@ -176,3 +176,71 @@ private let traitsByName: [String: HTMLElementTraits] = {
   add(["tr"], .tableRow)
   return table
 }()
+
+/// A name of at most 15 bytes, lowercased, packed into two words with its length, so that a name
+/// compares as two integers.
+struct PackedName: Equatable {
+  var low: UInt64 = 0
+  var high: UInt64 = 0
+
+  /// The name whose lowercased bytes are `low` (the first eight) and `high`.
+  init(low: UInt64, high: UInt64, count: Int) {
+    self.low = low
+    self.high = high | UInt64(count) << 56
+  }
+
+  /// `nil` for a name too long to be one the standard lists (the longest has 13 bytes).
+  init?(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
+    let count = end - start
+    guard count > 0, count <= 15 else { return nil }
+    for position in 0..<count {
+      var byte = bytes[start + position]
+      if byte >= 0x41, byte <= 0x5A { byte |= 0x20 }
+      if position < 8 {
+        low |= UInt64(byte) << (8 * UInt64(position))
+      } else {
+        high |= UInt64(byte) << (8 * UInt64(position - 8))
+      }
+    }
+    high |= UInt64(count) << 56
+  }
+
+  var hashSlot: Int {
+    Int(
+      truncatingIfNeeded: ((low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xFF51_AFD7_ED55_8CCD) >> 55
+    )
+  }
+}
+
+/// ``HTMLElementTraits/init(name:)`` as an open-addressing table of 512 slots keyed by
+/// ``PackedName``: the direct printer looks up every tag's name without making a `String` or
+/// hashing one.
+struct PackedNameTable {
+  static let shared = PackedNameTable(traitsByName)
+
+  private var keys = [PackedName?](repeating: nil, count: 512)
+  private var values = [HTMLElementTraits](repeating: [], count: 512)
+
+  private init(_ table: [String: HTMLElementTraits]) {
+    for (name, traits) in table {
+      let bytes = Array(name.utf8)
+      // Keys are lowercased names; `foreignObject`, listed as written in SVG, is never asked for.
+      guard !bytes.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { continue }
+      let key = bytes.withUnsafeBufferPointer { PackedName($0, from: 0, to: $0.count)! }
+      var slot = key.hashSlot
+      while keys[slot] != nil { slot = (slot + 1) & 511 }
+      keys[slot] = key
+      values[slot] = traits
+    }
+  }
+
+  /// The traits of the lowercased name `key`; none for a name the standard does not list.
+  func traits(of key: PackedName) -> HTMLElementTraits {
+    var slot = key.hashSlot
+    while let found = keys[slot] {
+      if found == key { return values[slot] }
+      slot = (slot + 1) & 511
+    }
+    return []
+  }
+}

@@ -270,15 +270,6 @@ struct HTMLReader {
     return String(decoding: text.utf8.dropFirst(position), as: UTF8.self)
   }
 
-  private func digitValue(_ byte: UInt8, hex: Bool) -> Int? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
-    case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: Int(byte - UInt8(ascii: "a")) + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: Int(byte - UInt8(ascii: "A")) + 10
-    default: nil
-    }
-  }
-
   // MARK: - Tree
 
   private var current: MarkupElement? { open.last?.element }
@@ -825,8 +816,18 @@ private struct OpenElements: RandomAccessCollection {
   }
 }
 
-private func isASCIILetter(_ byte: UInt8) -> Bool {
+func isASCIILetter(_ byte: UInt8) -> Bool {
   byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
+}
+
+/// The value of a decimal or (with `hex`) hexadecimal digit, or `nil`.
+func digitValue(_ byte: UInt8, hex: Bool) -> Int? {
+  switch byte {
+  case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+  case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: Int(byte - UInt8(ascii: "a")) + 10
+  case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: Int(byte - UInt8(ascii: "A")) + 10
+  default: nil
+  }
 }
 
 private func hasASCIIUppercase(_ text: String) -> Bool {

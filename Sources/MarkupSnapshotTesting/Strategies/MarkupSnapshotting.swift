@@ -32,7 +32,7 @@ extension Snapshotting where Value == String, Format == String {
   /// ```
   public static func html(redacting redactions: [MarkupRedaction]) -> Snapshotting {
     var strategy = SimplySnapshotting<String>.lines.pullback { (text: String) in
-      MarkupText.html(Array(text.utf8), redacting: redactions)
+      MarkupText.html(text, redacting: redactions)
     }
     strategy.pathExtension = "html"
     return strategy
@@ -74,7 +74,7 @@ extension Snapshotting where Value == Data, Format == String {
   /// Snapshots UTF-8 HTML bytes with the parts `redactions` select replaced by `[redacted]`.
   public static func html(redacting redactions: [MarkupRedaction]) -> Snapshotting {
     var strategy = SimplySnapshotting<String>.lines.pullback { (data: Data) in
-      MarkupText.html(Array(String(decoding: data, as: UTF8.self).utf8), redacting: redactions)
+      MarkupText.html(String(decoding: data, as: UTF8.self), redacting: redactions)
     }
     strategy.pathExtension = "html"
     return strategy

@@ -3,8 +3,21 @@ import SnapshotTesting
 /// The canonical text of HTML or XML bytes, or the reason reported through
 /// `UnavailableSnapshot` (so the assertion fails and nothing is recorded).
 enum MarkupText {
+  /// The canonical text of `text`, read in place when it is contiguous UTF-8 (a native string).
+  static func html(_ text: String, redacting redactions: [MarkupRedaction]) -> String {
+    if redactions.isEmpty,
+      let printed = text.utf8.withContiguousStorageIfAvailable(DirectHTMLPrinter.canonicalText),
+      let printed
+    {
+      return printed
+    }
+    return html(Array(text.utf8), redacting: redactions)
+  }
+
   static func html(_ bytes: [UInt8], redacting redactions: [MarkupRedaction]) -> String {
-    canonicalText(HTMLReader.read(bytes), flavor: .html, redacting: redactions)
+    // Redaction edits the tree; without it most pages print straight from their tokens.
+    if redactions.isEmpty, let text = DirectHTMLPrinter.canonicalText(bytes) { return text }
+    return canonicalText(HTMLReader.read(bytes), flavor: .html, redacting: redactions)
   }
 
   static func xml(_ bytes: [UInt8], redacting redactions: [MarkupRedaction]) -> String {

@@ -1,0 +1,1190 @@
+/// Writes the canonical text of an HTML page straight from its tokens, without building a tree:
+/// the fast path of `.html`, giving byte for byte what ``HTMLReader`` and ``CanonicalPrinter``
+/// give, or `nil` when the page needs something it does not do.
+///
+/// It keeps only the stack of open elements (a name as a range of the input, its traits, and
+/// how much of it is printed) and the list of active formatting elements, and writes slices of
+/// the input into one buffer. What it cannot print from the tokens alone it refuses, for the
+/// whole page, and the tree reader takes over: formatting elements that would be reopened
+/// (`<p><b>x<p>y`) or repaired by the adoption agency (`<b><p>x</b>`); in SVG and MathML, HTML
+/// inside an integration point (`foreignObject`, `mi`…), HTML tags that leave foreign content,
+/// CDATA sections and foreign content inside `pre`; `plaintext`, attributes on a second `html`
+/// or `body` tag, `image`, and names (or quoting) where Unicode equivalence would decide what the
+/// tree reader's `String`s do.
+///
+/// Every rule it does follow is the tree reader's, in the same order; `DirectHTMLPrinterTests`
+/// runs both on every page of the corpora and on random token soups and requires equal text.
+///
+/// Iterative, as the tree reader: depth costs memory on the heap, never the call stack.
+/// - Complexity: O(*n* × *d*) for *n* bytes and an open-element depth of *d* (usually small).
+struct DirectHTMLPrinter {
+  /// The canonical text of `bytes` (valid UTF-8, as ``MarkupText`` passes them), or `nil` when
+  /// the tree reader must read the page.
+  static func canonicalText(_ bytes: [UInt8]) -> String? {
+    bytes.withUnsafeBufferPointer(canonicalText)
+  }
+
+  /// The canonical text of the UTF-8 in `bytes`, or `nil` when the tree reader must read it.
+  static func canonicalText(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    var printer = DirectHTMLPrinter(bytes: bytes)
+    defer { printer.output.deallocate() }
+    do {
+      try printer.run()
+    } catch {
+      return nil
+    }
+    return printer.output.makeString()
+  }
+
+  /// Thrown where the page needs the tree reader.
+  struct Unsupported: Error {}
+
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private var index = 0
+  private var output: OutputBytes
+  /// The name IDs and the table of names, read once per page rather than through globals.
+  private let ids = NameIDs.shared
+  private let names = PackedNameTable.shared
+  private var open: [OpenTag] = []
+  /// How many open elements have each listed name ID, as the tree reader's stack counts them.
+  private var counts = [Int32](repeating: 0, count: HTMLElementTraits.nameCount)
+  private var formatting: [FormattingEntry] = []
+  private var serial = 0
+  /// The attributes of the tag read last: the first `attributeCount` (the array is reused).
+  private var attributes: [TagAttribute] = []
+  private var attributeCount = 0
+  private var quirks = true
+  private var sawElement = false
+  private var dropNextNewline = false
+  private var bodyStarted = false
+  /// Whether the last top-level node is text still being written (its newline not yet).
+  private var documentEndsInText = false
+  /// Whether the text being written has whitespace waiting to become one space.
+  private var pendingSpace = false
+  /// Where the normalised text being written began in `output`.
+  private var textStart = 0
+
+  private init(bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
+    // Indentation and newlines: the canonical text of a one-line page is about a third longer.
+    output = OutputBytes(capacity: bytes.count + bytes.count / 2 + 256)
+  }
+
+  private mutating func run() throws(Unsupported) {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+      output.append("\u{FEFF}")
+      index = 3
+    }
+    while index < bytes.count {
+      if bytes[index] == UInt8(ascii: "<"), let markup = markupKind() {
+        switch markup {
+        case .comment: comment()
+        case .declaration: try declaration()
+        case .processingInstruction: bogusComment(from: index + 1)
+        case .endTag: try endTag()
+        case .startTag: try startTag()
+        }
+      } else {
+        try text()
+      }
+    }
+    while !open.isEmpty { popLast() }
+    if documentEndsInText { output.append(0x0A) }
+  }
+
+  private enum MarkupKind { case comment, declaration, processingInstruction, endTag, startTag }
+
+  private func markupKind() -> MarkupKind? {
+    guard index + 1 < bytes.count else { return nil }
+    let next = bytes[index + 1]
+    if isASCIILetter(next) { return .startTag }
+    switch next {
+    case UInt8(ascii: "!"): return hasPrefix("<!--", at: index) ? .comment : .declaration
+    case UInt8(ascii: "?"): return .processingInstruction
+    case UInt8(ascii: "/"): return index + 2 < bytes.count ? .endTag : nil
+    default: return nil
+    }
+  }
+
+  // MARK: - Tokens
+
+  private mutating func text() throws(Unsupported) {
+    let start = index
+    index += 1
+    while index < bytes.count {
+      if bytes[index] == UInt8(ascii: "<"), markupKind() != nil { break }
+      index += 1
+    }
+    try insertText(from: start, to: index)
+  }
+
+  private mutating func comment() {
+    if hasPrefix("<!-->", at: index) {
+      index += 5
+      writeComment(from: 0, to: 0)
+      return
+    }
+    if hasPrefix("<!--->", at: index) {
+      index += 6
+      writeComment(from: 0, to: 0)
+      return
+    }
+    let start = index + 4
+    var end = start
+    while end < bytes.count {
+      if hasPrefix("-->", at: end) {
+        index = end + 3
+        break
+      }
+      if hasPrefix("--!>", at: end) {
+        index = end + 4
+        break
+      }
+      end += 1
+    }
+    if end >= bytes.count { index = bytes.count }
+    writeComment(from: start, to: min(end, bytes.count))
+  }
+
+  private mutating func declaration() throws(Unsupported) {
+    var isDoctype = index + 9 <= bytes.count
+    if isDoctype {
+      for (offset, letter) in "doctype".utf8.enumerated()
+      where bytes[index + 2 + offset] | 0x20 != letter {
+        isDoctype = false
+        break
+      }
+    }
+    if isDoctype {
+      let start = index
+      var end = start
+      while end < bytes.count, bytes[end] != UInt8(ascii: ">") { end += 1 }
+      end = min(end + 1, bytes.count)
+      index = end
+      if !sawElement {
+        // The tree reader compares `String`s, by characters: a non-ASCII byte right after the
+        // prefix may join its last letter.
+        if end - start > 14, bytes[start + 14] >= 0x80 { throw Unsupported() }
+        quirks = !(end - start >= 14 && hasPrefixIgnoringCase("<!doctype html", at: start))
+        let compact = beginChild()
+        append(from: start, to: end)
+        if !compact { output.append(0x0A) }
+      }
+      return
+    }
+    if open.last?.foreign == true, hasPrefix("<![CDATA[", at: index) { throw Unsupported() }
+    bogusComment(from: index + 2)
+  }
+
+  private mutating func bogusComment(from start: Int) {
+    var end = start
+    while end < bytes.count, bytes[end] != UInt8(ascii: ">") { end += 1 }
+    index = min(end + 1, bytes.count)
+    writeComment(from: start, to: end)
+  }
+
+  private mutating func endTag() throws(Unsupported) {
+    guard isASCIILetter(bytes[index + 2]) else {
+      if bytes[index + 2] == UInt8(ascii: ">") {
+        index += 3
+      } else {
+        bogusComment(from: index + 2)
+      }
+      return
+    }
+    index += 2
+    let name = try tagName()
+    guard try readAttributes() != nil else {
+      index = bytes.count
+      return
+    }
+    try closeElement(name)
+  }
+
+  private mutating func startTag() throws(Unsupported) {
+    index += 1
+    let name = try tagName()
+    guard let selfClosing = try readAttributes() else {
+      index = bytes.count
+      return
+    }
+    try openElement(name, withAttributes: true, selfClosing: selfClosing)
+  }
+
+  /// The name at `index`, packed and looked up as it is read.
+  private mutating func tagName() throws(Unsupported) -> TagName {
+    let start = index
+    var capitals = false
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    while index < bytes.count {
+      var byte = bytes[index]
+      if isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") { break }
+      // Non-ASCII names compare as `String`s in the tree reader, by canonical equivalence.
+      if byte >= 0x80 { throw Unsupported() }
+      if byte >= 0x41, byte <= 0x5A {
+        capitals = true
+        byte |= 0x20
+      }
+      let position = index - start
+      if position < 8 {
+        low |= UInt64(byte) << UInt64(8 * position)
+      } else if position < 15 {
+        high |= UInt64(byte) << UInt64(8 * (position - 8))
+      }
+      index += 1
+    }
+    let count = index - start
+    let traits =
+      count <= 15 ? names.traits(of: PackedName(low: low, high: high, count: count)) : []
+    return TagName(start: start, count: count, capitals: capitals, traits: traits)
+  }
+
+  /// Reads a tag's attributes into `attributes` through its `>`: whether it ends in `/>`, or
+  /// `nil` if the input ends inside the tag.
+  private mutating func readAttributes() throws(Unsupported) -> Bool? {
+    attributeCount = 0
+    while true {
+      while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+      guard index < bytes.count else { return nil }
+      if bytes[index] == UInt8(ascii: ">") {
+        index += 1
+        return false
+      }
+      if bytes[index] == UInt8(ascii: "/") {
+        index += 1
+        if index < bytes.count, bytes[index] == UInt8(ascii: ">") {
+          index += 1
+          return true
+        }
+        continue
+      }
+      let nameStart = index
+      index += 1  // A leading `=` belongs to the name.
+      while index < bytes.count {
+        let byte = bytes[index]
+        if isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
+          || byte == UInt8(ascii: "=")
+        {
+          break
+        }
+        index += 1
+      }
+      var attribute = TagAttribute(nameStart: nameStart, nameEnd: index)
+      while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+      if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
+        index += 1
+        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        guard index < bytes.count else { return nil }
+        let quote = bytes[index]
+        if quote == 0x22 || quote == 0x27 {
+          let start = index + 1
+          var end = start
+          while end < bytes.count, bytes[end] != quote { end += 1 }
+          guard end < bytes.count else { return nil }
+          index = end + 1
+          attribute.value = (start, end)
+          attribute.escapesQuotes = quote == 0x27
+        } else {
+          let start = index
+          while index < bytes.count, !isSpace(bytes[index]),
+            bytes[index] != UInt8(ascii: ">")
+          {
+            index += 1
+          }
+          if index > start {
+            attribute.value = (start, index)
+            attribute.escapesQuotes = true
+          }
+        }
+      }
+      if try !isDuplicate(attribute) {
+        if attributeCount < attributes.count {
+          attributes[attributeCount] = attribute
+        } else {
+          attributes.append(attribute)
+        }
+        attributeCount += 1
+      }
+    }
+  }
+
+  private func isDuplicate(_ attribute: TagAttribute) throws(Unsupported) -> Bool {
+    for position in attribute.nameStart..<attribute.nameEnd where bytes[position] >= 0x80 {
+      throw Unsupported()  // Compared as `String`s in the tree reader.
+    }
+    let count = attribute.nameEnd - attribute.nameStart
+    for other in attributes[..<attributeCount] where other.nameEnd - other.nameStart == count {
+      if equalIgnoringCase(attribute.nameStart, other.nameStart, count: count) { return true }
+    }
+    return false
+  }
+
+  /// The content of a raw text element up to its end tag: the range of its text and where
+  /// reading goes on.
+  private mutating func rawText(of name: TagName) throws(Unsupported) -> (Int, Int) {
+    let start = index
+    var end = bytes.count
+    var after = bytes.count
+    var position = start
+    while let found = offset(pastEndTagOpenFrom: position) {
+      let nameEnd = found + name.count
+      if nameEnd < bytes.count, equalIgnoringCase(found, name.start, count: name.count),
+        isSpace(bytes[nameEnd]) || bytes[nameEnd] == UInt8(ascii: "/")
+          || bytes[nameEnd] == UInt8(ascii: ">")
+      {
+        end = found - 2
+        index = nameEnd
+        after = try readAttributes() == nil ? bytes.count : index
+        break
+      }
+      position = found
+    }
+    index = after
+    return (start, end)
+  }
+
+  private func offset(pastEndTagOpenFrom start: Int) -> Int? {
+    var position = start
+    while position + 2 <= bytes.count {
+      if bytes[position] == UInt8(ascii: "<"), bytes[position + 1] == UInt8(ascii: "/") {
+        return position + 2
+      }
+      position += 1
+    }
+    return nil
+  }
+
+  /// The offset past the newline the parser drops at `start` (a line feed or a character
+  /// reference to one), as the tree reader's `droppingLeadingNewline` finds it.
+  private func afterLeadingNewline(from start: Int, to end: Int) -> Int {
+    guard start < end else { return start }
+    if bytes[start] == 0x0A { return start + 1 }
+    let limit = min(end, start + 16)
+    guard limit - start > 2, bytes[start] == UInt8(ascii: "&"),
+      bytes[start + 1] == UInt8(ascii: "#")
+    else { return start }
+    let hex = bytes[start + 2] | 0x20 == UInt8(ascii: "x")
+    let digitsStart = start + (hex ? 3 : 2)
+    var position = digitsStart
+    var value = 0
+    while position < limit, let digit = digitValue(bytes[position], hex: hex) {
+      value = value * (hex ? 16 : 10) + digit
+      position += 1
+    }
+    guard value == 0x0A, position > digitsStart else { return start }
+    if position < limit, bytes[position] == UInt8(ascii: ";") { position += 1 }
+    return position
+  }
+
+  // MARK: - Tree rules (the tree reader's, in its order)
+
+  private var isTableContext: Bool {
+    guard let last = open.last, !last.foreign else { return false }
+    return last.name.traits.contains(.tableContext)
+  }
+
+  private var inForeignContent: Bool { open.last?.foreign ?? false }
+
+  private mutating func insertText(from tokenStart: Int, to end: Int) throws(Unsupported) {
+    var start = tokenStart
+    if dropNextNewline {
+      dropNextNewline = false
+      start = afterLeadingNewline(from: start, to: end)
+      if start == end { return }
+    }
+    var whitespace = true
+    for position in start..<end where !isSpace(bytes[position]) {
+      whitespace = false
+      break
+    }
+    if !whitespace, open.last?.name.id == ids.head, !inForeignContent { popLast() }
+    if !whitespace || bodyStarted, !isTableContext, !inForeignContent {
+      try reconstructFormatting()
+    }
+    if whitespace, !(open.last?.preserves ?? false) { return }
+    if !whitespace {
+      sawElement = true
+      bodyStarted = true
+    }
+    writeText(from: start, to: end)
+  }
+
+  private mutating func openElement(
+    _ name: TagName,
+    withAttributes: Bool,
+    selfClosing: Bool = false
+  ) throws(Unsupported) {
+    if !withAttributes { attributeCount = 0 }
+    sawElement = true
+    let traits = name.traits
+    let id = name.id
+    // The tree printer ends the page at any element named `plaintext`, even in SVG.
+    if traits.contains(.plaintext) { throw Unsupported() }
+    if let last = open.last, last.foreign {
+      // HTML inside `foreignObject` or `mi`, and HTML tags that end SVG or MathML, need the
+      // tree reader (`font` leaves it only with some attributes: it goes there too).
+      if last.name.traits.contains(.integrationPoint) || traits.contains(.foreignBreaker)
+        || (name.count == 4 && hasPrefixIgnoringCase("font", at: name.start))
+      {
+        throw Unsupported()
+      }
+      try openForeignElement(name, selfClosing: selfClosing)
+      return
+    }
+    if isForeignRoot(name) {
+      bodyStarted = true
+      if !isTableContext { try reconstructFormatting() }
+      try openForeignElement(name, selfClosing: selfClosing)
+      return
+    }
+    if id == ids.image { throw Unsupported() }
+    let ruleID = traits.contains(.startTagRule) ? id : 0
+    switch ruleID {
+    case ids.html:
+      if let root = open.first, root.name.id == ids.html {
+        if attributeCount > 0 { throw Unsupported() }
+        return
+      }
+      if bodyStarted || !open.isEmpty { return }
+    case ids.body:
+      if open.contains(where: { $0.name.id == ids.body }) {
+        if attributeCount > 0 { throw Unsupported() }
+        return
+      }
+      if bodyStarted { return }
+      if open.last?.name.id == ids.head { popLast() }
+    case ids.head:
+      if bodyStarted || counts[ids.head] > 0 || counts[ids.body] > 0 { return }
+    default:
+      if !traits.contains(.headContent) {
+        if open.last?.name.id == ids.head { popLast() }
+        bodyStarted = true
+      }
+    }
+    if traits.contains(.closesParagraph) || (id == ids.table && !quirks) {
+      closeInScope(ids.paragraph, boundaries: [.scope, .button])
+    }
+    switch ruleID {
+    case ids.td, ids.th:
+      popToTable(keeping: [.tableRow, .tableSection])
+    case ids.tr:
+      popToTable(keeping: .tableSection)
+    case _ where traits.contains(.heading):
+      if open.last?.name.traits.contains(.heading) == true { popLast() }
+    case ids.li:
+      let li = ids.li
+      closeListItem { $0 == li }
+      closeInScope(ids.paragraph, boundaries: [.scope, .button])
+    case ids.dd, ids.dt:
+      let (dd, dt) = (ids.dd, ids.dt)
+      closeListItem { $0 == dd || $0 == dt }
+      closeInScope(ids.paragraph, boundaries: [.scope, .button])
+    case ids.a, ids.nobr:
+      if formattingEntry(named: id) != nil {
+        try adoptionAgency(name)
+        if formattingEntry(named: id) != nil { throw Unsupported() }
+      }
+    case ids.button:
+      closeInScope(ids.button, boundaries: .scope)
+    case ids.option:
+      if open.last?.name.id == ids.option { popLast() }
+    case ids.optgroup:
+      if open.last?.name.id == ids.option { popLast() }
+      if open.last?.name.id == ids.optgroup { popLast() }
+    case ids.caption, ids.colgroup, ids.tbody, ids.thead, ids.tfoot:
+      popToTable(keeping: [])
+    default: break
+    }
+    if !traits.contains(.noReconstruction), !isTableContext { try reconstructFormatting() }
+    serial += 1
+    if traits.contains(.formatting) {
+      clearClosedMarkers()
+      formatting.append(FormattingEntry(serial: serial, depth: open.count, id: id, isMarker: false))
+    } else if traits.contains(.marker) {
+      clearClosedMarkers()
+      formatting.append(FormattingEntry(serial: serial, depth: open.count, id: id, isMarker: true))
+    }
+    let compact = beginChild()
+    try writeStartTag(name)
+    if traits.contains(.void) {
+      if !compact { output.append(0x0A) }
+      return
+    }
+    if traits.contains(.rawText) {
+      var (start, end) = try rawText(of: name)
+      let textarea = id == ids.textarea
+      if textarea { start = afterLeadingNewline(from: start, to: end) }
+      if compact || start < end {
+        if textarea { output.append(0x0A) }
+        append(from: start, to: end)
+      }
+      writeEndTag(name)
+      if !compact { output.append(0x0A) }
+      return
+    }
+    let preformatted = id == ids.pre || id == ids.listing
+    if preformatted { dropNextNewline = true }
+    var tag = OpenTag(name: name, serial: serial)
+    if compact {
+      tag.layout = .compactNested
+      tag.preserves = true
+      if preformatted { output.append(0x0A) }
+    } else if preformatted {
+      tag.layout = .compactEmpty
+      tag.preserves = true
+    }
+    open.append(tag)
+    if id != 0 { counts[id] += 1 }
+  }
+
+  /// An SVG or MathML element: its name and attributes as written, `<path/>` when empty.
+  private mutating func openForeignElement(
+    _ name: TagName,
+    selfClosing: Bool
+  ) throws(Unsupported) {
+    if beginChild() { throw Unsupported() }  // SVG in `pre` keeps no whitespace: rare, left out.
+    try writeStartTag(name, foreign: true)
+    if selfClosing {
+      output.insert(UInt8(ascii: "/"), at: output.count - 1)  // `<path/>`
+      output.append(0x0A)
+      return
+    }
+    serial += 1
+    var tag = OpenTag(name: name, serial: serial)
+    tag.foreign = true
+    open.append(tag)
+  }
+
+  private mutating func closeElement(_ name: TagName) throws(Unsupported) {
+    if inForeignContent {
+      // An end tag that does not close foreign content follows HTML's rules around it.
+      if name.id == ids.paragraph || name.id == ids.br { throw Unsupported() }
+      for position in open.indices.reversed() {
+        guard open[position].foreign else { break }
+        if open[position].name.count == name.count,
+          equalIgnoringCase(open[position].name.start, name.start, count: name.count)
+        {
+          pop(to: position)
+          return
+        }
+      }
+      throw Unsupported()
+    }
+    let traits = name.traits
+    let id = name.id
+    switch traits.contains(.endTagRule) ? id : 0 {
+    case ids.paragraph:
+      if !closeInScope(ids.paragraph, boundaries: [.scope, .button]),
+        bodyStarted || counts[ids.body] > 0 || counts[ids.template] > 0
+      {
+        let compact = beginChild()
+        output.append("<p></p>")
+        if !compact { output.append(0x0A) }
+        bodyStarted = true
+        sawElement = true
+      }
+    case ids.br:
+      try openElement(name, withAttributes: false)
+    case ids.body, ids.html:
+      break
+    case ids.head:
+      if open.last?.name.id == ids.head { popLast() }
+    case ids.li:
+      closeInScope(ids.li, boundaries: [.scope, .list])
+    case _ where traits.contains(.heading):
+      if let position = open.lastIndex(where: { $0.name.traits.contains(.heading) }),
+        !open[(position + 1)...].contains(where: { $0.name.traits.contains(.scope) })
+      {
+        pop(to: position)
+      }
+    case ids.table, ids.tbody, ids.thead, ids.tfoot, ids.tr, ids.td, ids.th, ids.caption,
+      ids.colgroup:
+      closeInScope(id, boundaries: .tableScope)
+    case ids.dialog,
+      _ where traits.contains(.special):
+      closeInScope(id, boundaries: .scope)
+    case _ where traits.contains(.formatting):
+      try adoptionAgency(name)
+    default:
+      closeOther(name)
+    }
+  }
+
+  /// Closes the nearest open element with the listed name `id` unless a boundary comes first;
+  /// whether it did.
+  @discardableResult
+  private mutating func closeInScope(_ id: Int, boundaries: HTMLElementTraits) -> Bool {
+    guard counts[id] > 0 else { return false }
+    for position in open.indices.reversed() {
+      if open[position].name.id == id {
+        pop(to: position)
+        return true
+      }
+      if !open[position].name.traits.isDisjoint(with: boundaries) { return false }
+    }
+    return false
+  }
+
+  private mutating func closeListItem(_ matches: (Int) -> Bool) {
+    for position in open.indices.reversed() {
+      if matches(open[position].name.id) {
+        pop(to: position)
+        return
+      }
+      let traits = open[position].name.traits
+      if traits.contains(.special), !traits.contains(.listItemTransparent) { return }
+    }
+  }
+
+  private mutating func popToTable(keeping: HTMLElementTraits) {
+    guard counts[ids.table] > 0, let table = open.lastIndex(where: { $0.name.id == ids.table })
+    else { return }
+    while open.count - 1 > table, open.last!.name.traits.isDisjoint(with: keeping) {
+      popLast()
+    }
+  }
+
+  private mutating func closeOther(_ name: TagName) {
+    for position in open.indices.reversed() {
+      if sameName(open[position].name, name) {
+        pop(to: position)
+        return
+      }
+      if open[position].name.traits.contains(.special) { return }
+    }
+  }
+
+  // MARK: - Formatting elements
+
+  private func isOpen(_ entry: FormattingEntry) -> Bool {
+    entry.depth < open.count && open[entry.depth].serial == entry.serial
+  }
+
+  private mutating func clearClosedMarkers() {
+    while let marker = formatting.lastIndex(where: { $0.isMarker }), !isOpen(formatting[marker]) {
+      formatting.removeLast(formatting.count - marker)
+    }
+  }
+
+  /// The position in `formatting` of the last entry named `id` after the last marker.
+  private mutating func formattingEntry(named id: Int) -> Int? {
+    clearClosedMarkers()
+    for position in formatting.indices.reversed() {
+      if formatting[position].isMarker { return nil }
+      if formatting[position].id == id { return position }
+    }
+    return nil
+  }
+
+  /// The tree reader reopens closed formatting elements here: that needs the tree.
+  private mutating func reconstructFormatting() throws(Unsupported) {
+    clearClosedMarkers()
+    if let last = formatting.last, !last.isMarker, !isOpen(last) { throw Unsupported() }
+  }
+
+  /// The adoption agency where it only closes elements: the formatting element is not open (its
+  /// entry goes), a scope stands above it (the end tag is ignored), or no special element is
+  /// open above it (it closes with what is above it). With one there, the tree reader moves
+  /// elements, and takes over.
+  private mutating func adoptionAgency(_ name: TagName) throws(Unsupported) {
+    guard let position = formattingEntry(named: name.id) else {
+      closeOther(name)
+      return
+    }
+    let entry = formatting[position]
+    guard isOpen(entry) else {
+      formatting.remove(at: position)
+      return
+    }
+    let above = open[(entry.depth + 1)...]
+    if above.contains(where: { $0.name.traits.contains(.scope) }) { return }
+    if above.contains(where: { $0.name.traits.contains(.special) }) { throw Unsupported() }
+    pop(to: entry.depth)
+    formatting.remove(at: position)
+  }
+
+  // MARK: - Printing
+
+  /// Closes the open elements from `position` up.
+  private mutating func pop(to position: Int) {
+    while open.count > position { popLast() }
+  }
+
+  /// Closes the current element, finishing its lines as the tree printer writes them.
+  private mutating func popLast() {
+    let tag = open.removeLast()
+    if tag.foreign {
+      if tag.layout == .empty {
+        output.insert(UInt8(ascii: "/"), at: output.count - 1)  // `<g/>`
+      } else {
+        if tag.endsInText, tag.layout == .multiLine { output.append(0x0A) }
+        if tag.layout == .multiLine { appendIndent(open.count) }
+        writeEndTag(tag.name, foreign: true)
+      }
+      output.append(0x0A)
+      return
+    }
+    if tag.name.id != 0 { counts[tag.name.id] -= 1 }
+    switch tag.layout {
+    case .compactNested:
+      writeEndTag(tag.name)
+      return
+    case .multiLine:
+      if tag.endsInText { output.append(0x0A) }
+      appendIndent(open.count)
+    case .empty, .singleText, .compactEmpty, .compact:
+      break
+    }
+    writeEndTag(tag.name)
+    output.append(0x0A)
+  }
+
+  /// Prepares the current element for a child that is not text: ends the text written last and
+  /// turns a one-line element into lines; then indents. Whether the child is printed as it was
+  /// (inside `pre` or `listing`), on no line of its own.
+  private mutating func beginChild() -> Bool {
+    guard let last = open.indices.last else {
+      if documentEndsInText {
+        output.append(0x0A)
+        documentEndsInText = false
+      }
+      return false
+    }
+    switch open[last].layout {
+    case .compactNested, .compact:
+      return true
+    case .compactEmpty:
+      // The newline the parser drops after `<pre>`, written back once it has content.
+      output.append(0x0A)
+      open[last].layout = .compact
+      return true
+    case .empty:
+      output.append(0x0A)
+      open[last].layout = .multiLine
+    case .singleText:
+      output.insertLineBreak(at: open[last].textStart, indent: indentWidth(open.count))
+      output.append(0x0A)
+      open[last].layout = .multiLine
+      open[last].endsInText = false
+    case .multiLine:
+      if open[last].endsInText {
+        output.append(0x0A)
+        open[last].endsInText = false
+      }
+    }
+    appendIndent(open.count)
+    return false
+  }
+
+  /// Text, joined to the text written last if nothing came between them (the tree reader joins
+  /// them into one node), whitespace collapsed outside `pre` and `listing`.
+  private mutating func writeText(from start: Int, to end: Int) {
+    if let last = open.indices.last {
+      switch open[last].layout {
+      case .compactEmpty:
+        output.append(0x0A)
+        open[last].layout = .compact
+        append(from: start, to: end)
+        return
+      case .compact, .compactNested:
+        append(from: start, to: end)
+        return
+      case .empty:
+        open[last].layout = .singleText
+        open[last].textStart = output.count
+        startText()
+      case .singleText:
+        break
+      case .multiLine:
+        if !open[last].endsInText {
+          appendIndent(open.count)
+          startText()
+        }
+      }
+      open[last].endsInText = true
+    } else if !documentEndsInText {
+      documentEndsInText = true
+      startText()
+    }
+    var position = start
+    while position < end {
+      if isSpace(bytes[position]) {
+        pendingSpace = output.count > textStart
+        position += 1
+        continue
+      }
+      if pendingSpace {
+        output.append(0x20)
+        pendingSpace = false
+      }
+      let run = position
+      while position < end, !isSpace(bytes[position]) { position += 1 }
+      append(from: run, to: position)
+    }
+  }
+
+  private mutating func startText() {
+    textStart = output.count
+    pendingSpace = false
+  }
+
+  private mutating func writeComment(from start: Int, to end: Int) {
+    let compact = beginChild()
+    output.append("<!--")
+    append(from: start, to: end)
+    output.append("-->")
+    if !compact { output.append(0x0A) }
+  }
+
+  private mutating func writeStartTag(
+    _ name: TagName,
+    foreign: Bool = false
+  ) throws(Unsupported) {
+    output.append(UInt8(ascii: "<"))
+    appendName(name, foreign: foreign)
+    for attribute in attributes[..<attributeCount] {
+      output.append(0x20)
+      if foreign {
+        append(from: attribute.nameStart, to: attribute.nameEnd)
+      } else {
+        appendLowercased(from: attribute.nameStart, to: attribute.nameEnd)
+      }
+      guard let (start, end) = attribute.value else { continue }
+      output.append("=\"")
+      if attribute.escapesQuotes {
+        try appendEscapingQuotes(from: start, to: end)
+      } else {
+        append(from: start, to: end)
+      }
+      output.append(0x22)
+    }
+    output.append(UInt8(ascii: ">"))
+  }
+
+  /// A single-quoted or unquoted value, with `"` written `&quot;` as the tree reader writes it.
+  private mutating func appendEscapingQuotes(from start: Int, to end: Int) throws(Unsupported) {
+    var run = start
+    var quotes = false
+    var nonASCII = false
+    for position in start..<end {
+      let byte = bytes[position]
+      if byte >= 0x80 { nonASCII = true }
+      guard byte == 0x22 else { continue }
+      quotes = true
+      append(from: run, to: position)
+      output.append("&quot;")
+      run = position + 1
+    }
+    // The tree reader replaces the character `"`, which a combining mark would change.
+    if quotes, nonASCII { throw Unsupported() }
+    append(from: run, to: end)
+  }
+
+  private mutating func writeEndTag(_ name: TagName, foreign: Bool = false) {
+    output.append("</")
+    appendName(name, foreign: foreign)
+    output.append(UInt8(ascii: ">"))
+  }
+
+  /// The name lowercased, or as written for SVG and MathML.
+  private mutating func appendName(_ name: TagName, foreign: Bool) {
+    if name.capitals, !foreign {
+      appendLowercased(from: name.start, to: name.start + name.count)
+    } else {
+      append(from: name.start, to: name.start + name.count)
+    }
+  }
+
+  private mutating func appendLowercased(from start: Int, to end: Int) {
+    for position in start..<end {
+      let byte = bytes[position]
+      output.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+    }
+  }
+
+  private mutating func append(from start: Int, to end: Int) {
+    guard start < end else { return }
+    output.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+  }
+
+  private mutating func appendIndent(_ depth: Int) {
+    output.appendSpaces(indentWidth(depth))
+  }
+
+  private func indentWidth(_ depth: Int) -> Int {
+    2 * min(depth, CanonicalPrinter.maximumIndentedDepth)
+  }
+
+  // MARK: - Bytes
+
+  private func hasPrefix(_ prefix: StaticString, at offset: Int) -> Bool {
+    let count = prefix.utf8CodeUnitCount
+    guard offset + count <= bytes.count else { return false }
+    let start = prefix.utf8Start
+    for position in 0..<count where bytes[offset + position] != start[position] { return false }
+    return true
+  }
+
+  /// Whether the bytes at `offset` are `prefix` (lowercase) with ASCII letters in any case.
+  private func hasPrefixIgnoringCase(_ prefix: StaticString, at offset: Int) -> Bool {
+    let count = prefix.utf8CodeUnitCount
+    guard offset + count <= bytes.count else { return false }
+    let start = prefix.utf8Start
+    for position in 0..<count where lowercased(bytes[offset + position]) != start[position] {
+      return false
+    }
+    return true
+  }
+
+  private func equalIgnoringCase(_ first: Int, _ second: Int, count: Int) -> Bool {
+    for position in 0..<count
+    where lowercased(bytes[first + position]) != lowercased(bytes[second + position]) {
+      return false
+    }
+    return true
+  }
+
+  /// `svg` or `math`, which the standard does not list among HTML names.
+  private func isForeignRoot(_ name: TagName) -> Bool {
+    guard name.id == 0 else { return false }
+    return (name.count == 3 && hasPrefixIgnoringCase("svg", at: name.start))
+      || (name.count == 4 && hasPrefixIgnoringCase("math", at: name.start))
+  }
+
+  private func sameName(_ first: TagName, _ second: TagName) -> Bool {
+    if first.id != 0 || second.id != 0 { return first.id == second.id }
+    return first.count == second.count
+      && equalIgnoringCase(first.start, second.start, count: first.count)
+  }
+}
+
+/// A tag's name: where it is in the input, whether it has capitals to lowercase, and its traits.
+private struct TagName {
+  var start: Int
+  var count: Int
+  var capitals: Bool
+  var traits: HTMLElementTraits
+  var id: Int { traits.nameID }
+}
+
+private struct TagAttribute {
+  var nameStart: Int
+  var nameEnd: Int
+  /// The range of the value between its quotes, or `nil` for an attribute without one.
+  var value: (Int, Int)?
+  /// Single-quoted or unquoted: a `"` in it is written `&quot;`.
+  var escapesQuotes = false
+
+  init(nameStart: Int, nameEnd: Int) {
+    self.nameStart = nameStart
+    self.nameEnd = nameEnd
+  }
+}
+
+/// How much of an open element is printed, which decides how the rest is.
+private enum Layout {
+  /// The start tag, nothing after it: `<td></td>` if it closes now.
+  case empty
+  /// The start tag and one text on the same line: `<td>1</td>` if it closes now.
+  case singleText
+  /// The start tag on its own line, then children on lines of their own.
+  case multiLine
+  /// `pre` or `listing` without content yet: `<pre></pre>` if it closes now.
+  case compactEmpty
+  /// `pre` or `listing` with content, printed as it was.
+  case compact
+  /// An element inside `pre` or `listing`, printed as it was.
+  case compactNested
+}
+
+private struct OpenTag {
+  var name: TagName
+  var serial: Int
+  var layout = Layout.empty
+  /// Where the only text starts in the output (``Layout/singleText``).
+  var textStart = 0
+  /// The last child is text whose line is not ended yet.
+  var endsInText = false
+  /// Whitespace-only text is kept (`pre`, `listing` and what is inside them).
+  var preserves = false
+  /// An SVG or MathML element.
+  var foreign = false
+
+  init(name: TagName, serial: Int) {
+    self.name = name
+    self.serial = serial
+  }
+}
+
+/// An entry of the list of active formatting elements: the element by its serial number and
+/// place on the stack (the stack only grows and shrinks at its end here, so an element is open
+/// while that place holds it).
+private struct FormattingEntry {
+  var serial: Int
+  var depth: Int
+  var id: Int
+  var isMarker: Bool
+}
+
+private func lowercased(_ byte: UInt8) -> UInt8 {
+  byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+}
+
+/// The IDs of the names the printer's rules compare with, read once per page.
+private struct NameIDs {
+  let html: Int
+  let head: Int
+  let body: Int
+  let paragraph: Int
+  let br: Int
+  let table: Int
+  let tbody: Int
+  let thead: Int
+  let tfoot: Int
+  let tr: Int
+  let td: Int
+  let th: Int
+  let caption: Int
+  let colgroup: Int
+  let li: Int
+  let dd: Int
+  let dt: Int
+  let a: Int
+  let nobr: Int
+  let button: Int
+  let option: Int
+  let optgroup: Int
+  let dialog: Int
+  let template: Int
+  let pre: Int
+  let listing: Int
+  let textarea: Int
+  let image: Int
+
+  static let shared = NameIDs()
+
+  private init() {
+    func id(_ name: String) -> Int {
+      let id = HTMLElementTraits(name: name).nameID
+      precondition(id != 0, "\(name) is not a listed name")
+      return id
+    }
+    html = id("html")
+    head = id("head")
+    body = id("body")
+    paragraph = id("p")
+    br = id("br")
+    table = id("table")
+    tbody = id("tbody")
+    thead = id("thead")
+    tfoot = id("tfoot")
+    tr = id("tr")
+    td = id("td")
+    th = id("th")
+    caption = id("caption")
+    colgroup = id("colgroup")
+    li = id("li")
+    dd = id("dd")
+    dt = id("dt")
+    a = id("a")
+    nobr = id("nobr")
+    button = id("button")
+    option = id("option")
+    optgroup = id("optgroup")
+    dialog = id("dialog")
+    template = id("template")
+    pre = id("pre")
+    listing = id("listing")
+    textarea = id("textarea")
+    image = id("image")
+  }
+}
+
+/// The canonical text as it is written: one buffer, allocated for the whole page up front and
+/// grown by doubling, so that a write is a bounds check and a copy. The printer frees it.
+private struct OutputBytes {
+  private var base: UnsafeMutablePointer<UInt8>
+  private var capacity: Int
+  private(set) var count = 0
+
+  init(capacity: Int) {
+    self.capacity = max(capacity, 16)
+    base = .allocate(capacity: self.capacity)
+  }
+
+  func deallocate() { base.deallocate() }
+
+  func makeString() -> String {
+    String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+  }
+
+  @inline(__always)
+  private mutating func reserve(_ extra: Int) {
+    if count + extra > capacity { grow(to: count + extra) }
+  }
+
+  private mutating func grow(to needed: Int) {
+    var newCapacity = capacity * 2
+    while newCapacity < needed { newCapacity *= 2 }
+    let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+    newBase.update(from: base, count: count)
+    base.deallocate()
+    base = newBase
+    capacity = newCapacity
+  }
+
+  @inline(__always)
+  mutating func append(_ byte: UInt8) {
+    reserve(1)
+    base[count] = byte
+    count += 1
+  }
+
+  @inline(__always)
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    reserve(bytes.count)
+    // Most slices are a name or a short value, for which a call to `memmove` costs more.
+    if bytes.count <= 16 {
+      for position in 0..<bytes.count { base[count + position] = bytes[position] }
+    } else {
+      (base + count).update(from: bytes.baseAddress!, count: bytes.count)
+    }
+    count += bytes.count
+  }
+
+  @inline(__always)
+  mutating func append(_ text: StaticString) {
+    append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  @inline(__always)
+  mutating func appendSpaces(_ width: Int) {
+    reserve(width)
+    (base + count).initialize(repeating: 0x20, count: width)
+    count += width
+  }
+
+  mutating func insert(_ byte: UInt8, at position: Int) {
+    reserve(1)
+    (base + position + 1).update(from: base + position, count: count - position)
+    base[position] = byte
+    count += 1
+  }
+
+  /// A newline and `indent` spaces at `position`, moving what follows.
+  mutating func insertLineBreak(at position: Int, indent: Int) {
+    reserve(1 + indent)
+    (base + position + 1 + indent).update(from: base + position, count: count - position)
+    base[position] = 0x0A
+    (base + position + 1).update(repeating: 0x20, count: indent)
+    count += 1 + indent
+  }
+}
+
+/// `isWhitespaceByte` as one comparison and one bit test: space, tab, line feed, form feed and
+/// carriage return.
+@inline(__always)
+private func isSpace(_ byte: UInt8) -> Bool {
+  byte <= 0x20 && (UInt64(1) << UInt64(byte)) & 0x1_0000_3600 != 0
+}

@@ -1,0 +1,166 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import MarkupSnapshotTesting
+
+/// The direct printer (the fast path of `.html`) gives the tree reader's canonical text byte for
+/// byte on every page it accepts, and accepts the realistic ones.
+@Suite struct DirectHTMLPrinterTests {
+  /// The canonical text through the tree: ``HTMLReader`` then ``CanonicalPrinter``.
+  static func treeText(_ html: String) -> String {
+    CanonicalPrinter(flavor: .html).print(HTMLReader.read(Array(html.utf8)))
+  }
+
+  static func directText(_ html: String) -> String? {
+    DirectHTMLPrinter.canonicalText(Array(html.utf8))
+  }
+
+  /// How many of `pages` the direct printer accepted; records every page where it gave another
+  /// text than the tree.
+  static func compare(_ pages: [String], corpus: String) -> Int {
+    var accepted = 0
+    var differing: [String] = []
+    for page in pages {
+      guard let direct = directText(page) else { continue }
+      accepted += 1
+      if direct != treeText(page) { differing.append(page) }
+    }
+    #expect(
+      differing.isEmpty,
+      """
+      \(corpus): \(differing.count) pages print differently, first:
+      \(differing.first ?? "")
+      direct:
+      \(differing.first.flatMap(directText) ?? "")
+      tree:
+      \(differing.first.map(treeText) ?? "")
+      """
+    )
+    print("\(corpus): the direct printer took \(accepted) of \(pages.count) pages")
+    return accepted
+  }
+
+  /// A one-line page like the benchmark's (Plot's output): a table of rows with links.
+  static func ordersPage(rows: Int) -> String {
+    var html =
+      #"<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"/><title>Orders</title>"#
+      + #"<link rel="stylesheet" href="/styles.css"/></head><body><table class="orders"><tbody>"#
+    for row in 0..<rows {
+      let status = ["paid", "shipped", "pending"][row % 3]
+      html +=
+        #"<tr id="order-\#(row)"><td class="number">\#(row)</td><td><a href="/orders/\#(row)"#
+        + #"?tab=lines&amp;sort=sku">Order \#(row)</a></td><td class="status \#(status)">"#
+        + #"\#(status)</td><td>\#(row * 7 % 1000).\#(row % 100) €</td></tr>"#
+    }
+    return html + "</tbody></table></body></html>"
+  }
+
+  @Test func theHTML5LibCorpusPrintsTheSame() throws {
+    let cases = try HTML5LibCorpusTests.files.flatMap {
+      try HTML5LibCase.read(HTML5LibCorpusTests.folder.appendingPathComponent($0))
+    }
+    let accepted = Self.compare(cases.map(\.data), corpus: "html5lib")
+    // Its cases are mostly the hard parts of the standard; still, more than a third are simple.
+    #expect(accepted > 500)
+  }
+
+  @Test func theFixturePagesPrintTheSameAndTakeTheDirectPath() throws {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("__Fixtures__/pages")
+    let pages = try ChromiumRoundTripTests.fixturePages.map {
+      try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
+    }
+    #expect(pages.count == 6)
+    #expect(Self.compare(pages, corpus: "fixture pages") == pages.count)
+  }
+
+  @Test func theTreeConstructionCasesPrintTheSame() {
+    let cases = ChromiumRoundTripTests.treeConstructionCases
+    #expect(Self.compare(cases, corpus: "tree-construction cases") > cases.count / 2)
+  }
+
+  @Test func randomTokenSoupsPrintTheSame() {
+    var generator = RandomHTMLTests.Generator(state: 4_035)
+    let soups = (0..<5_000).map { _ in RandomHTMLTests.soup(&generator) }
+    #expect(Self.compare(soups, corpus: "random token soups") > 1_000)
+  }
+
+  /// Pieces for what the direct printer does itself and `RandomHTMLTests`' soups do not try:
+  /// quoting and case of attributes, unlisted names, doctypes, newlines after `pre`, SVG.
+  static let richerPieces = [
+    "<P CLASS=A>", "</P>", "<a href='x\"y'>", "<A HREF=\"u\" href=v>", "</A>", "<b title=>",
+    "</B>", "<span data-x=a\"b>", "</span>", "<custom-el>", "</custom-el>", "<x:y>", "</x:y>",
+    "<!DOCTYPE html>", "<!doctype html5>", "<!DOCTYPE>", "<!---->", "<!-- c --!>", "<? pi ?>",
+    "</ bogus>", "</>", "<pre>", "<listing>", "&#10;", "&#x0A;x", "\n", "\r\n", "  ", "\t",
+    "text", "é", "<dl>", "<dt>", "<dd>", "</dl>", "<ol>", "<li>", "</li>", "</ol>",
+    "<h3>", "</h3>", "<h4>", "<table>", "<tbody>", "<thead>", "<tfoot>", "<tr>", "<th>", "<td>",
+    "</tr>", "</tbody>", "</table>", "<caption>", "<colgroup>", "<col>", "<svg viewBox='0 0 1 1'>",
+    "<G>", "</g>", "<path d=M0/>", "<circle r=1 />", "</svg>", "<math>", "<mn>", "</math>",
+    "<textarea>", "</textarea>", "<title>", "</title>", "<script>", "</script>", "<style>",
+    "</style>", "<img src=x>", "<br/>", "</br>", "<hr>", "<input value='a'>", "<head>", "</head>",
+    "<body>", "</body>", "<html lang=en>", "</html>", "<meta charset=utf-8>", "<div>", "</div>",
+    "<button>", "</button>", "<option>", "<optgroup>", "<select>", "</select>", "<em>", "</em>",
+    "<nobr>", "</nobr>", "<p>", "</p>", "<template>", "</template>", "<dialog>", "</dialog>",
+    "<object>", "</object>", "<", ">", "=", "\"", "'", "&amp;",
+  ]
+
+  @Test func richerTokenSoupsPrintTheSame() {
+    var generator = RandomHTMLTests.Generator(state: 135)
+    let soups = (0..<5_000).map { _ in
+      let count = Int.random(in: 1...60, using: &generator)
+      return (0..<count).map { _ in Self.richerPieces.randomElement(using: &generator)! }
+        .joined()
+    }
+    #expect(Self.compare(soups, corpus: "richer token soups") > 1_000)
+  }
+
+  @Test func theBenchmarkPageTakesTheDirectPath() {
+    let page = Self.ordersPage(rows: 300)
+    #expect(Self.compare([page], corpus: "orders page") == 1)
+  }
+
+  @Test func pagesThatNeedTheTreeAreRefused() {
+    for page in [
+      "<p><b>x<p>y",  // `b` reopened in the second `p`
+      "<b><p>x</b>y",  // the adoption agency moves `p`
+      "<svg><foreignObject><p>x</p></foreignObject></svg>", "<svg><p>x</svg>",
+      "<math><mi><b>x</b></mi></math>", "<svg><![CDATA[x]]></svg>", "<pre><svg> </svg>",
+      "<plaintext>x", "<svg><plaintext>x",
+      "<html a=1><html b=2>", "<body><p>x<body class=late>", "<image src=x>",
+      "<café>x</café>", "<p ä=1 Ä=2>", "<p title='a\"\u{301}'>x",
+    ] {
+      #expect(Self.directText(page) == nil, "\(page)")
+      #expect(!Self.treeText(page).isEmpty)
+    }
+  }
+
+  @Test func pagesWithinItsRulesAreAccepted() {
+    let cases: [(String, String)] = [
+      ("<ul><li>One<li>Two</ul>", "<ul>\n  <li>One</li>\n  <li>Two</li>\n</ul>\n"),
+      ("<p>a <b>b</b> c</p>", "<p>\n  a\n  <b>b</b>\n  c\n</p>\n"),
+      ("<pre>\nx  <i>y</i>\n</pre>", "<pre>\nx  <i>y</i>\n</pre>\n"),
+      ("<textarea>\n\nt</textarea>", "<textarea>\n\nt</textarea>\n"),
+      ("<p>x</span>y</p><!--c-->", "<p>xy</p>\n<!--c-->\n"),
+      (
+        "<svg viewBox='0 0 1 1'><G><path d=M0 /></G><text>t</text></svg>",
+        "<svg viewBox=\"0 0 1 1\">\n  <G>\n    <path d=\"M0\"/>\n  </G>\n  <text>t</text>\n</svg>\n"
+      ),
+      ("\u{FEFF}<!doctype html><title>T</title>", "\u{FEFF}<!doctype html>\n<title>T</title>\n"),
+    ]
+    for (html, expected) in cases {
+      #expect(Self.directText(html) == expected, "\(html)")
+      #expect(Self.treeText(html) == expected, "\(html)")
+    }
+  }
+
+  /// `.html` without redaction goes through the direct printer, with redaction through the tree.
+  @Test func theStrategyUsesTheDirectPrinterWithoutRedaction() {
+    let html = "<form><input name=csrf value=abc></form>"
+    #expect(canonical(html, as: .html) == Self.directText(html))
+    #expect(
+      canonical(html, as: .html(redacting: [.attribute("value", of: "input")]))
+        == "<form>\n  <input name=\"csrf\" value=\"[redacted]\">\n</form>\n"
+    )
+  }
+}
