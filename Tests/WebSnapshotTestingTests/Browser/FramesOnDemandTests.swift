@@ -235,7 +235,15 @@ struct FramesOnDemandTests {
   ) async throws(WebSnapshotError) -> Bitmap {
     let loader = PageLoader(page: page, width: 320, height: 240, note: { _ in })
     let session = try await PageSession.open(in: browser, viewport: try loader.viewport())
-    defer { session.close() }
+    // A page that never settles fails here rather than hanging the suite.
+    let watchdog = Task {
+      try await Task.sleep(nanoseconds: 30_000_000_000)
+      session.fail(.abandoned)
+    }
+    defer {
+      watchdog.cancel()
+      session.close()
+    }
     if let file = try await loader.load(into: session) {
       try? FileManager.default.removeItem(at: file)
     }
