@@ -24,10 +24,11 @@ import RunRecord
 /// browser with it once that has happened a few times. Pages settling at once take turns at
 /// ``Browser/frameGate``.
 ///
-/// The shell may refuse a frame. A frame older than the page's last never comes back at all:
-/// each frame has ``deadline`` seconds, after which the page fails
-/// (``WebSnapshotError/frameNotProduced(seconds:)``); an error reply fails it with the error; a
-/// screenshot frame without pixels is asked for again, then the browser's own capture is used.
+/// The shell may not produce a frame: one that waits on a page's script busy in a loop, or one
+/// dated before the page's last, never comes back. Each frame has ``deadline`` seconds, after
+/// which the page fails (``WebSnapshotError/frameNotProduced(seconds:)``); an error reply fails
+/// it with the error; a screenshot frame without pixels is asked for again, then the browser's
+/// own capture is used.
 final class PageFrames: @unchecked Sendable {
   /// The frame interval reported to the page: 60 frames a second, as Chromium's own.
   static let interval = 1000.0 / 60
@@ -40,9 +41,8 @@ final class PageFrames: @unchecked Sendable {
 
   /// Faults the tests provoke in a real browser.
   enum Fault: Sendable, Equatable {
-    /// Every frame after the first is dated before the one before it, which the shell never
-    /// answers.
-    case staleClock
+    /// Every frame is asked for with an interval of 0, which the shell refuses with an error.
+    case invalidInterval
     /// Screenshot frames are asked for without pixels, as the shell answers one it could not
     /// capture.
     case screenshotsWithoutPixels
@@ -144,7 +144,10 @@ final class PageFrames: @unchecked Sendable {
     _ session: PageSession,
     screenshot: Bool
   ) async throws(WebSnapshotError) -> JSONMessage {
-    var parameters: [String: Any] = ["frameTimeTicks": nextFrameTime(), "interval": Self.interval]
+    var parameters: [String: Any] = [
+      "frameTimeTicks": nextFrameTime(),
+      "interval": fault == .invalidInterval ? 0 : Self.interval,
+    ]
     if screenshot {
       // Encoded for speed: the PNG is decoded at once, its size does not matter.
       parameters["screenshot"] = ["format": "png", "optimizeForSpeed": true]
@@ -161,10 +164,6 @@ final class PageFrames: @unchecked Sendable {
   /// One frame interval after the last frame, and not before now.
   private func nextFrameTime() -> Double {
     lock.withLock {
-      if fault == .staleClock, lastFrameTime > 0 {
-        lastFrameTime -= Self.interval
-        return lastFrameTime
-      }
       lastFrameTime = max(lastFrameTime + Self.interval, Self.monotonicMilliseconds())
       return lastFrameTime
     }

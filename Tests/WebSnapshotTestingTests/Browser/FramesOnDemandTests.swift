@@ -74,13 +74,21 @@ struct FramesOnDemandTests {
     }
   }
 
-  /// A frame dated before the last is never answered by the shell: the snapshot fails once the
-  /// frame's deadline has passed, saying so, instead of waiting for the assertion's timeout.
-  @Test func aFrameTheShellNeverProducesFailsTheSnapshotInTime() async throws {
-    try await withShell(fault: .staleClock, frameDeadline: 1) { browser in
+  /// A frame that waits on a page's script busy in a loop does not come back: the snapshot fails
+  /// once the frame's deadline has passed, saying so, instead of waiting for the assertion's
+  /// timeout.
+  @Test func aFrameTheShellDoesNotProduceFailsTheSnapshotInTime() async throws {
+    let busy = WebPage(
+      html: """
+        <!doctype html><body><script>
+        requestAnimationFrame(() => { const end = Date.now() + 8000; while (Date.now() < end) {} });
+        </script></body>
+        """
+    )
+    try await withShell(frameDeadline: 1) { browser in
       let started = Date()
       do {
-        _ = try await render(Self.animatedPage, in: browser)
+        _ = try await render(busy, in: browser)
         Issue.record("the snapshot was taken")
       } catch let error as WebSnapshotError {
         #expect(error == .frameNotProduced(seconds: 1))
@@ -91,8 +99,24 @@ struct FramesOnDemandTests {
             + "to chromium to render with the browser's own frames."
         )
       }
-      #expect(Date().timeIntervalSince(started) < 10)
-      // The browser lives on: the next page renders.
+      #expect(Date().timeIntervalSince(started) < 6)
+    }
+  }
+
+  /// A frame the shell refuses with an error fails the snapshot with that error, and the next
+  /// page renders.
+  @Test func aFrameTheShellRefusesFailsTheSnapshotSayingSo() async throws {
+    try await withShell(fault: .invalidInterval) { browser in
+      do {
+        _ = try await render(Self.animatedPage, in: browser)
+        Issue.record("the snapshot was taken")
+      } catch let error as WebSnapshotError {
+        #expect(
+          error.description
+            == "The browser refused HeadlessExperimental.beginFrame: interval has to be greater "
+            + "than 0."
+        )
+      }
       let bitmap = try await withHooks(fault: nil, frameDeadline: nil) {
         try await render(Self.animatedPage, in: browser)
       }
