@@ -99,7 +99,9 @@ struct FramesOnDemandTests {
             + "to chromium to render with the browser's own frames."
         )
       }
-      #expect(Date().timeIntervalSince(started) < 6)
+      // Well before the 30 seconds of `render`'s own watchdog, which would fail with
+      // `.abandoned` (the module's one executor is shared with every other suite running).
+      #expect(Date().timeIntervalSince(started) < 25)
     }
   }
 
