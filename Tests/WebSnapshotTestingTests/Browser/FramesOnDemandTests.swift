@@ -74,6 +74,41 @@ struct FramesOnDemandTests {
     }
   }
 
+  /// A web font the page ships is loaded and drawn before the screenshot, as when the shell
+  /// draws at its own pace, although no frame has run since the HTML was written (the settling
+  /// script lays the page out before it waits for `document.fonts.ready`).
+  @Test func aWebFontIsDrawnWithFramesOnDemand() async throws {
+    let fonts = "/usr/share/fonts/truetype/dejavu"
+    guard FileManager.default.fileExists(atPath: "\(fonts)/DejaVuSerif-Bold.ttf") else { return }
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("web-font-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.copyItem(
+      atPath: "\(fonts)/DejaVuSerif-Bold.ttf",
+      toPath: folder.appendingPathComponent("probe.ttf").path
+    )
+    func page(_ family: String) -> WebPage {
+      WebPage(
+        html: """
+          <!doctype html><style>@font-face { font-family: Probe; src: url(probe.ttf); }
+          body { margin: 0; font: 40px \(family); }</style><p>Frames</p>
+          """,
+        baseURL: folder
+      )
+    }
+    var onDemand: [Bitmap] = []
+    try await withShell { browser in
+      onDemand.append(try await render(page("Probe, monospace"), in: browser))
+      onDemand.append(try await render(page("monospace"), in: browser))
+    }
+    #expect(onDemand[0] != onDemand[1], "the web font was not drawn")
+    let ownPace = try await withShell(framesOnDemand: false) { browser in
+      try await render(page("Probe, monospace"), in: browser)
+    }
+    #expect(onDemand[0] == ownPace)
+  }
+
   /// A frame that waits on a page's script busy in a loop does not come back: the snapshot fails
   /// once the frame's deadline has passed, saying so, instead of waiting for the assertion's
   /// timeout.
