@@ -79,7 +79,10 @@ struct PageLoader {
 
   private func settle(_ session: PageSession) async throws(WebSnapshotError) {
     note("the page to settle (document.fonts.ready, animations, two animation frames)")
-    _ = try await session.evaluate(PageScripts.settle)
+    // A page of the headless shell draws only the frames issued to it.
+    _ = try await session.withFrames { () throws(WebSnapshotError) -> JSONMessage in
+      try await session.evaluate(PageScripts.settle)
+    }
   }
 
   /// Starts the navigation to `address`; the caller waits for its `load` event.

@@ -55,9 +55,14 @@ struct PageScreenshot {
       ]
       parameters["captureBeyondViewport"] = true
     }
-    let reply = try await session.send("Page.captureScreenshot", parameters)
-    guard let encoded = reply.string("data"), let data = Data(base64Encoded: encoded) else {
-      throw .malformedReply(method: "Page.captureScreenshot", detail: "no base64 PNG data")
+    let data: Data
+    if clip == nil, let frames = session.frames {
+      // The viewport, from a frame the headless shell produces for it.
+      data = try await frames.screenshot(session)
+    } else {
+      data = try await session.withFrames { () throws(WebSnapshotError) -> Data in
+        try await session.captureScreenshot(parameters)
+      }
     }
     var bitmap: Bitmap
     do {

@@ -1,8 +1,9 @@
 /// The JavaScript the package runs in a page, each an expression for `Runtime.evaluate`.
 enum PageScripts {
-  /// Hides the caret and scrollbars, fast-forwards finite animations and transitions to their
-  /// end, resets infinite ones to their start and pauses them, then waits for fonts and two
-  /// animation frames (so that what was changed has been painted).
+  /// Hides the caret and scrollbars, lays the page out, waits for its fonts, fast-forwards
+  /// finite animations and transitions to their end, resets infinite ones to their start and
+  /// pauses them, then waits for two animation frames (so that what was changed has been
+  /// painted).
   static let settle = """
     (async () => {
       const root = document.documentElement;
@@ -15,6 +16,10 @@ enum PageScripts {
           + ' ::-webkit-scrollbar { display: none !important; }'
           + ' html { scrollbar-width: none !important; }';
         (document.head || root).appendChild(style);
+        // Style and layout now, so that every web font the page uses is loading before
+        // `fonts.ready` is asked: with the headless shell's frames on demand no frame has run
+        // since the HTML was written.
+        root.getBoundingClientRect();
       }
       if (document.fonts) { await document.fonts.ready; }
       const settleAnimations = () => {

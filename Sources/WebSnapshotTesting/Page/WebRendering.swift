@@ -74,26 +74,53 @@ enum WebRendering {
       return (.failure(error), [])
     }
     let result: Result<Output, WebSnapshotError>
-    var reusable = false
     do throws(WebSnapshotError) {
-      let (output, leftNothing) = try await withWatchdog(wait, started, session) {
-        () throws(WebSnapshotError) -> (Output, Bool) in
+      let output = try await withWatchdog(wait, started, session) {
+        () throws(WebSnapshotError) -> Output in
         let temporaryFile = try await loader.load(into: session)
         defer {
           if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
         }
         let output = try await body(session)
         try session.throwIfFailed()
-        return (output, await leavesNothingInItsContext(session))
+        return output
       }
       result = .success(output)
-      reusable = leftNothing
     } catch {
-      result = .failure(error)
+      await SharedBrowser.shared.close(session, reusable: false)
+      await PageLimiter.shared.release()
+      return (.failure(error), warnings(session))
     }
-    await SharedBrowser.shared.close(session, reusable: reusable)
-    await PageLimiter.shared.release()
-    return (result, warnings(session))
+    let reported = warnings(session)
+    // The snapshot is handed on now; whether its context may serve a later page is found out
+    // afterwards, while the assertion compares. The page keeps its place among those rendering
+    // until then, and a later snapshot never waits for it: it takes the page made ready ahead.
+    Task(executorPreference: WebExecutor.shared) {
+      let reusable = await withDeadline(seconds: closingDeadline, session) {
+        await leavesNothingInItsContext(session)
+      }
+      await SharedBrowser.shared.close(session, reusable: reusable)
+      await PageLimiter.shared.release()
+    }
+    return (result, reported)
+  }
+
+  /// Seconds a finished page has to answer whether it left anything in its context; a page
+  /// that does not (a renderer busy in a loop) is closed with its context.
+  static let closingDeadline: Double = 5
+
+  /// Runs `body`, failing `session` (so that what `body` waits on fails) after `seconds`.
+  private static func withDeadline(
+    seconds: Double,
+    _ session: PageSession,
+    _ body: () async -> Bool
+  ) async -> Bool {
+    let deadline = Task(executorPreference: WebExecutor.shared) {
+      try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+      session.fail(.abandoned)
+    }
+    defer { deadline.cancel() }
+    return await body()
   }
 
   /// Whether the page left nothing in its browser context that closing it would not end, so

@@ -6,11 +6,22 @@ final class Browser: Sendable {
   let connection: DevToolsConnection
   /// The document every page loads first (``BlankDocument``).
   let blankDocument: URL
+  /// Whether its pages draw only when a snapshot issues a frame (``PageFrames``): the headless
+  /// shell, started with begin-frame control.
+  let framesOnDemand: Bool
+  /// Where the frames of its pages take turns, one in flight at a time (``PageFrames``).
+  let frameGate = PageLimiter(limit: 1)
 
-  init(process: BrowserProcess, connection: DevToolsConnection, blankDocument: URL) {
+  init(
+    process: BrowserProcess,
+    connection: DevToolsConnection,
+    blankDocument: URL,
+    framesOnDemand: Bool
+  ) {
     self.process = process
     self.connection = connection
     self.blankDocument = blankDocument
+    self.framesOnDemand = framesOnDemand
   }
 
   var isRunning: Bool { !connection.isClosed }

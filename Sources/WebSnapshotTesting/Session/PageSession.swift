@@ -18,6 +18,9 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
   let contextIdentifier: String
   let targetIdentifier: String
   let sessionIdentifier: String
+  /// The frames the snapshot issues, when the page draws only on demand (the headless shell);
+  /// `nil` when it draws at the browser's own pace.
+  let frames: PageFrames?
 
   private let lock = NSLock()
   private var firedEvents: Set<String> = []
@@ -46,11 +49,18 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
     pagesLock.withLock { pages[context]?.page }
   }
 
-  private init(connection: DevToolsConnection, context: String, target: String, session: String) {
+  private init(
+    connection: DevToolsConnection,
+    context: String,
+    target: String,
+    session: String,
+    frames: PageFrames?
+  ) {
     self.connection = connection
     self.contextIdentifier = context
     self.targetIdentifier = target
     self.sessionIdentifier = session
+    self.frames = frames
   }
 
   /// What every page gets before it loads anything: the domains whose events the package reads
@@ -98,12 +108,11 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
       contextIdentifier = identifier
     }
     do throws(WebSnapshotError) {
-      let target = try await connection.send(
-        "Target.createTarget",
-        // No window size: a window smaller than the browser's minimum counts as hidden, and a
-        // hidden page never runs animation frames. The viewport is emulated instead.
-        ["url": "about:blank", "browserContextId": contextIdentifier]
-      )
+      // No window size: a window smaller than the browser's minimum counts as hidden, and a
+      // hidden page never runs animation frames. The viewport is emulated instead.
+      var parameters: [String: Any] = ["url": "about:blank", "browserContextId": contextIdentifier]
+      if browser.framesOnDemand { parameters["enableBeginFrameControl"] = true }
+      let target = try await connection.send("Target.createTarget", parameters)
       guard let targetIdentifier = target.string("targetId") else {
         throw .malformedReply(method: "Target.createTarget", detail: "no targetId")
       }
@@ -118,7 +127,8 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
         connection: connection,
         context: contextIdentifier,
         target: targetIdentifier,
-        session: sessionIdentifier
+        session: sessionIdentifier,
+        frames: browser.framesOnDemand ? PageFrames(gate: browser.frameGate) : nil
       )
       connection.addListener(session, for: sessionIdentifier)
       pagesLock.withLock { pages[contextIdentifier] = WeakPage(page: session) }

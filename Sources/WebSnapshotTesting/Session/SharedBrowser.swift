@@ -202,9 +202,17 @@ actor SharedBrowser {
     return text
   }
 
+  /// Whether a headless shell draws only on demand: `false` makes it draw at its own pace, as
+  /// `chromium` does (for the tests, through `TestHooks`).
+  enum FramesOnDemand: TestHookKey {
+    typealias Value = Bool
+  }
+
   private static func start() async throws(WebSnapshotError) -> Browser {
     let path = try BrowserExecutable.locate().get()
-    let process = try BrowserProcess.start(path: path)
+    var framesOnDemand =
+      BrowserExecutable.isHeadlessShell(path) && TestHooks.value(FramesOnDemand.self) != false
+    let process = try BrowserProcess.start(path: path, framesOnDemand: framesOnDemand)
     let connection = DevToolsConnection(process: process)
     let blankDocument: URL
     do throws(WebSnapshotError) {
@@ -222,7 +230,9 @@ actor SharedBrowser {
     }
     defer { deadline.cancel() }
     do {
-      _ = try await connection.send("Browser.getVersion")
+      let version = try await connection.send("Browser.getVersion")
+      // Only the headless shell calls itself so; any other browser draws at its own pace.
+      if version.string("product")?.hasPrefix("HeadlessChrome/") != true { framesOnDemand = false }
     } catch {
       process.terminate()
       let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
@@ -258,6 +268,11 @@ actor SharedBrowser {
         throw .browserDidNotStart(path: path, reason: Self.sentence(error))
       }
     }
-    return Browser(process: process, connection: connection, blankDocument: blankDocument)
+    return Browser(
+      process: process,
+      connection: connection,
+      blankDocument: blankDocument,
+      framesOnDemand: framesOnDemand
+    )
   }
 }

@@ -32,6 +32,15 @@ enum BrowserExecutable {
     return .failure(.browserNotFound(variableValue: nil))
   }
 
+  /// Whether the executable at `path` is a headless shell (Chromium's old headless mode, which
+  /// alone lets a client issue the frames: `HeadlessExperimental.beginFrame`), by its name:
+  /// Debian's `chromium-headless-shell`, Chrome for Testing's `chrome-headless-shell`, or
+  /// Chromium's own build, `headless_shell`.
+  static func isHeadlessShell(_ path: String) -> Bool {
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    return name.hasSuffix("headless-shell") || name.hasSuffix("headless_shell")
+  }
+
   private static func search(_ name: String, _ environment: RunEnvironment) -> String? {
     let path = environment[.path] ?? "/usr/local/bin:/usr/bin:/bin"
     for folder in path.split(separator: ":") where !folder.isEmpty {

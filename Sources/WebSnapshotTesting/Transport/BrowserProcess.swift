@@ -64,7 +64,8 @@ final class BrowserProcess: @unchecked Sendable {
   /// The command line after the executable.
   static func arguments(
     profileFolder: URL,
-    walls: NetworkWalls = .current
+    walls: NetworkWalls = .current,
+    framesOnDemand: Bool = false
   ) -> [String] {
     var arguments = [
       "--headless",
@@ -119,13 +120,33 @@ final class BrowserProcess: @unchecked Sendable {
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
       ]
     }
+    if framesOnDemand { arguments += frameControlArguments }
     // Chromium's sandbox refuses to run as root, which containers and CI jobs often are.
     if geteuid() == 0 { arguments.append("--no-sandbox") }
     return arguments
   }
 
-  /// Starts the browser at `path`.
-  static func start(path: String) throws(WebSnapshotError) -> BrowserProcess {
+  /// Frames on demand (the headless shell only): pages draw when a snapshot issues a frame, and
+  /// a frame runs every stage of the compositor before it is drawn, which
+  /// `HeadlessExperimental.beginFrame` requires. The flags the shell's `--deterministic-mode`
+  /// stands for, without its other effects.
+  static let frameControlArguments = [
+    "--enable-begin-frame-control",
+    "--run-all-compositor-stages-before-draw",
+    // A frame waits for the page's new content rather than showing the old after a timeout.
+    "--disable-new-content-rendering-timeout",
+    // Animations, scrolling and image decoding on the page's main thread, in the frame issued.
+    "--disable-threaded-animation",
+    "--disable-threaded-scrolling",
+    "--disable-checker-imaging",
+    "--disable-image-animation-resync",
+  ]
+
+  /// Starts the browser at `path`, drawing frames only on demand when `framesOnDemand`.
+  static func start(
+    path: String,
+    framesOnDemand: Bool = false
+  ) throws(WebSnapshotError) -> BrowserProcess {
     ignoreBrokenPipes()
     removeFoldersOfDeadProcesses()
     let folder = FileManager.default.temporaryDirectory
@@ -150,7 +171,7 @@ final class BrowserProcess: @unchecked Sendable {
     environment[ownerVariable] = String(getpid())
     let spawned = ChildSpawn.spawn(
       path: path,
-      arguments: arguments(profileFolder: profile),
+      arguments: arguments(profileFolder: profile, framesOnDemand: framesOnDemand),
       environment: environment,
       descriptors: [
         .open(path: "/dev/null", flags: O_RDONLY, as: 0),

@@ -11,6 +11,7 @@ enum DevToolsProtocol {
     "Emulation.setLocaleOverride", "Emulation.setScriptExecutionDisabled",
     "Emulation.setTimezoneOverride",
     "Fetch.continueRequest", "Fetch.enable", "Fetch.failRequest",
+    "HeadlessExperimental.beginFrame",
     "Inspector.enable",
     "Network.enable",
     "Page.captureScreenshot", "Page.createIsolatedWorld", "Page.enable",

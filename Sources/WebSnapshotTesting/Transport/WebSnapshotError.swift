@@ -34,6 +34,8 @@ enum WebSnapshotError: Error, CustomStringConvertible, Equatable {
   case screenshotUnreadable(String)
   /// The assertion stopped waiting.
   case abandoned
+  /// The headless shell did not produce a frame the snapshot asked for in time.
+  case frameNotProduced(seconds: Double)
   /// The page's main frame started to navigate away from the document it was given.
   case navigatedAway(target: String)
   /// The page opened a JavaScript dialog (`alert`, `confirm`, `prompt`, `beforeunload`).
@@ -94,6 +96,13 @@ enum WebSnapshotError: Error, CustomStringConvertible, Equatable {
       return "The browser's screenshot is not a readable PNG: \(reason)."
     case .abandoned:
       return "The assertion stopped waiting for the web snapshot."
+    case .frameNotProduced(let seconds):
+      let span = seconds == 1 ? "1 second" : "\(String(format: "%g", seconds)) seconds"
+      return """
+        The headless shell did not produce the frame the web snapshot asked for \
+        (HeadlessExperimental.beginFrame) within \(span). Set SNAPSHOT_TESTING_CHROMIUM to \
+        chromium to render with the browser's own frames.
+        """
     case .navigatedAway(let target):
       return """
         The web page navigated itself to \(target), away from the document it was given; a \

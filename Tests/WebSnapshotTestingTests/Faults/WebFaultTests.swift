@@ -150,6 +150,33 @@ struct WebFaultTests {
     #expect(folder.recordedFiles.isEmpty)
   }
 
+  /// A page whose renderer is busy once its snapshot is taken does not hold the snapshot up:
+  /// whether its context may serve again is found out afterwards, with a deadline of its own.
+  /// (Found out first, the snapshot waited for the busy renderer until the assertion gave up.)
+  @Test func aPageBusyAfterItsSnapshotDoesNotHoldItUp() throws {
+    let strategy = SimplySnapshotting<String>.lines.asyncPullback { (page: WebPage) in
+      WebRendering.snapshot(of: page, width: 10, height: 10, placeholder: { "" }) {
+        session throws(WebSnapshotError) in
+        // Twenty seconds of a busy main thread, starting as the snapshot is handed on (the page
+        // is closed with its context after the 5 seconds of the reuse check's deadline).
+        let reply = try await session.evaluate(
+          "setTimeout(() => { const end = Date.now() + 20000; while (Date.now() < end) {} }, 0);"
+            + " document.title"
+        )
+        return reply.message("result")?.string("value") ?? ""
+      }
+    }
+    let started = Date()
+    let (value, failure, _) = WebTesting.snapshot(
+      WebPage(html: "<title>busy</title>"),
+      as: strategy,
+      timeout: 10
+    )
+    #expect(failure == nil, "\(failure ?? "")")
+    #expect(value == "busy")
+    #expect(Date().timeIntervalSince(started) < 8)
+  }
+
   @Test func scriptErrorIsAWarning() throws {
     let page = WebPage(html: "<body style=\"margin:0\"><script>notAFunction();</script></body>")
     let (bitmap, failure, warnings) = WebTesting.snapshot(page, as: .image(width: 10, height: 10))

@@ -210,7 +210,11 @@ struct StateIsolationTests {
       WebRendering.snapshot(of: page, width: nil, height: nil, placeholder: { "" }) {
         session throws(WebSnapshotError) in
         try await prepare(session)
-        let reply = try await session.evaluate("probe()")
+        // The headless shell's page draws only the frames issued to it: the probe listens
+        // with frames driven, so that an animation frame still running would be heard.
+        let reply = try await session.withFrames { () throws(WebSnapshotError) -> JSONMessage in
+          try await session.evaluate("probe()")
+        }
         var object = reply.evaluatedObject?.object ?? [:]
         object["context"] = session.contextIdentifier
         let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
