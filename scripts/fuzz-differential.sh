@@ -24,9 +24,9 @@ binary="$(swift build "${flags[@]}" --show-bin-path)/FuzzInlineDifferential"
 corpus=.build-fuzz/corpus
 findings=.build-fuzz/findings
 mkdir -p "$corpus" "$findings"
-# Seeds: the package's own test files up to 64 KiB, copied once (the run adds its own inputs).
-find "$root/Tests" -name '*.swift' -size -64k -exec cp -n {} "$corpus/" \;
+# Seeds: the package's own test files up to 8 KiB (a unit parses its input a few dozen times), copied once (the run adds its own inputs).
+find "$root/Tests" -name '*.swift' -size -8k -exec cp -n {} "$corpus/" \;
 
 # shellcheck disable=SC2086
-"$binary" -max_total_time="$seconds" -max_len=65536 -timeout=60 -rss_limit_mb=4096 \
+"$binary" -max_total_time="$seconds" -max_len=16384 -timeout=60 -rss_limit_mb=4096 \
   -artifact_prefix="$findings/" ${FUZZ_OPTIONS:-} "$corpus"

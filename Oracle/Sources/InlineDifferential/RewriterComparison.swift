@@ -90,7 +90,8 @@ private func check(
   tally: inout DifferentialTally
 ) {
   tally.comparisons += 1
-  let oracle = try? InlineSnapshotOracle.rewrite(source, changes: changes).get()
+  let oracleResult = InlineSnapshotOracle.rewrite(source, changes: changes)
+  let oracle = try? oracleResult.get()
   let ours: String?
   let ourError: String?
   do {
@@ -121,7 +122,9 @@ private func check(
   case (.some, nil):
     tally.refusals.append(place + " — " + (ourError ?? ""))
   case (nil, .some):
-    tally.differences.append("\(place): written, but the oracle refused")
+    var refusal = ""
+    if case .failure(let error) = oracleResult { refusal = ": \(error)" }
+    tally.differences.append("\(place): written, but the oracle refused\(refusal)")
   case (.some(let expected), .some(let actual)):
     if expected == actual {
       tally.identicalEdits += 1
