@@ -82,7 +82,8 @@ struct HTTPConnection {
           : .refused(
             HTTPRequestHead.Refusal(
               status: 408,
-              reason: "The request's head did not arrive within \(Self.seconds(limits.headSeconds))."
+              reason:
+                "The request's head did not arrive within \(Self.seconds(limits.headSeconds))."
             )
           )
       case .closed:
@@ -158,7 +159,9 @@ struct HTTPConnection {
   }
 
   private func receive(
-    into chunk: inout [UInt8], upTo limit: Int, until deadline: UInt64
+    into chunk: inout [UInt8],
+    upTo limit: Int,
+    until deadline: UInt64
   ) -> Received {
     while true {
       guard wait(for: Int16(POLLIN), until: deadline) else { return .timedOut }
@@ -226,7 +229,10 @@ enum HTTPResponseText {
   /// The head of a response with `fields`, a `Date`, `Content-Length: contentLength` and
   /// `Connection: close`.
   static func head(
-    status: Int, fields: [(String, String)], contentLength: Int, date: Date = Date()
+    status: Int,
+    fields: [(String, String)],
+    contentLength: Int,
+    date: Date = Date()
   ) -> [UInt8] {
     var text = "HTTP/1.1 \(status) \(phrase(status))\r\n"
     for (name, value) in fields { text += "\(name): \(value)\r\n" }
@@ -241,9 +247,12 @@ enum HTTPResponseText {
     var parts = tm()
     gmtime_r(&seconds, &parts)
     let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    let months = [
+      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
     func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
     return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) "
-      + "\(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+      + "\(parts.tm_year + 1900) "
+      + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
   }
 }

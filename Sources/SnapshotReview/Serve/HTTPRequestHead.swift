@@ -152,7 +152,8 @@ struct HTTPRequestHead: Equatable, Sendable {
     else {
       throw Refusal(
         status: 400,
-        reason: "The request line “\(text)” is not “METHOD TARGET HTTP/1.1” with single spaces."
+        reason:
+          "The request line “\(text)” is not “METHOD TARGET HTTP/1.1” with single spaces."
       )
     }
     let version = Array(parts[2])
@@ -347,7 +348,9 @@ struct HTTPRequestHead: Equatable, Sendable {
 
   // MARK: - Characters
 
-  private static let (cr, lf, sp, tab) = (UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(32), UInt8(9))
+  private static let (cr, lf, sp, tab) = (
+    UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(32), UInt8(9)
+  )
 
   private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
@@ -362,17 +365,25 @@ struct HTTPRequestHead: Equatable, Sendable {
     }
   }
 
+  /// What a host may hold: `unreserved`, `sub-delims`, `%` of `pct-encoded`, `:` and the
+  /// brackets of an IP literal (RFC 3986 §3.2.2).
+  private static let hostCharacters = Set(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=%:[]".utf8
+  )
+
   /// `uri-host [":" port]`: a name, an address or a bracketed IPv6 literal, and digits after the
   /// last colon outside brackets. Empty is valid (RFC 9112 §3.2), and refused later as foreign.
   static func isValidHost(_ host: String) -> Bool {
-    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=%:[]".utf8)
-    guard host.utf8.allSatisfy(allowed.contains) else { return false }
+    guard host.utf8.allSatisfy(hostCharacters.contains) else { return false }
     var name = Substring(host)
     if let colon = host.lastIndex(of: ":"), !host[colon...].contains("]") {
       guard host[host.index(after: colon)...].utf8.allSatisfy(isDigit) else { return false }
       name = host[..<colon]
     }
-    if name.hasPrefix("[") { return name.hasSuffix("]") && name.dropFirst().dropLast().allSatisfy { $0 != "[" && $0 != "]" } }
+    if name.hasPrefix("[") {
+      return name.hasSuffix("]")
+        && name.dropFirst().dropLast().allSatisfy { $0 != "[" && $0 != "]" }
+    }
     return !name.contains("[") && !name.contains("]") && !name.contains(":")
   }
 }

@@ -58,7 +58,12 @@ package final class ReportServer: @unchecked Sendable {
     }
     var reuse: Int32 = 1
     _ = setsockopt(
-      descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+      descriptor,
+      SOL_SOCKET,
+      SO_REUSEADDR,
+      &reuse,
+      socklen_t(MemoryLayout<Int32>.size)
+    )
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(port.bigEndian)
@@ -191,7 +196,8 @@ package final class ReportServer: @unchecked Sendable {
   /// Answers 503 without waiting (the answer fits any socket's buffer) and closes.
   private func refuseBusy(_ client: Int32) {
     let body = Array(
-      "This server answers \(limits.connections) connections at once; try again.\n".utf8)
+      "This server answers \(limits.connections) connections at once; try again.\n".utf8
+    )
     let bytes =
       HTTPResponseText.head(
         status: 503,
@@ -251,7 +257,9 @@ package final class ReportServer: @unchecked Sendable {
         request.body = body
       case .timedOut:
         let refusal = ServedResponse.text(
-          408, "The body did not arrive within \(Int(limits.bodySeconds)) s.")
+          408,
+          "The body did not arrive within \(Int(limits.bodySeconds)) s."
+        )
         connection.write(Self.bytes(of: refusal, head: false))
         return
       case .gone:
@@ -277,7 +285,10 @@ package final class ReportServer: @unchecked Sendable {
       ),
     ]
     let start = HTTPResponseText.head(
-      status: response.status, fields: fields, contentLength: response.body.count)
+      status: response.status,
+      fields: fields,
+      contentLength: response.body.count
+    )
     return head ? start : start + response.body
   }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import RunRecord
 
-/// An HTTP request as ``ServedReport`` sees it: the server library's type stays in
-/// ``ReportServer``, so every rule here is tested without a socket.
+/// An HTTP request as ``ServedReport`` sees it, once ``ReportServer`` has read and checked its
+/// head (``HTTPRequestHead``): every rule here is tested without a socket.
 package struct ServedRequest: Sendable {
   package var method: String
   /// The path without its query (`/api/resolve`).

@@ -38,7 +38,8 @@ struct HTTPRequestHeadTests {
 
   @Test func theAbsoluteFormsAuthorityIsTheHost() throws {
     let head = try Self.parse(
-      "GET http://127.0.0.1:9/file?path=x HTTP/1.1\r\nHost: evil.example\r\n\r\n")
+      "GET http://127.0.0.1:9/file?path=x HTTP/1.1\r\nHost: evil.example\r\n\r\n"
+    )
     #expect(head.host == "127.0.0.1:9")
     #expect(head.path == "/file" && head.query == ["path": "x"])
   }
@@ -49,32 +50,69 @@ struct HTTPRequestHeadTests {
   }
 
   @Test(arguments: [
-    ("GET / HTTP/1.1\r\nHost: 127.0.0.1:1\r\nHost: evil.example\r\n\r\n", 400, "2 “Host” header lines"),
+    (
+      "GET / HTTP/1.1\r\nHost: 127.0.0.1:1\r\nHost: evil.example\r\n\r\n", 400,
+      "2 “Host” header lines"
+    ),
     ("GET / HTTP/1.1\r\nHost: a\r\nhost: a\r\n\r\n", 400, "2 “Host” header lines"),
     ("GET / HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n", 400, "2 “Host” header lines"),
-    ("GET / HTTP/1.1\r\nHost: a\r\nOrigin: http://a\r\nOrigin: http://b\r\n\r\n", 400, "2 “Origin” header lines"),
-    ("GET / HTTP/1.1\r\nHost: a\r\nX-Snapshot-Testing-Token: 1\r\nx-snapshot-testing-token: 2\r\n\r\n", 400, "2 “X-Snapshot-Testing-Token” header lines"),
+    (
+      "GET / HTTP/1.1\r\nHost: a\r\nOrigin: http://a\r\nOrigin: http://b\r\n\r\n", 400,
+      "2 “Origin” header lines"
+    ),
+    (
+      "GET / HTTP/1.1\r\nHost: a\r\nX-Snapshot-Testing-Token: 1\r\n"
+        + "x-snapshot-testing-token: 2\r\n\r\n",
+      400, "2 “X-Snapshot-Testing-Token” header lines"
+    ),
     ("GET / HTTP/1.1\r\n\r\n", 400, "must have a Host header"),
     ("GET / HTTP/1.1\r\nHost: a b\r\n\r\n", 400, "The Host header “a b” is not a valid host"),
     ("GET / HTTP/1.1\r\nHost: a:80x\r\n\r\n", 400, "is not a valid host"),
-    ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n", 400, "differing Content-Length values (2, 3)"),
-    ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 2, 3\r\n\r\n", 400, "differing Content-Length values"),
-    ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", 400, "Content-Length “-1” is not a number"),
+    (
+      "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n", 400,
+      "differing Content-Length values (2, 3)"
+    ),
+    (
+      "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 2, 3\r\n\r\n", 400,
+      "differing Content-Length values"
+    ),
+    (
+      "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", 400,
+      "Content-Length “-1” is not a number"
+    ),
     ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 0x10\r\n\r\n", 400, "is not a number"),
-    ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999\r\n\r\n", 400, "is not a number"),
-    ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400, "both Content-Length and Transfer-Encoding"),
-    ("GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n", 501, "Transfer-Encoding is not supported"),
+    (
+      "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999\r\n\r\n", 400,
+      "is not a number"
+    ),
+    (
+      "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400,
+      "both Content-Length and Transfer-Encoding"
+    ),
+    (
+      "GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n", 501,
+      "Transfer-Encoding is not supported"
+    ),
     ("GET / HTTP/1.1\r\nHost: a\r\nX-A: 1\r\n continued\r\n\r\n", 400, "(obs-fold)"),
     ("GET / HTTP/1.1\r\nHost: a\r\n\tX-A: 1\r\n\r\n", 400, "(obs-fold)"),
     ("GET / HTTP/1.1\r\nHost : a\r\n\r\n", 400, "whitespace between its name and its colon"),
-    ("GET / HTTP/1.1\r\nHost: a\r\nX-A\t: 1\r\n\r\n", 400, "whitespace between its name and its colon"),
+    (
+      "GET / HTTP/1.1\r\nHost: a\r\nX-A\t: 1\r\n\r\n", 400,
+      "whitespace between its name and its colon"
+    ),
     ("GET / HTTP/1.1\r\nHost: a\r\nno colon here\r\n\r\n", 400, "has no colon"),
     ("GET / HTTP/1.1\r\nHost: a\r\nX(A): 1\r\n\r\n", 400, "has an invalid name"),
-    ("GET / HTTP/1.1\r\nHost: a\r\nX-A: 1\u{0}2\r\n\r\n", 400, "“X-A” holds a control character"),
+    (
+      "GET / HTTP/1.1\r\nHost: a\r\nX-A: 1\u{0}2\r\n\r\n", 400,
+      "“X-A” holds a control character"
+    ),
     ("GET / HTTP/1.1\nHost: a\r\n\r\n", 400, "Line 1 of the request ends in a bare LF"),
     ("GET / HTTP/1.1\r\nHost: a\n\n", 400, "Line 2 of the request ends in a bare LF"),
     ("GET / HTTP/1.1\r\nHost: a\rX: b\r\n\r\n", 400, "Line 2 of the request holds a bare CR"),
-    ("GET  / HTTP/1.1\r\nHost: a\r\n\r\n", 400, "is not “METHOD TARGET HTTP/1.1” with single spaces"),
+    (
+      "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", 400,
+      "is not “METHOD TARGET HTTP/1.1” with single spaces"
+    ),
     ("GET / HTTP/1.1 \r\nHost: a\r\n\r\n", 400, "single spaces"),
     ("GET /a b HTTP/1.1\r\nHost: a\r\n\r\n", 400, "single spaces"),
     ("GET /\u{7F} HTTP/1.1\r\nHost: a\r\n\r\n", 400, "single spaces"),
@@ -87,7 +125,10 @@ struct HTTPRequestHeadTests {
     ("GET /%zz HTTP/1.1\r\nHost: a\r\n\r\n", 400, "malformed percent-encoding (“/%zz”)"),
     ("GET http://a b/ HTTP/1.1\r\nHost: a\r\n\r\n", 400, "single spaces"),
     ("GET http://a@b/ HTTP/1.1\r\nHost: a\r\n\r\n", 400, "names no valid host"),
-    ("GET / HTTP/1.1\r\nHost: a\r\nExpect: something\r\n\r\n", 417, "“something” is not supported"),
+    (
+      "GET / HTTP/1.1\r\nHost: a\r\nExpect: something\r\n\r\n", 417,
+      "“something” is not supported"
+    ),
   ])
   func aMalformedHeadIsRefusedNamingItsFault(head: String, status: Int, reason: String) {
     let refusal = Self.refusal(head)
@@ -104,7 +145,8 @@ struct HTTPRequestHeadTests {
 
   @Test func identicalContentLengthsAreOneLength() throws {
     let head = try Self.parse(
-      "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 5, 5\r\n\r\n")
+      "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 5, 5\r\n\r\n"
+    )
     #expect(head.contentLength == 5)
   }
 

@@ -60,7 +60,8 @@ import Testing
               + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
           )
           #expect(response.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(response)")
-          #expect(response.hasSuffix("The request has 2 “Host” header lines; it may have one.\n"))
+          #expect(
+            response.hasSuffix("The request has 2 “Host” header lines; it may have one.\n"))
         }
         #expect(fixture.packageFiles() == before)
         #expect(FileManager.default.fileExists(atPath: id))
@@ -80,12 +81,28 @@ import Testing
     ("GET / HTTP/1.1\r\nHost: {own}\r\nX-A: 1\r\n folded\r\n\r\n", "400 Bad Request", "(obs-fold)"),
     ("GET / HTTP/1.1\r\nHost : {own}\r\n\r\n", "400 Bad Request", "between its name and its colon"),
     ("GET / HTTP/1.1\nHost: {own}\n\n", "400 Bad Request", "ends in a bare LF"),
-    ("GET / HTTP/1.1\r\nHost: {own}\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", "400 Bad Request", "differing Content-Length"),
-    ("POST / HTTP/1.1\r\nHost: {own}\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "501 Not Implemented", "Transfer-Encoding"),
-    ("GET / HTTP/1.1\r\nOrigin: http://{own}\r\nOrigin: http://evil.example\r\nHost: {own}\r\n\r\n", "400 Bad Request", "2 “Origin” header lines"),
+    (
+      "GET / HTTP/1.1\r\nHost: {own}\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+      "400 Bad Request", "differing Content-Length"
+    ),
+    (
+      "POST / HTTP/1.1\r\nHost: {own}\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+      "501 Not Implemented", "Transfer-Encoding"
+    ),
+    (
+      "GET / HTTP/1.1\r\nOrigin: http://{own}\r\nOrigin: http://evil.example\r\n"
+        + "Host: {own}\r\n\r\n",
+      "400 Bad Request", "2 “Origin” header lines"
+    ),
     ("GET / HTTP/1.1\r\n\r\n", "400 Bad Request", "must have a Host header"),
-    ("GET / HTTP/3.0\r\nHost: {own}\r\n\r\n", "505 HTTP Version Not Supported", "HTTP/3 is not supported"),
-    ("GET http://evil.example/ HTTP/1.1\r\nHost: {own}\r\n\r\n", "403 Forbidden", "Refused: the Host header"),
+    (
+      "GET / HTTP/3.0\r\nHost: {own}\r\n\r\n", "505 HTTP Version Not Supported",
+      "HTTP/3 is not supported"
+    ),
+    (
+      "GET http://evil.example/ HTTP/1.1\r\nHost: {own}\r\n\r\n", "403 Forbidden",
+      "Refused: the Host header"
+    ),
     ("GET / HTTP/1.0\r\n\r\n", "403 Forbidden", "Refused: the Host header"),
   ])
   func aMalformedHeadIsRefusedOverTheWire(head: String, status: String, reason: String) throws {
@@ -109,7 +126,9 @@ import Testing
         try slow.send("GET / HTTP/1.1\r\nHo")
         // Meanwhile another client is answered at once.
         let other = try RawClient.exchange(
-          port: server.port, "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+          port: server.port,
+          "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n"
+        )
         #expect(other.hasPrefix("HTTP/1.1 200 OK\r\n"))
         var answer = ""
         while answer.isEmpty, Date().timeIntervalSince(start) < 5 {
@@ -137,7 +156,9 @@ import Testing
         #expect(longField.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
         #expect(longField.hasSuffix("The request's head is longer than 16384 bytes.\n"))
         let longLine = try RawClient.exchange(
-          port: server.port, "GET /" + String(repeating: "a", count: 20_000))
+          port: server.port,
+          "GET /" + String(repeating: "a", count: 20_000)
+        )
         #expect(longLine.hasPrefix("HTTP/1.1 414 URI Too Long\r\n"), "\(longLine.prefix(200))")
       }
     }
@@ -149,11 +170,14 @@ import Testing
         let client = try RawClient(port: server.port)
         try client.send(
           "POST /api/resolve HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
-            + "X-Snapshot-Testing-Token: secret-token\r\nContent-Length: 100000000\r\n\r\n{")
+            + "X-Snapshot-Testing-Token: secret-token\r\nContent-Length: 100000000\r\n\r\n{"
+        )
         let start = Date()
         let response = client.response(within: 5)
         #expect(response.hasPrefix("HTTP/1.1 413 Content Too Large\r\n"), "\(response)")
-        #expect(response.hasSuffix("The body is 100000000 bytes; this server reads at most 65536.\n"))
+        #expect(
+          response.hasSuffix("The body is 100000000 bytes; this server reads at most 65536.\n")
+        )
         #expect(Date().timeIntervalSince(start) < 1.5, "the answer waited for the body")
       }
     }
@@ -165,7 +189,8 @@ import Testing
         let client = try RawClient(port: server.port)
         try client.send(
           "POST /api/resolve HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
-            + "X-Snapshot-Testing-Token: secret-token\r\nContent-Length: 100\r\n\r\n{\"deci")
+            + "X-Snapshot-Testing-Token: secret-token\r\nContent-Length: 100\r\n\r\n{\"deci"
+        )
         let response = client.response(within: 5)
         #expect(response.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(response)")
         #expect(response.hasSuffix("The body did not arrive within 1 s.\n"))
@@ -182,7 +207,8 @@ import Testing
         try client.send(
           "POST /api/resolve HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
             + "X-Snapshot-Testing-Token: secret-token\r\nExpect: 100-continue\r\n"
-            + "Content-Length: \(body.utf8.count)\r\n\r\n")
+            + "Content-Length: \(body.utf8.count)\r\n\r\n"
+        )
         var interim = ""
         let start = Date()
         while !interim.hasSuffix("\r\n\r\n"), Date().timeIntervalSince(start) < 3 {
@@ -193,7 +219,9 @@ import Testing
         try client.send(body)
         let response = client.response(within: 5)
         #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(response)")
-        #expect(response.contains(#"{"id":"/nowhere","message":"No longer pending.","resolved":false}"#))
+        #expect(
+          response.contains(#"{"id":"/nowhere","message":"No longer pending.","resolved":false}"#)
+        )
       }
     }
   }
@@ -204,7 +232,9 @@ import Testing
         // Idle connections, each holding one of the four places until its head's deadline.
         var idle = try (0..<4).map { _ in try RawClient(port: server.port) }
         let refused = try RawClient.exchange(
-          port: server.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+          port: server.port,
+          "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n"
+        )
         #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "\(refused)")
         #expect(refused.contains("\r\nRetry-After: 1\r\n"))
         #expect(refused.hasSuffix("This server answers 4 connections at once; try again.\n"))
@@ -213,7 +243,9 @@ import Testing
         let start = Date()
         while !answer.hasPrefix("HTTP/1.1 200"), Date().timeIntervalSince(start) < 0.8 {
           answer = try RawClient.exchange(
-            port: server.port, "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+            port: server.port,
+            "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n"
+          )
         }
         #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), "a place was not freed: \(answer)")
         _ = idle
@@ -225,9 +257,13 @@ import Testing
     try ReviewFixture.with { fixture in
       try Self.serving(fixture) { server in
         let head = try RawClient.exchange(
-          port: server.port, "HEAD / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+          port: server.port,
+          "HEAD / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n"
+        )
         let get = try RawClient.exchange(
-          port: server.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+          port: server.port,
+          "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n"
+        )
         let getHead = try #require(get.components(separatedBy: "\r\n\r\n").first)
         #expect(head.hasSuffix("\r\n\r\n"))
         func length(_ text: String) -> String? {
@@ -243,7 +279,10 @@ import Testing
     try ReviewFixture.with { fixture in
       let (session, _) = fixture.session()
       let server = try ReportServer(
-        report: ServedReport(session: session, filters: []), port: 0, limits: Self.limits)
+        report: ServedReport(session: session, filters: []),
+        port: 0,
+        limits: Self.limits
+      )
       server.start()
       let open = try RawClient(port: server.port)
       let start = Date()
@@ -252,76 +291,5 @@ import Testing
       #expect(Date().timeIntervalSince(start) < 1.5)
       #expect(throws: (any Error).self) { try RawClient(port: server.port) }
     }
-  }
-}
-
-/// A client on a raw socket, so that a test sends exactly the bytes it means, as slowly as it
-/// means.
-final class RawClient {
-  let descriptor: Int32
-
-  struct Failure: Error, CustomStringConvertible { var description: String }
-
-  init(port: Int) throws {
-    descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else {
-      close(descriptor)
-      throw Failure(description: "connect: errno \(errno)")
-    }
-  }
-
-  deinit { close(descriptor) }
-
-  /// Sends `text` whole, or throws when the server closed the connection.
-  func send(_ text: String) throws {
-    let bytes = Array(text.utf8)
-    var sent = 0
-    while sent < bytes.count {
-      let count = bytes[sent...].withUnsafeBytes {
-        Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-      }
-      guard count > 0 else { throw Failure(description: "send: errno \(errno)") }
-      sent += count
-    }
-  }
-
-  /// What has arrived so far, without waiting.
-  func available() -> String {
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    let count = recv(descriptor, &chunk, chunk.count, Int32(MSG_DONTWAIT))
-    return count > 0 ? String(decoding: chunk[..<count], as: UTF8.self) : ""
-  }
-
-  /// Everything until the server closes, or until `seconds` pass.
-  func response(within seconds: Double) -> String {
-    let deadline = Date().addingTimeInterval(seconds)
-    var response: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while Date() < deadline {
-      var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      guard poll(&entry, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 else { break }
-      let count = recv(descriptor, &chunk, chunk.count, 0)
-      if count <= 0 { break }
-      response += chunk[..<count]
-    }
-    return String(decoding: response, as: UTF8.self)
-  }
-
-  /// Sends `request`, closes the sending side and returns the whole response.
-  static func exchange(port: Int, _ request: String) throws -> String {
-    let client = try RawClient(port: port)
-    try? client.send(request)
-    shutdown(client.descriptor, Int32(SHUT_WR))
-    return client.response(within: 5)
   }
 }

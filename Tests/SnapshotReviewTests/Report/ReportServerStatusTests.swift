@@ -14,28 +14,39 @@ struct ReportServerStatusTests {
   ])
   func everyStatusTheServerAnswersHasItsPhrase(code: Int, phrase: String) {
     #expect(HTTPResponseText.phrase(code) == phrase)
-    let head = String(decoding: HTTPResponseText.head(status: code, fields: [], contentLength: 0), as: UTF8.self)
+    let head = String(
+      decoding: HTTPResponseText.head(status: code, fields: [], contentLength: 0),
+      as: UTF8.self
+    )
     #expect(head.hasPrefix("HTTP/1.1 \(code) \(phrase)\r\n"))
   }
 
   @Test func aStatusWithoutAPhraseKeepsAValidStatusLine() {
     let head = String(
-      decoding: HTTPResponseText.head(status: 299, fields: [], contentLength: 0), as: UTF8.self)
+      decoding: HTTPResponseText.head(status: 299, fields: [], contentLength: 0),
+      as: UTF8.self
+    )
     #expect(head.hasPrefix("HTTP/1.1 299 \r\n"))
   }
 
   @Test func theDateIsRFC9110sFixedFormInGMT() {
     #expect(
       HTTPResponseText.imfFixdate(Date(timeIntervalSince1970: 784_111_777))
-        == "Sun, 06 Nov 1994 08:49:37 GMT")
+        == "Sun, 06 Nov 1994 08:49:37 GMT"
+    )
     let head = String(
       decoding: HTTPResponseText.head(
-        status: 200, fields: [("Content-Type", "text/plain")], contentLength: 3,
-        date: Date(timeIntervalSince1970: 0)),
-      as: UTF8.self)
+        status: 200,
+        fields: [("Content-Type", "text/plain")],
+        contentLength: 3,
+        date: Date(timeIntervalSince1970: 0)
+      ),
+      as: UTF8.self
+    )
     #expect(
       head
         == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
-        + "Date: Thu, 01 Jan 1970 00:00:00 GMT\r\nContent-Length: 3\r\nConnection: close\r\n\r\n")
+        + "Date: Thu, 01 Jan 1970 00:00:00 GMT\r\nContent-Length: 3\r\nConnection: close\r\n\r\n"
+    )
   }
 }
