@@ -61,7 +61,8 @@ import Testing
           )
           #expect(response.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(response)")
           #expect(
-            response.hasSuffix("The request has 2 “Host” header lines; it may have one.\n"))
+            response.hasSuffix("The request has 2 “Host” header lines; it may have one.\n")
+          )
         }
         #expect(fixture.packageFiles() == before)
         #expect(FileManager.default.fileExists(atPath: id))
@@ -249,6 +250,44 @@ import Testing
         }
         #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), "a place was not freed: \(answer)")
         _ = idle
+      }
+    }
+  }
+
+  /// A client that asks for a large file and never reads it holds its place for the write
+  /// deadline only.
+  @Test func aClientThatDoesNotReadItsAnswerIsLetGoAtTheWriteDeadline() throws {
+    try ReviewFixture.with { fixture in
+      var limits = Self.limits
+      limits.connections = 1
+      limits.writeSeconds = 1
+      let large = fixture.root.appendingPathComponent("large.bin")
+      try Data(count: 32 << 20).write(to: large)
+      try Self.serving(fixture, limits: limits) { server in
+        let own = "Host: 127.0.0.1:\(server.port)\r\n"
+        let stuck = try RawClient(port: server.port)
+        let start = Date()
+        try stuck.send("GET /file?path=\(large.path) HTTP/1.1\r\n\(own)\r\n")
+        Thread.sleep(forTimeInterval: 0.3)
+        let busy = try RawClient.exchange(
+          port: server.port,
+          "GET /api/state HTTP/1.1\r\n\(own)\r\n"
+        )
+        #expect(
+          busy.hasPrefix("HTTP/1.1 503 "),
+          "the stuck client held no place: \(busy.prefix(80))"
+        )
+        var answer = ""
+        while !answer.hasPrefix("HTTP/1.1 200"), Date().timeIntervalSince(start) < 5 {
+          Thread.sleep(forTimeInterval: 0.1)
+          answer = try RawClient.exchange(
+            port: server.port,
+            "GET /api/state HTTP/1.1\r\n\(own)\r\n"
+          )
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(answer.prefix(80))")
+        #expect(elapsed >= 0.9 && elapsed < 3, "let go after \(elapsed) s")
       }
     }
   }
