@@ -44,7 +44,7 @@ struct HTTPConnection {
     case head(HTTPRequestHead)
     /// Answer this and close.
     case refused(HTTPRequestHead.Refusal)
-    /// The client left (or sent nothing before leaving): close without answering.
+    /// The client left, or sent nothing before the deadline: close without answering.
     case gone
   }
 
