@@ -28,10 +28,9 @@ let package = Package(
     // inline module reads sources with a scanner of its own (Oracle/ keeps the swift-syntax
     // rewriter it is checked against).
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
-    // Only the `snapshot-testing` command-line tool uses these: FlyingFox serves
-    // `report --serve` (pure Swift over sockets, no SwiftNIO; see the README for the cost).
+    // Only the `snapshot-testing` command-line tool uses this (`report --serve` is served by a
+    // small HTTP/1.1 server of its own; see the README).
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-    .package(url: "https://github.com/swhitty/FlyingFox", "0.27.1"..<"0.28.0"),
     // Only the HTTP module uses this: the request and response types servers already speak.
     .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     // Only the transcript module uses these: the logging and tracing APIs servers log and trace
@@ -155,7 +154,6 @@ let package = Package(
       name: "SnapshotReview",
       dependencies: [
         "RunRecord", "PNGCodec", "InlineSnapshotRewriter", "ChildProcesses",
-        .product(name: "FlyingFox", package: "FlyingFox"),
       ]
     ),
     .target(

@@ -7,16 +7,25 @@
 #   Benchmarks/served-report-poll.sh [FAILURES [POLLS]]     (defaults: 5000 and 21)
 #
 # The tool is built from this package's release build of the main package (the benchmarks'
-# scratch folder), so it shares the build with `run.sh`. Needs curl.
+# scratch folder), so it shares the build with `run.sh`; TOOL=<path of a built snapshot-testing>
+# uses that one instead. FIRST_PAGE_AFTER=<seconds> asks for the first page that long after the
+# server printed its address (default 0: at once, while it still reads the records). Needs curl.
 set -euo pipefail
 cd "$(dirname "$0")"
 failures=${1:-5000}
 polls=${2:-21}
 scratch=${SCRATCH:-.build}
 
-echo "Building (release)…" >&2
-swift build -c release --scratch-path "$scratch" --product snapshot-testing >&2
-tool="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/snapshot-testing"
+first_page_after=${FIRST_PAGE_AFTER:-0}
+label="release build"
+if [ -n "${TOOL:-}" ]; then
+  tool=$TOOL
+  label="$(basename "$(dirname "$tool")") build"
+else
+  echo "Building (release)…" >&2
+  swift build -c release --scratch-path "$scratch" --product snapshot-testing >&2
+  tool="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/snapshot-testing"
+fi
 
 work=$(mktemp -d)
 server=""
@@ -84,6 +93,7 @@ timed() {
 }
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
+sleep "$first_page_after"
 page=$(timed /)
 page_bytes=$(curl -s -H "Host: 127.0.0.1:$port" "http://127.0.0.1:$port/" | wc -c)
 other_page=$(for _ in $(seq 1 5); do timed "/?page=2"; done | median)
@@ -96,11 +106,11 @@ changed=$(timed /api/state)
 pending=$(curl -s -H "Host: 127.0.0.1:$port" "http://127.0.0.1:$port/api/state" \
   | sed -n 's/.*"pending":\([0-9]*\).*/\1/p')
 
-echo "### The served report with $failures pending failures (release build)"
+echo "### The served report with $failures pending failures ($label)"
 echo
 echo "| request | time |"
 echo "|---|---:|"
-echo "| the first page (\`GET /\`: reads every record, shows 100; $page_bytes bytes) | $page ms |"
+echo "| the first page (\`GET /\` $first_page_after s after the start, shows 100; $page_bytes bytes) | $page ms |"
 echo "| another page (\`GET /?page=2\`, nothing changed, median of 5) | $other_page ms |"
 echo "| a poll while nothing changed (median of $polls) | **$unchanged ms** |"
 echo "| the first poll after a record was written | $changed ms (pending: $pending) |"

@@ -1,5 +1,3 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
 
 #if canImport(Glibc)
@@ -10,11 +8,18 @@ import Foundation
   import Darwin
 #endif
 
-/// Serves a ``ServedReport`` over HTTP on `127.0.0.1` only, with FlyingFox.
+/// Serves a ``ServedReport`` over HTTP/1.1 on `127.0.0.1` only: one request per connection,
+/// each on a thread of its own (never Swift's cooperative pool, which a long "Accept all" or a
+/// slow client would hold), at most ``HTTPServerLimits/connections`` at once.
+///
+/// The head is read by ``HTTPRequestHead``, which refuses what RFC 9112 says to refuse (two
+/// `Host` lines, obs-fold, a bare LF, differing `Content-Length` values, …) so that the report's
+/// `Host` and `Origin` rules judge exactly what the client sent. A body is read only for a
+/// `POST` from the page itself, up to ``HTTPServerLimits/bodyBytes``.
 ///
 /// Nothing is written to disk to serve (no lock or token file), so stopping the server, or
 /// killing it, leaves nothing behind.
-package final class ReportServer: Sendable {
+package final class ReportServer: @unchecked Sendable {
   /// Why the server could not start.
   package struct StartError: Error, CustomStringConvertible {
     package var description: String
@@ -23,76 +28,34 @@ package final class ReportServer: Sendable {
   }
 
   package let report: ServedReport
-  private let server: HTTPServer
-  private let requestedPort: UInt16
-  private let running = RunningTask()
+  package let limits: HTTPServerLimits
+  /// The port it listens on.
+  package let port: Int
+  private let listener: Int32
+  /// Written to by `stop()` to wake the accept loop.
+  private let wake: (read: Int32, write: Int32)
+  private let lock = NSLock()
+  private var open: Set<Int32> = []
+  private var started = false
+  private var stopped = false
+  private let acceptEnded = DispatchSemaphore(value: 0)
 
-  /// A server for `report` on `port` of `127.0.0.1`; 0 picks a free port.
-  package init(report: ServedReport, port: UInt16) throws(StartError) {
+  /// Listens on `port` of `127.0.0.1` for `report` (0 picks a free port); serves once started.
+  package init(
+    report: ServedReport,
+    port: UInt16,
+    limits: HTTPServerLimits = HTTPServerLimits()
+  ) throws(StartError) {
     self.report = report
-    self.requestedPort = port
-    let address: sockaddr_in
-    do {
-      address = try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
-    } catch {
-      throw StartError(description: "Cannot listen on 127.0.0.1: \(error)", portInUse: false)
-    }
-    if port != 0, Self.isInUse(port) {
-      throw Self.portInUse(port)
-    }
-    let served = report
-    server = HTTPServer(
-      address: address,
-      timeout: 30,
-      logger: .disabled,
-      handler: ClosureHTTPHandler { request in
-        var headers: [String: String] = [:]
-        for (header, value) in request.headers { headers[header.rawValue] = value }
-        // A body is read only for a request from the page itself (its Host and Origin): a
-        // foreign page's request is refused before its body is read.
-        var body = Data()
-        if request.method == .POST, served.isOwnPage(headers: headers) {
-          body = try await request.bodyData
-        }
-        var query: [String: String] = [:]
-        for item in request.query { query[item.name] = item.value }
-        let response = served.respond(
-          to: ServedRequest(
-            method: request.method.rawValue,
-            path: request.path,
-            query: query,
-            headers: headers,
-            body: body
-          )
-        )
-        return HTTPResponse(
-          statusCode: Self.statusCode(response.status),
-          headers: [
-            .contentType: response.contentType,
-            HTTPHeader("Cache-Control"): "no-store",
-            HTTPHeader("X-Content-Type-Options"): "nosniff",
-            // No other site may frame the page and trick a click on its buttons.
-            HTTPHeader("X-Frame-Options"): "DENY",
-            HTTPHeader("Content-Security-Policy"):
-              "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; "
-              + "script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
-          ],
-          body: request.method == .HEAD ? Data() : response.body
-        )
-      }
-    )
-  }
-
-  /// Whether another program listens on `port` of 127.0.0.1: checked before starting, so the
-  /// answer does not wait on the server's tasks, which a busy process may run late.
-  private static func isInUse(_ port: UInt16) -> Bool {
+    self.limits = limits
     #if canImport(Glibc) || canImport(Musl)
-      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     #else
       let descriptor = socket(AF_INET, SOCK_STREAM, 0)
     #endif
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
+    guard descriptor >= 0 else {
+      throw StartError(description: "Cannot open a socket: \(Self.errorText()).", portInUse: false)
+    }
     var reuse: Int32 = 1
     _ = setsockopt(
       descriptor,
@@ -105,12 +68,39 @@ package final class ReportServer: Sendable {
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(port.bigEndian)
     address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
-    let bound = withUnsafePointer(to: &address) {
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        bind(descriptor, $0, length) == 0 && listen(descriptor, 64) == 0
+          && getsockname(descriptor, $0, &length) == 0
       }
     }
-    return bound != 0 && errno == EADDRINUSE
+    guard bound else {
+      let code = errno
+      close(descriptor)
+      if code == EADDRINUSE { throw Self.portInUse(port) }
+      throw StartError(
+        description: "Cannot listen on 127.0.0.1:\(port): \(Self.errorText(code)).",
+        portInUse: false
+      )
+    }
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else {
+      close(descriptor)
+      throw StartError(description: "Cannot make a pipe: \(Self.errorText()).", portInUse: false)
+    }
+    for end in ends + [descriptor] { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    // Never block in `accept`: a client that connected and left before it ran would hold it.
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    listener = descriptor
+    wake = (ends[0], ends[1])
+    self.port = Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  deinit {
+    stop()
+    close(wake.read)
+    close(wake.write)
   }
 
   private static func portInUse(_ port: UInt16) -> StartError {
@@ -123,86 +113,182 @@ package final class ReportServer: Sendable {
     )
   }
 
-  /// The statuses `ServedReport` answers with, spelled (code and phrase) by FlyingFox.
-  private static let statusCodes: [HTTPStatusCode] = [
-    .ok, .badRequest, .forbidden, .notFound, .methodNotAllowed, .payloadTooLarge,
-    .internalServerError,
-  ]
-
-  /// FlyingFox's status for `status`; a code it does not list keeps its number.
-  package static func statusCode(_ status: Int) -> HTTPStatusCode {
-    statusCodes.first { $0.code == status } ?? HTTPStatusCode(status, phrase: "")
+  private static func errorText(_ code: Int32 = errno) -> String {
+    String(cString: strerror(code))
   }
 
-  /// Starts listening; returns once it does, with the port, or throws why it could not.
-  package func start() async throws(StartError) -> Int {
-    let server = self.server
-    let task = Task { try await server.run() }
-    running.set(task)
-    // Whichever comes first: FlyingFox says it listens, or its run ends (a failed start ends it
-    // at once, and FlyingFox's wait would not hear of it before its own timeout).
-    let (outcomes, outcome) = AsyncStream.makeStream(of: Result<Void, any Error>.self)
-    Task {
-      do {
-        try await server.waitUntilListening(timeout: 30)
-        outcome.yield(.success(()))
-      } catch {
-        outcome.yield(.failure(ListeningTimedOut()))
+  /// Starts answering; returns the port.
+  @discardableResult
+  package func start() -> Int {
+    let first = lock.withLock {
+      defer { started = true }
+      return !started && !stopped
+    }
+    guard first else { return port }
+    report.listeningPort = port
+    let thread = Thread { [self] in
+      acceptLoop()
+      acceptEnded.signal()
+    }
+    thread.name = "snapshot-testing report server"
+    thread.start()
+    return port
+  }
+
+  /// Stops listening, ends every open connection and waits (a second at most) for the accept
+  /// loop to end. Requests being answered finish on their own threads. Later calls do nothing.
+  package func stop() {
+    let (first, wasAccepting) = lock.withLock { () -> (Bool, Bool) in
+      defer { stopped = true }
+      // Under the lock, so that no descriptor here is closed (and its number reused) meanwhile:
+      // a connection leaves `open` before it closes.
+      for descriptor in open { shutdown(descriptor, Int32(SHUT_RDWR)) }
+      return (!stopped, started && !stopped)
+    }
+    guard first else { return }
+    if wasAccepting {
+      var byte: UInt8 = 1
+      _ = write(wake.write, &byte, 1)
+      _ = acceptEnded.wait(timeout: .now() + 1)
+    }
+    close(listener)
+  }
+
+  // MARK: - Accepting
+
+  private func acceptLoop() {
+    while true {
+      var entries = [
+        pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+      ]
+      let ready = poll(&entries, 2, -1)
+      if lock.withLock({ stopped }) { return }
+      if ready < 0, errno != EINTR { return }
+      guard ready > 0, entries[0].revents != 0 else { continue }
+      let client = accept(listener, nil, nil)
+      guard client >= 0 else {
+        // Out of descriptors: let connections end before trying again.
+        if errno == EMFILE || errno == ENFILE { usleep(10_000) }
+        continue
+      }
+      let acceptedAt = HTTPConnection.now()
+      _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+      #if canImport(Darwin)
+        var one: Int32 = 1
+        _ = setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+      #endif
+      let admitted = lock.withLock {
+        guard !stopped, open.count < limits.connections else { return false }
+        open.insert(client)
+        return true
+      }
+      guard admitted else {
+        refuseBusy(client)
+        continue
+      }
+      let thread = Thread { [self] in serve(client, acceptedAt: acceptedAt) }
+      thread.name = "snapshot-testing report connection"
+      thread.start()
+    }
+  }
+
+  /// Answers 503 without waiting (the answer fits any socket's buffer) and closes.
+  private func refuseBusy(_ client: Int32) {
+    let body = Array(
+      "This server answers \(limits.connections) connections at once; try again.\n".utf8
+    )
+    let bytes =
+      HTTPResponseText.head(
+        status: 503,
+        fields: [("Content-Type", "text/plain; charset=utf-8"), ("Retry-After", "1")],
+        contentLength: body.count
+      ) + body
+    _ = bytes.withUnsafeBytes {
+      send(client, $0.baseAddress, $0.count, HTTPConnection.noSignal | Int32(MSG_DONTWAIT))
+    }
+    shutdown(client, Int32(SHUT_WR))
+    close(client)
+  }
+
+  // MARK: - Answering
+
+  private func serve(_ client: Int32, acceptedAt: UInt64) {
+    var connection = HTTPConnection(descriptor: client, limits: limits)
+    defer {
+      lock.withLock { _ = open.remove(client) }
+      connection.finish()
+    }
+    let head: HTTPRequestHead
+    switch connection.readHead(since: acceptedAt) {
+    case .gone:
+      return
+    case .refused(let refusal):
+      connection.write(Self.bytes(of: .text(refusal.status, refusal.reason), head: false))
+      return
+    case .head(let read):
+      head = read
+    }
+    var request = ServedRequest(
+      method: head.method,
+      path: head.path,
+      query: head.query,
+      headers: head.headers
+    )
+    // The absolute form's authority is the request's host (RFC 9112 §3.2.2).
+    if let host = head.host { request.headers["host"] = host }
+    // A body is read only for a request from the page itself (its Host and Origin): a foreign
+    // page's request is refused before its body is read.
+    if head.contentLength > 0, head.method == "POST", report.isOwnPage(headers: request.headers) {
+      guard head.contentLength <= limits.bodyBytes else {
+        let refusal = ServedResponse.text(
+          413,
+          "The body is \(head.contentLength) bytes; this server reads at most "
+            + "\(limits.bodyBytes)."
+        )
+        connection.write(Self.bytes(of: refusal, head: false))
+        return
+      }
+      if head.expectsContinue {
+        connection.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+      }
+      switch connection.readBody(count: head.contentLength) {
+      case .body(let body):
+        request.body = body
+      case .timedOut:
+        let refusal = ServedResponse.text(
+          408,
+          "The body did not arrive within \(Int(limits.bodySeconds)) s."
+        )
+        connection.write(Self.bytes(of: refusal, head: false))
+        return
+      case .gone:
+        return
       }
     }
-    Task { outcome.yield((await task.result).flatMap { .failure(ServerStopped()) }) }
-    var first: Result<Void, any Error> = .failure(ListeningTimedOut())
-    for await result in outcomes {
-      first = result
-      break
-    }
-    outcome.finish()
-    switch first {
-    case .success:
-      guard case .ip4(_, let port)? = await server.listeningAddress else {
-        task.cancel()
-        throw StartError(description: "The server listens on no IPv4 address.", portInUse: false)
-      }
-      report.listeningPort = Int(port)
-      return Int(port)
-    case .failure(let error as ServerStopped):
-      _ = error
-      throw startError(await task.result)
-    case .failure:
-      task.cancel()
-      throw StartError(
-        description: "The server did not start listening in time.", portInUse: false)
-    }
+    let response = report.respond(to: request)
+    connection.write(Self.bytes(of: response, head: head.method == "HEAD"))
   }
 
-  private struct ListeningTimedOut: Error {}
-  private struct ServerStopped: Error {}
-
-  private func startError(_ result: Result<Void, any Error>) -> StartError {
-    if case .failure(let error) = result, case SocketError.failed(_, let code, _) = error,
-      code == EADDRINUSE
-    {
-      return Self.portInUse(requestedPort)
-    }
-    let cause = (try? result.get()).map { "it stopped" } ?? "\(result)"
-    return StartError(description: "The server could not start: \(cause).", portInUse: false)
+  /// The whole response: status line, fields and (but for `HEAD`) the body.
+  static func bytes(of response: ServedResponse, head: Bool) -> [UInt8] {
+    let fields = [
+      ("Content-Type", response.contentType),
+      ("Cache-Control", "no-store"),
+      ("X-Content-Type-Options", "nosniff"),
+      // No other site may frame the page and trick a click on its buttons.
+      ("X-Frame-Options", "DENY"),
+      (
+        "Content-Security-Policy",
+        "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; "
+          + "script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'"
+      ),
+    ]
+    let start = HTTPResponseText.head(
+      status: response.status,
+      fields: fields,
+      contentLength: response.body.count
+    )
+    return head ? start : start + response.body
   }
-
-  /// Stops listening and closes every connection.
-  package func stop() async {
-    await server.stop(timeout: 1)
-    running.cancel()
-  }
-}
-
-/// The server's task, so that `stop()` can cancel it.
-private final class RunningTask: @unchecked Sendable {
-  private let lock = NSLock()
-  private var task: Task<Void, any Error>?
-
-  func set(_ task: Task<Void, any Error>) {
-    lock.withLock { self.task = task }
-  }
-
-  func cancel() { lock.withLock { task?.cancel() } }
 }

@@ -21,7 +21,6 @@ extension ReviewSession {
       console.warn("error: \(error.description)\n")
       return .unavailable
     }
-    let outcome = Outcome()
     let done = DispatchSemaphore(value: 0)
     // The signals end the wait below instead of the process, so the server closes its socket.
     signal(SIGINT, SIG_IGN)
@@ -37,46 +36,18 @@ extension ReviewSession {
       signal(SIGINT, SIG_DFL)
       signal(SIGTERM, SIG_DFL)
     }
-    let console = SharedConsole(console: self.console)
-    let description = artifactsDescription
-    Task {
-      do {
-        let listening = try await server.start()
-        console.write(
-          """
-          Serving the report of \(description) at http://127.0.0.1:\(listening)/
-          Accept and Reject on the page change files here; press Ctrl-C to stop.
+    let listening = server.start()
+    Thread { report.prepare() }.start()
+    console.write(
+      """
+      Serving the report of \(artifactsDescription) at http://127.0.0.1:\(listening)/
+      Accept and Reject on the page change files here; press Ctrl-C to stop.
 
-          """
-        )
-      } catch {
-        console.warn("error: \((error as? ReportServer.StartError)?.description ?? "\(error)")\n")
-        outcome.set(.unavailable)
-        done.signal()
-      }
-    }
+      """
+    )
     done.wait()
-    let stopped = DispatchSemaphore(value: 0)
-    Task {
-      await server.stop()
-      stopped.signal()
-    }
-    _ = stopped.wait(timeout: .now() + 3)
-    if outcome.value == .success { self.console.write("\nStopped serving.\n") }
-    return outcome.value
+    server.stop()
+    console.write("\nStopped serving.\n")
+    return .success
   }
-}
-
-/// The console, used from the server's task while the session's thread waits.
-private struct SharedConsole: @unchecked Sendable {
-  var console: any ReviewConsole
-  func write(_ text: String) { console.write(text) }
-  func warn(_ text: String) { console.warn(text) }
-}
-
-private final class Outcome: @unchecked Sendable {
-  private let lock = NSLock()
-  private var code = ToolExitCode.success
-  func set(_ value: ToolExitCode) { lock.withLock { code = value } }
-  var value: ToolExitCode { lock.withLock { code } }
 }

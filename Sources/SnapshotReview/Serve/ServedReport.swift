@@ -1,8 +1,8 @@
 import Foundation
 import RunRecord
 
-/// An HTTP request as ``ServedReport`` sees it: the server library's type stays in
-/// ``ReportServer``, so every rule here is tested without a socket.
+/// An HTTP request as ``ServedReport`` sees it, once ``ReportServer`` has read and checked its
+/// head (``HTTPRequestHead``): every rule here is tested without a socket.
 package struct ServedRequest: Sendable {
   package var method: String
   /// The path without its query (`/api/resolve`).
@@ -215,6 +215,12 @@ package final class ServedReport: @unchecked Sendable {
 
   private var polled: PolledState?
   private var scans = 0
+  private let scanLock = NSLock()
+
+  /// Reads the records ahead of the first request: `report --serve` calls it on a thread of its
+  /// own as it starts, so that the page opened a moment later answers from that reading (with
+  /// 5,000 failures, reading them takes about a second).
+  package func prepare() { _ = scanned() }
 
   /// How many times the poll listed the folders and read the records (for tests).
   var stateScans: Int { lock.withLock { scans } }
@@ -231,6 +237,12 @@ package final class ServedReport: @unchecked Sendable {
   /// The failures that match the filters and the state with them, read again only when a
   /// records folder changed: paging through 5,000 failures reads them once.
   private func scanned() -> (failures: [PendingFailure], state: State) {
+    // One scan at a time: a request that comes during a scan (the one `prepare()` started)
+    // waits for it and answers from it instead of reading every record a second time.
+    scanLock.withLock { scannedNow() }
+  }
+
+  private func scannedNow() -> (failures: [PendingFailure], state: State) {
     let roots = session.artifactsRoots
     let folders = RecordsFoldersSignature(roots)
     let now = Int(Date().timeIntervalSince1970 * 1e9)

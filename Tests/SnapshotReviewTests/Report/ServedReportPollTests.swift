@@ -97,4 +97,30 @@ import Testing
       #expect(try Self.poll(report).pending == first.pending + 1)
     }
   }
+
+  /// `report --serve` reads the records once as it starts (`prepare()`, on a thread of its own),
+  /// so the first page opened a moment later answers from that reading; a page asked for while
+  /// that reading runs waits for it instead of reading every record a second time.
+  @Test func theFirstPageAnswersFromTheReadingStartedAtLaunch() throws {
+    try ReviewFixture.with { fixture in
+      let (report, _) = ServedReportTests.served(fixture)
+      let (folder, record) = try Self.recordsFolderAndARecord(fixture)
+      for index in 0..<2_000 {
+        try record.write(to: folder.appendingPathComponent("copy-\(index).json"))
+      }
+      Self.settle()
+      let prepared = DispatchSemaphore(value: 0)
+      Thread {
+        report.prepare()
+        prepared.signal()
+      }.start()
+      Thread.sleep(forTimeInterval: 0.05)
+      let page = report.respond(to: ServedReportTests.request("GET", "/"))
+      #expect(page.status == 200)
+      prepared.wait()
+      #expect(report.stateScans == 1, "the page and the launch each read every record")
+      #expect(try Self.poll(report).pending == 2_004)
+      #expect(report.stateScans == 1)
+    }
+  }
 }

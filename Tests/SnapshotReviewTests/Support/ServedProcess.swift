@@ -70,29 +70,9 @@ final class ServedProcess {
 /// Sends one HTTP request to `127.0.0.1:port` and returns the raw response ("" when nothing
 /// listens).
 func rawHTTP(port: Int, _ head: String, body: String = "") throws -> String {
-  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  guard descriptor >= 0 else { throw DevToolsBrowser.Failure(description: "socket") }
-  defer { close(descriptor) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_port = in_port_t(UInt16(port).bigEndian)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  let connected = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-    }
-  }
-  guard connected == 0 else { return "" }
-  let request = Array((head + "Connection: close\r\n\r\n" + body).utf8)
-  _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-  var response: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 65_536)
-  while true {
-    let count = recv(descriptor, &chunk, chunk.count, 0)
-    if count <= 0 { break }
-    response += chunk[..<count]
-  }
-  return String(decoding: response, as: UTF8.self)
+  guard let client = try? RawClient(port: port) else { return "" }
+  try? client.send(head + "Connection: close\r\n\r\n" + body)
+  return client.response(within: 120)
 }
 
 /// A socket listening on a free port of 127.0.0.1, to make that port busy.
