@@ -9,12 +9,11 @@ import Foundation
 /// A tiny HTTP/1.1 server on 127.0.0.1 for the tests: each path answers a fixed status and body,
 /// or never answers (`hang`), so that a page that fails or never loads is a real one.
 ///
-/// Not FlyingFox, which serves the review tool's report: FlyingFox runs its connections on
-/// Swift's cooperative pool, and the tests it would serve are synchronous Swift Testing tests that
-/// hold pool threads while the browser loads from this server (a synchronous assertion waits for
-/// its snapshot). On 2 cores two such tests would leave the server no thread to answer on, the
-/// starvation the command strategies were moved off the pool for. So it accepts and answers on
-/// threads of its own.
+/// Not a server on Swift's cooperative pool: the tests it serves are synchronous Swift Testing
+/// tests that hold pool threads while the browser loads from this server (a synchronous assertion
+/// waits for its snapshot). On 2 cores two such tests would leave such a server no thread to
+/// answer on, the starvation the command strategies were moved off the pool for. So it accepts and
+/// answers on threads of its own, as the review tool's report server does.
 final class LoopbackServer: @unchecked Sendable {
   enum Route: Sendable {
     case respond(status: Int, contentType: String, body: String)
