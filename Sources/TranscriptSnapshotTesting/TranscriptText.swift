@@ -13,33 +13,48 @@ struct TranscriptOptions: Sendable {
   static let maximumValueLength = 4096
 }
 
-/// Renders a transcript: one section per event, spans as an indented tree at their root's start.
+/// Renders a transcript into one text: one section per event, spans as an indented tree at their
+/// root's start.
+///
+/// It also notes where the text's values lie that may hold a UUID or an ISO 8601 date (the only
+/// places an identity can be, see ``TranscriptIdentities``), so that scrubbing reads those
+/// values rather than the whole text.
 struct TranscriptText {
   let transcript: Transcript
   let options: TranscriptOptions
-  private var lines: [String] = []
+  private var text = ""
+  /// UTF-8 offsets in `text` of the values that may hold a UUID or a date, in order.
+  private var candidates: [Range<Int>] = []
   private var traceIDs: [String: Int] = [:]
   private var spanIDs: [String: Int] = [:]
   private var requestIDs: [String: Int] = [:]
-  private let children: [String: [String]]
+  private let children: [ObjectIdentifier: [TranscriptSpanState]]
 
   init(_ transcript: Transcript, options: TranscriptOptions) {
     self.transcript = transcript
     self.options = options
-    var children: [String: [String]] = [:]
-    for case .span(let id) in transcript.events {
-      guard let parent = transcript.spans[id]?.parentSpanID else { continue }
-      children[parent, default: []].append(id)
+    var children: [ObjectIdentifier: [TranscriptSpanState]] = [:]
+    for case .span(let span) in transcript.events {
+      guard let parent = span.parent else { continue }
+      children[ObjectIdentifier(parent), default: []].append(span)
     }
     self.children = children
   }
 
   static func render(_ transcript: Transcript, options: TranscriptOptions) -> String {
-    var text = TranscriptText(transcript, options: options)
-    return text.render()
+    rendered(transcript, options: options).text
   }
 
-  private mutating func render() -> String {
+  /// The text, and the ranges of its values that may hold an identity.
+  static func rendered(
+    _ transcript: Transcript, options: TranscriptOptions
+  ) -> (text: String, candidates: [Range<Int>]) {
+    var text = TranscriptText(transcript, options: options)
+    text.render()
+    return (text.text, text.candidates)
+  }
+
+  private mutating func render() {
     for event in transcript.events {
       switch event {
       case .http(let message, let outgoing):
@@ -48,26 +63,140 @@ struct TranscriptText {
         case .request: kind = outgoing ? "outgoing request" : "request"
         case .response: kind = outgoing ? "outgoing response" : "response"
         }
-        lines.append("── \(kind)")
-        lines.append(Self.http(message))
+        line("── \(kind)")
+        newLine()
+        value(Self.http(message))
       case .log(let record):
-        guard record.level >= options.minimumLevel else { continue }
+        guard record.event.level >= options.minimumLevel else { continue }
         log(record)
-      case .span(let id):
-        guard let span = transcript.spans[id] else { continue }
-        if let parent = span.parentSpanID, transcript.spans[parent] != nil { continue }
-        lines.append("── span")
+      case .span(let span):
+        // A child is written under its parent.
+        guard span.parent == nil else { continue }
+        line("── span")
         self.span(span, depth: 0)
       case .error(let description):
-        lines.append("── error")
-        lines.append(Self.escaped(description))
+        line("── error")
+        newLine()
+        value(Self.escaped(description))
       }
     }
     if transcript.ignored > 0 {
-      lines.append("── after the transcript was taken")
-      lines.append("\(transcript.ignored) entries or spans arrived and were left out")
+      line("── after the transcript was taken")
+      line("\(transcript.ignored) entries or spans arrived and were left out")
     }
-    return lines.joined(separator: "\n")
+  }
+
+  /// Starts a line: a line break before every line but the first.
+  private mutating func newLine() {
+    if !text.isEmpty { text += "\n" }
+  }
+
+  /// A line of the transcript's own words, which never hold an identity.
+  private mutating func line(_ words: String) {
+    newLine()
+    text += words
+  }
+
+  /// Appends a value that came from the work (already escaped), noting it when it may hold an
+  /// identity.
+  private mutating func value(_ value: String) {
+    let start = text.utf8.count
+    text += value
+    if TranscriptIdentities.mayHoldIdentity(value) {
+      candidates.append(start..<text.utf8.count)
+    }
+  }
+
+  private mutating func log(_ record: TranscriptLogRecord) {
+    newLine()
+    text += "── log "
+    text += record.event.level.rawValue
+    text += " "
+    value(Self.escaped(record.label))
+    text += ": "
+    value(Self.escaped(record.event.message.description))
+    if options.sourceLocations {
+      text += " ("
+      value(record.event.file)
+      text += ":\(record.event.line))"
+    }
+    for (key, metadataValue) in record.metadata.sorted(by: { $0.key < $1.key }) {
+      var metadataValue = "\(metadataValue)"
+      if Self.namesARequestID(key) { metadataValue = requestID(metadataValue) }
+      newLine()
+      text += "  "
+      value(Self.escaped(key))
+      text += ": "
+      value(Self.escaped(metadataValue))
+    }
+  }
+
+  private mutating func span(_ span: TranscriptSpanState, depth: Int) {
+    let indent = String(repeating: "  ", count: depth)
+    newLine()
+    text += indent
+    // The name it ended with: a server framework renames its span once the route is known.
+    value(Self.escaped(span.endName ?? span.startName))
+    text += " ("
+    text += Self.name(of: span.kind)
+    text += ")"
+    let inner = indent + "  "
+    if span.endCount > 0 {
+      attributes(span.attributes, indent: inner)
+      for event in span.events {
+        newLine()
+        text += inner
+        text += "event "
+        value(Self.escaped(event.name))
+        attributes(event.attributes, indent: inner + "  ")
+      }
+      for error in span.errors {
+        newLine()
+        text += inner
+        text += "error "
+        value(Self.escaped(String(describing: error)))
+      }
+      for link in span.links {
+        if let linked = link.context[TranscriptSpanKey.self] {
+          line("\(inner)link \(traceID(linked.traceID)) \(spanID(linked.spanID))")
+        } else if let context = link.context.inMemorySpanContext {
+          line("\(inner)link \(traceID(context.traceID)) \(spanID(context.spanID))")
+        } else {
+          line("\(inner)link (a context with no span)")
+        }
+      }
+      if let status = span.status {
+        newLine()
+        text += inner
+        text += "status "
+        text += status.code == .ok ? "ok" : "error"
+        if let message = status.message {
+          text += ": "
+          value(Self.escaped(message))
+        }
+      }
+      if let bucket = options.durationBucket {
+        let nanoseconds = span.endNanoseconds &- span.startNanoseconds
+        line("\(inner)duration \(Self.rounded(nanoseconds, to: bucket))")
+      }
+      if span.endCount > 1 { line("\(inner)! ended \(span.endCount) times") }
+    } else {
+      line("\(inner)! never ended")
+    }
+    for child in children[ObjectIdentifier(span)] ?? [] {
+      self.span(child, depth: depth + 1)
+    }
+  }
+
+  /// The name swift-distributed-tracing gives the kind's case.
+  static func name(of kind: SpanKind) -> String {
+    switch kind {
+    case .server: "server"
+    case .client: "client"
+    case .producer: "producer"
+    case .consumer: "consumer"
+    case .internal: "internal"
+    }
   }
 
   /// The message exactly as `.http` prints it.
@@ -77,65 +206,16 @@ struct TranscriptText {
     return text.hasSuffix("\n") ? String(text.dropLast()) : text
   }
 
-  private mutating func log(_ record: TranscriptLogRecord) {
-    let label = Self.escaped(record.label)
-    var line = "── log \(record.level) \(label): \(Self.escaped(record.message))"
-    if options.sourceLocations { line += " (\(record.file):\(record.line))" }
-    lines.append(line)
-    for (key, value) in record.metadata.sorted(by: { $0.key < $1.key }) {
-      var value = "\(value)"
-      if Self.namesARequestID(key) { value = requestID(value) }
-      lines.append("  \(Self.escaped(key)): \(Self.escaped(value))")
-    }
-  }
-
-  private mutating func span(_ span: TranscriptSpanRecord, depth: Int) {
-    let indent = String(repeating: "  ", count: depth)
-    // The name it ended with: a server framework renames its span once the route is known.
-    let name = span.finished?.operationName ?? span.name
-    lines.append("\(indent)\(Self.escaped(name)) (\(span.kind))")
-    let inner = indent + "  "
-    if let finished = span.finished {
-      lines += Self.attributeLines(finished.attributes, indent: inner)
-      for event in finished.events {
-        lines.append("\(inner)event \(Self.escaped(event.name))")
-        lines += Self.attributeLines(event.attributes, indent: inner + "  ")
-      }
-      for error in finished.errors {
-        lines.append("\(inner)error \(Self.escaped(String(describing: error.error)))")
-      }
-      for link in finished.links {
-        if let context = link.context.inMemorySpanContext {
-          lines.append("\(inner)link \(traceID(context.traceID)) \(spanID(context.spanID))")
-        } else {
-          lines.append("\(inner)link (a context with no span)")
-        }
-      }
-      if let status = finished.status {
-        var line = "\(inner)status \(status.code)"
-        if let message = status.message { line += ": \(Self.escaped(message))" }
-        lines.append(line)
-      }
-      if let bucket = options.durationBucket {
-        let nanoseconds = finished.endInstant.nanosecondsSinceEpoch
-          &- finished.startInstant.nanosecondsSinceEpoch
-        lines.append("\(inner)duration \(Self.rounded(nanoseconds, to: bucket))")
-      }
-      if span.endCount > 1 { lines.append("\(inner)! ended \(span.endCount) times") }
-    } else {
-      lines.append("\(inner)! never ended")
-    }
-    for child in children[span.spanID] ?? [] {
-      if let record = transcript.spans[child] { self.span(record, depth: depth + 1) }
-    }
-  }
-
   /// One `key = value` line an attribute, keys sorted.
-  static func attributeLines(_ attributes: SpanAttributes, indent: String) -> [String] {
-    var pairs: [(key: String, value: String)] = []
-    attributes.forEach { pairs.append(($0, describe($1))) }
-    return pairs.sorted { $0.key < $1.key }.map {
-      "\(indent)\(escaped($0.key)) = \(escaped($0.value))"
+  private mutating func attributes(_ attributes: SpanAttributes, indent: String) {
+    var pairs: [(key: String, value: SpanAttribute)] = []
+    attributes.forEach { pairs.append(($0, $1)) }
+    for (key, attribute) in pairs.sorted(by: { $0.key < $1.key }) {
+      newLine()
+      text += indent
+      value(Self.escaped(key))
+      text += " = "
+      value(Self.escaped(Self.describe(attribute)))
     }
   }
 
