@@ -50,8 +50,13 @@ final class TranscriptIdentities: @unchecked Sendable {
   ///
   /// Complexity: O(*n*) in the value's length in bytes.
   static func mayHoldIdentity(_ value: String) -> Bool {
+    var value = value
+    return value.withUTF8(mayHoldIdentity)
+  }
+
+  static func mayHoldIdentity(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var hexDigits = 0
-    for byte in value.utf8 {
+    for byte in bytes {
       if byte == UInt8(ascii: "-") {
         if hexDigits >= 4 { return true }
         hexDigits = 0
@@ -66,32 +71,57 @@ final class TranscriptIdentities: @unchecked Sendable {
 
   /// Scrubs the candidates joined with NUL, then writes each back in its place; the whole text
   /// when a candidate holds a NUL of its own.
+  ///
+  /// Complexity: O(*n*) in the text's length for the copy, plus the scrubbers' O(*m*) in the
+  /// candidates' length.
   static func scrub(_ text: String, candidates: [Range<Int>]) -> String {
     guard !candidates.isEmpty else { return text }
-    let utf8 = Array(text.utf8)
+    var text = text
+    switch text.withUTF8({ bytes in scrub(bytes, candidates: candidates) }) {
+    case .unchanged: return text
+    case .scrubbed(let scrubbed): return scrubbed
+    case .notJoinable: return (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text
+    }
+  }
+
+  private enum Outcome {
+    case unchanged, scrubbed(String), notJoinable
+  }
+
+  private static func scrub(
+    _ bytes: UnsafeBufferPointer<UInt8>, candidates: [Range<Int>]
+  ) -> Outcome {
     var joined: [UInt8] = []
+    joined.reserveCapacity(candidates.reduce(0) { $0 + $1.count + 1 })
     for (index, range) in candidates.enumerated() {
+      let value = UnsafeBufferPointer(rebasing: bytes[range])
+      if value.contains(0) { return .notJoinable }
       if index > 0 { joined.append(0) }
-      joined.append(contentsOf: utf8[range])
+      joined.append(contentsOf: value)
     }
-    let wholeText = { (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text }
-    guard joined.count(where: { $0 == 0 }) == candidates.count - 1 else { return wholeText() }
     let values = String(decoding: joined, as: UTF8.self)
-    guard let scrubbed = try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(values)) else {
-      return wholeText()
+    guard var scrubbed = try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(values)) else {
+      return .notJoinable
     }
-    if scrubbed == values { return text }
-    let pieces = scrubbed.utf8.split(separator: 0, omittingEmptySubsequences: false)
-    guard pieces.count == candidates.count else { return wholeText() }
-    var output: [UInt8] = []
-    output.reserveCapacity(utf8.count + 64)
-    var copied = 0
-    for (range, piece) in zip(candidates, pieces) {
-      output.append(contentsOf: utf8[copied..<range.lowerBound])
-      output.append(contentsOf: piece)
-      copied = range.upperBound
+    if scrubbed == values { return .unchanged }
+    return scrubbed.withUTF8 { pieces in
+      var output: [UInt8] = []
+      output.reserveCapacity(bytes.count + pieces.count - joined.count)
+      var copied = 0
+      var pieceStart = 0
+      for range in candidates {
+        guard pieceStart <= pieces.count else { return .notJoinable }
+        var pieceEnd = pieceStart
+        while pieceEnd < pieces.count && pieces[pieceEnd] != 0 { pieceEnd += 1 }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: pieces[pieceStart..<pieceEnd]))
+        copied = range.upperBound
+        pieceStart = pieceEnd + 1
+      }
+      // Every piece used, none left over: the scrubbers kept the separators.
+      guard pieceStart == pieces.count + 1 else { return .notJoinable }
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+      return .scrubbed(String(decoding: output, as: UTF8.self))
     }
-    output.append(contentsOf: utf8[copied...])
-    return String(decoding: output, as: UTF8.self)
   }
 }

@@ -22,7 +22,8 @@ struct TranscriptOptions: Sendable {
 struct TranscriptText {
   let transcript: Transcript
   let options: TranscriptOptions
-  private var text = ""
+  /// The text's UTF-8 bytes: appending bytes costs a fraction of appending to a `String`.
+  private var bytes: [UInt8] = []
   /// UTF-8 offsets in `text` of the values that may hold a UUID or a date, in order.
   private var candidates: [Range<Int>] = []
   private var traceIDs: [String: Int] = [:]
@@ -51,10 +52,11 @@ struct TranscriptText {
   ) -> (text: String, candidates: [Range<Int>]) {
     var text = TranscriptText(transcript, options: options)
     text.render()
-    return (text.text, text.candidates)
+    return (String(decoding: text.bytes, as: UTF8.self), text.candidates)
   }
 
   private mutating func render() {
+    bytes.reserveCapacity(transcript.events.count * 96)
     for event in transcript.events {
       switch event {
       case .http(let message, let outgoing):
@@ -65,7 +67,7 @@ struct TranscriptText {
         }
         line("── \(kind)")
         newLine()
-        value(Self.http(message))
+        unescaped(Self.http(message))
       case .log(let record):
         guard record.event.level >= options.minimumLevel else { continue }
         log(record)
@@ -77,7 +79,7 @@ struct TranscriptText {
       case .error(let description):
         line("── error")
         newLine()
-        value(Self.escaped(description))
+        value(description)
       }
     }
     if transcript.ignored > 0 {
@@ -88,73 +90,101 @@ struct TranscriptText {
 
   /// Starts a line: a line break before every line but the first.
   private mutating func newLine() {
-    if !text.isEmpty { text += "\n" }
+    if !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
+  }
+
+  private mutating func write(_ string: String) {
+    var string = string
+    string.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
   /// A line of the transcript's own words, which never hold an identity.
   private mutating func line(_ words: String) {
     newLine()
-    text += words
+    write(words)
   }
 
-  /// Appends a value that came from the work (already escaped), noting it when it may hold an
-  /// identity.
-  private mutating func value(_ value: String) {
-    let start = text.utf8.count
-    text += value
-    if TranscriptIdentities.mayHoldIdentity(value) {
-      candidates.append(start..<text.utf8.count)
+  /// Appends a value that came from the work, escaped, noting it when it may hold an identity.
+  /// One scan of a plain value's bytes decides both.
+  private mutating func value(_ raw: String) {
+    let start = bytes.count
+    var raw = raw
+    let (plain, mayHoldIdentity) = raw.withUTF8 { bytes in
+      (
+        bytes.count <= TranscriptOptions.maximumValueLength && !Self.needsEscaping(bytes),
+        TranscriptIdentities.mayHoldIdentity(bytes)
+      )
     }
+    if plain {
+      write(raw)
+      if mayHoldIdentity { candidates.append(start..<bytes.count) }
+    } else {
+      let escaped = Self.escaped(raw)
+      write(escaped)
+      if TranscriptIdentities.mayHoldIdentity(escaped) {
+        candidates.append(start..<bytes.count)
+      }
+    }
+  }
+
+  /// Appends a text that is not escaped (what `.http` printed, a file path), noting it when it
+  /// may hold an identity.
+  private mutating func unescaped(_ value: String) {
+    let start = bytes.count
+    write(value)
+    if TranscriptIdentities.mayHoldIdentity(value) { candidates.append(start..<bytes.count) }
   }
 
   private mutating func log(_ record: TranscriptLogRecord) {
     newLine()
-    text += "── log "
-    text += record.event.level.rawValue
-    text += " "
-    value(Self.escaped(record.label))
-    text += ": "
-    value(Self.escaped(record.event.message.description))
+    write("── log ")
+    write(record.event.level.rawValue)
+    write(" ")
+    value(record.label)
+    write(": ")
+    value(record.event.message.description)
     if options.sourceLocations {
-      text += " ("
-      value(record.event.file)
-      text += ":\(record.event.line))"
+      write(" (")
+      unescaped(record.event.file)
+      write(":\(record.event.line))")
     }
-    for (key, metadataValue) in record.metadata.sorted(by: { $0.key < $1.key }) {
-      var metadataValue = "\(metadataValue)"
-      if Self.namesARequestID(key) { metadataValue = requestID(metadataValue) }
+    for (key, metadataValue) in record.sortedMetadata {
       newLine()
-      text += "  "
-      value(Self.escaped(key))
-      text += ": "
-      value(Self.escaped(metadataValue))
+      write("  ")
+      value(key)
+      write(": ")
+      if Self.namesARequestID(key) {
+        value(requestID(metadataValue.description))
+      } else {
+        value(metadataValue.description)
+      }
     }
   }
 
   private mutating func span(_ span: TranscriptSpanState, depth: Int) {
     let indent = String(repeating: "  ", count: depth)
     newLine()
-    text += indent
+    write(indent)
     // The name it ended with: a server framework renames its span once the route is known.
-    value(Self.escaped(span.endName ?? span.startName))
-    text += " ("
-    text += Self.name(of: span.kind)
-    text += ")"
+    value(span.endName ?? span.startName)
+    write(" (")
+    write(Self.name(of: span.kind))
+    write(")")
     let inner = indent + "  "
     if span.endCount > 0 {
       attributes(span.attributes, indent: inner)
       for event in span.events {
         newLine()
-        text += inner
-        text += "event "
-        value(Self.escaped(event.name))
+        write(inner)
+        write("event ")
+        value(event.name)
         attributes(event.attributes, indent: inner + "  ")
       }
       for error in span.errors {
         newLine()
-        text += inner
-        text += "error "
-        value(Self.escaped(String(describing: error)))
+        write(inner)
+        write("error ")
+        value(String(describing: error))
       }
       for link in span.links {
         if let linked = link.context[TranscriptSpanKey.self] {
@@ -167,12 +197,12 @@ struct TranscriptText {
       }
       if let status = span.status {
         newLine()
-        text += inner
-        text += "status "
-        text += status.code == .ok ? "ok" : "error"
+        write(inner)
+        write("status ")
+        write(status.code == .ok ? "ok" : "error")
         if let message = status.message {
-          text += ": "
-          value(Self.escaped(message))
+          write(": ")
+          value(message)
         }
       }
       if let bucket = options.durationBucket {
@@ -212,10 +242,10 @@ struct TranscriptText {
     attributes.forEach { pairs.append(($0, $1)) }
     for (key, attribute) in pairs.sorted(by: { $0.key < $1.key }) {
       newLine()
-      text += indent
-      value(Self.escaped(key))
-      text += " = "
-      value(Self.escaped(Self.describe(attribute)))
+      write(indent)
+      value(key)
+      write(" = ")
+      value(Self.describe(attribute))
     }
   }
 
@@ -228,13 +258,25 @@ struct TranscriptText {
   /// Hummingbird's `hb.request.id`, and any key ending in `request.id`, `request_id`,
   /// `request-id` or `requestID` (in any case).
   static func namesARequestID(_ key: String) -> Bool {
-    let key = key.lowercased()
-    return ["request.id", "request_id", "request-id", "requestid"].contains { key.hasSuffix($0) }
+    var key = key
+    return key.withUTF8 { key in
+      requestIDSuffixes.contains { suffix in
+        // ASCII case folding: no other character lowercases into these suffixes' letters.
+        key.count >= suffix.count
+          && zip(key[(key.count - suffix.count)...], suffix).allSatisfy { byte, expected in
+            (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected
+          }
+      }
+    }
   }
 
+  private static let requestIDSuffixes = ["request.id", "request_id", "request-id", "requestid"]
+    .map { Array($0.utf8) }
+
   private mutating func requestID(_ id: String) -> String {
-    if requestIDs[id] == nil { requestIDs[id] = requestIDs.count + 1 }
-    return "REQUEST_ID_\(requestIDs[id]!)"
+    let number = requestIDs[id] ?? requestIDs.count + 1
+    requestIDs[id] = number
+    return "REQUEST_ID_\(number)"
   }
 
   private mutating func spanID(_ id: String) -> String {
@@ -268,14 +310,20 @@ struct TranscriptText {
     }
   }
 
+  /// Whether any byte may need an escape: a C0 control, DEL, or 0xC2, which may begin a C1
+  /// control character (U+0080 to U+009F) and sends the value the long way, which decides.
+  static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
+  }
+
   /// One line whatever the value holds: control characters as `\u{…}` escapes (newlines and
   /// tabs too), and values beyond ``TranscriptOptions/maximumValueLength`` cut with a note.
   static func escaped(_ value: String) -> String {
     // Most values are short and plain: a scan of their bytes shows nothing needs escaping or
-    // cutting. A byte 0xC2 may begin a C1 control character (U+0080 to U+009F), so it sends the
-    // value the long way, which decides.
+    // cutting.
+    var value = value
     if value.utf8.count <= TranscriptOptions.maximumValueLength,
-      !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 })
+      !value.withUTF8(needsEscaping)
     {
       return value
     }

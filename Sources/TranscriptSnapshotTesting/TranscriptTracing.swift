@@ -91,6 +91,13 @@ public struct TranscriptSpan: Span {
   public var attributes: SpanAttributes {
     get { state?.read { $0.attributes } ?? [:] }
     nonmutating set { state?.change { $0.attributes = newValue } }
+    // `span.attributes[key] = value`: the attributes are moved out and back rather than read and
+    // written, so that setting one changes the dictionary in place instead of copying it.
+    nonmutating _modify {
+      var attributes = state?.takeAttributes() ?? [:]
+      defer { state?.change { $0.attributes = attributes } }
+      yield &attributes
+    }
   }
 
   public var isRecording: Bool { state?.read { $0.isRecording } ?? false }
@@ -178,6 +185,16 @@ final class TranscriptSpanState: @unchecked Sendable {
     capture.lock.lock()
     defer { capture.lock.unlock() }
     return body(self)
+  }
+
+  /// The attributes, left empty here until they are set again; a copy once the span no longer
+  /// records, since a change is then dropped.
+  func takeAttributes() -> SpanAttributes {
+    capture.lock.lock()
+    defer { capture.lock.unlock() }
+    guard isRecording else { return attributes }
+    defer { attributes = [:] }
+    return attributes
   }
 
   /// Applies a change while the span records; once it ended or the capture closed, drops it.
