@@ -154,6 +154,35 @@ import Tracing
         """)
     #expect(!TranscriptText.namesARequestID("request.idle"))
     #expect(TranscriptText.namesARequestID("requestID"))
+    #expect(TranscriptText.namesARequestID("X-REQUEST-ID"))
+    #expect(!TranscriptText.namesARequestID("id"))
+    // Compared by ASCII case folding, as `lowercased()` compared: İ lowercases to i and a dot.
+    #expect(!TranscriptText.namesARequestID("request.\u{130}d"))
+  }
+
+  struct Refused: Error {}
+
+  /// The entry's metadata wins over the logger's, and the entry's error over both.
+  @Test func metadataOfTheEntryOverTheLoggers() async {
+    let transcript = await Transcript.record { capture in
+      var logger = capture.logger(label: "app")
+      logger[metadataKey: "user"] = "logger"
+      logger[metadataKey: "error"] = "logger"
+      logger[metadataKey: "zone"] = "eu"
+      logger.info("failed", error: Refused(), metadata: ["user": "entry", "error": "entry"])
+      logger.info("plain", metadata: ["user": "entry"])
+    }
+    #expect(
+      Self.text(transcript) == """
+        ── log info app: failed
+          error: Refused()
+          user: entry
+          zone: eu
+        ── log info app: plain
+          error: logger
+          user: entry
+          zone: eu
+        """)
   }
 
   @Test func theStrategyWritesAReference() async {
