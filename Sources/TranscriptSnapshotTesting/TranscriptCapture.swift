@@ -20,7 +20,6 @@ import Tracing
 /// ```
 public struct Transcript: Sendable {
   let events: [TranscriptEvent]
-  let ignored: Int
 
   /// Runs `work` with a capture of its own and returns what it recorded.
   ///
@@ -29,8 +28,8 @@ public struct Transcript: Sendable {
   /// ``bootstrap(fallbackLogHandler:)`` was called, and the capture's own
   /// ``TranscriptCapture/logger(label:)`` and ``TranscriptCapture/tracer`` always do. An error
   /// `work` throws ends the transcript, after what was recorded so far. Once `record` returns
-  /// the capture is closed: a task that outlives it and still logs is counted, never written
-  /// into another test's transcript.
+  /// the capture is closed: what a task that outlives it still logs or traces is dropped, never
+  /// written into another test's transcript.
   public static func record(
     _ work: (TranscriptCapture) async throws -> Void
   ) async -> Transcript {
@@ -75,7 +74,6 @@ public final class TranscriptCapture: @unchecked Sendable {
   private var events: [TranscriptEvent] = []
   /// Set by `close()`; from then on entries, spans and changes to spans are left out.
   private(set) var closed = false
-  private var ignored = 0
   private var spanCount = 0
   private var traceCount = 0
   /// Carries span identities across process boundaries (`inject`, `extract`) with the header
@@ -114,11 +112,8 @@ public final class TranscriptCapture: @unchecked Sendable {
   func append(_ event: TranscriptEvent) {
     lock.lock()
     defer { lock.unlock() }
-    if closed {
-      ignored += 1
-    } else {
-      events.append(event)
-    }
+    // A closed capture's transcript is taken: what arrives now is nobody's.
+    if !closed { events.append(event) }
   }
 
   /// Numbers a span (and its trace, for a root of a new trace) in start order and notes its
@@ -126,10 +121,7 @@ public final class TranscriptCapture: @unchecked Sendable {
   func start(_ span: TranscriptSpanState) {
     lock.lock()
     defer { lock.unlock() }
-    if closed {
-      ignored += 1
-      return
-    }
+    if closed { return }
     spanCount += 1
     span.number = spanCount
     if span.parent == nil && span.inheritedTraceID == nil {
@@ -145,7 +137,7 @@ public final class TranscriptCapture: @unchecked Sendable {
     closed = true
     // Spans hold their capture; letting go of them here leaves no cycle.
     defer { events = [] }
-    return Transcript(events: events, ignored: ignored)
+    return Transcript(events: events)
   }
 }
 

@@ -28,7 +28,8 @@ struct TranscriptText {
   private var candidates: [Range<Int>] = []
   private var traceIDs: [String: Int] = [:]
   private var spanIDs: [String: Int] = [:]
-  private var requestIDs: [String: Int] = [:]
+  /// Each request ID's placeholder, made once: most entries of a request repeat its ID.
+  private var requestIDs: [String: String] = [:]
   private let children: [ObjectIdentifier: [TranscriptSpanState]]
 
   init(_ transcript: Transcript, options: TranscriptOptions) {
@@ -81,10 +82,6 @@ struct TranscriptText {
         newLine()
         value(description)
       }
-    }
-    if transcript.ignored > 0 {
-      line("── after the transcript was taken")
-      line("\(transcript.ignored) entries or spans arrived and were left out")
     }
   }
 
@@ -274,9 +271,10 @@ struct TranscriptText {
     .map { Array($0.utf8) }
 
   private mutating func requestID(_ id: String) -> String {
-    let number = requestIDs[id] ?? requestIDs.count + 1
-    requestIDs[id] = number
-    return "REQUEST_ID_\(number)"
+    if let placeholder = requestIDs[id] { return placeholder }
+    let placeholder = "REQUEST_ID_\(requestIDs.count + 1)"
+    requestIDs[id] = placeholder
+    return placeholder
   }
 
   private mutating func spanID(_ id: String) -> String {
