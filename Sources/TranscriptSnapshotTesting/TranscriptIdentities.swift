@@ -9,7 +9,8 @@ import SnapshotTesting
 /// Every value is set between words that end an identity on either side (a space, `: `, ` (`,
 /// ` = `, a line break), and so is a value alone between NUL separators: a match in the text is a
 /// match in the values joined with NUL, and the other way round, in the same order, so the
-/// numbering by first appearance is the same.
+/// numbering by first appearance is the same. A text printed by `.http` counts line by line: no
+/// identity holds a line break.
 ///
 /// The text reaches the scrubbers after the scrubbers in scope (`withSnapshotTesting(scrubbing:)`)
 /// ran on it. Those may have changed it; then the ranges no longer fit and the whole text is
@@ -60,13 +61,16 @@ final class TranscriptIdentities: @unchecked Sendable {
       if byte == UInt8(ascii: "-") {
         if hexDigits >= 4 { return true }
         hexDigits = 0
-      } else if (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66) {
-        hexDigits += 1
       } else {
-        hexDigits = 0
+        hexDigits = isHexDigit(byte) ? hexDigits + 1 : 0
       }
     }
     return false
+  }
+
+  @inline(__always)
+  static func isHexDigit(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
   }
 
   /// Scrubs the candidates joined with NUL, then writes each back in its place; the whole text
@@ -77,51 +81,44 @@ final class TranscriptIdentities: @unchecked Sendable {
   static func scrub(_ text: String, candidates: [Range<Int>]) -> String {
     guard !candidates.isEmpty else { return text }
     var text = text
-    switch text.withUTF8({ bytes in scrub(bytes, candidates: candidates) }) {
-    case .unchanged: return text
-    case .scrubbed(let scrubbed): return scrubbed
-    case .notJoinable: return (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text
+    text.makeContiguousUTF8()
+    guard let values = text.withUTF8({ bytes in joined(bytes, candidates: candidates) }),
+      let scrubbed = try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(values))
+    else {
+      return (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text
     }
+    if scrubbed == values { return text }
+    // Pieces of two valid strings, appended as strings: nothing is decoded again.
+    let pieces = scrubbed.utf8.split(separator: 0, omittingEmptySubsequences: false)
+    guard pieces.count == candidates.count else {
+      return (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text
+    }
+    let utf8 = text.utf8
+    var output = ""
+    output.reserveCapacity(utf8.count + scrubbed.utf8.count - values.utf8.count)
+    var copied = utf8.startIndex
+    for (range, piece) in zip(candidates, pieces) {
+      let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+      output += Substring(utf8[copied..<lower])
+      output += Substring(piece)
+      copied = utf8.index(utf8.startIndex, offsetBy: range.upperBound)
+    }
+    output += Substring(utf8[copied...])
+    return output
   }
 
-  private enum Outcome {
-    case unchanged, scrubbed(String), notJoinable
-  }
-
-  private static func scrub(
+  /// The candidates' bytes joined with NUL, or nil when one holds a NUL of its own.
+  private static func joined(
     _ bytes: UnsafeBufferPointer<UInt8>, candidates: [Range<Int>]
-  ) -> Outcome {
+  ) -> String? {
     var joined: [UInt8] = []
     joined.reserveCapacity(candidates.reduce(0) { $0 + $1.count + 1 })
     for (index, range) in candidates.enumerated() {
       let value = UnsafeBufferPointer(rebasing: bytes[range])
-      if value.contains(0) { return .notJoinable }
+      if value.contains(0) { return nil }
       if index > 0 { joined.append(0) }
       joined.append(contentsOf: value)
     }
-    let values = String(decoding: joined, as: UTF8.self)
-    guard var scrubbed = try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(values)) else {
-      return .notJoinable
-    }
-    if scrubbed == values { return .unchanged }
-    return scrubbed.withUTF8 { pieces in
-      var output: [UInt8] = []
-      output.reserveCapacity(bytes.count + pieces.count - joined.count)
-      var copied = 0
-      var pieceStart = 0
-      for range in candidates {
-        guard pieceStart <= pieces.count else { return .notJoinable }
-        var pieceEnd = pieceStart
-        while pieceEnd < pieces.count && pieces[pieceEnd] != 0 { pieceEnd += 1 }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: pieces[pieceStart..<pieceEnd]))
-        copied = range.upperBound
-        pieceStart = pieceEnd + 1
-      }
-      // Every piece used, none left over: the scrubbers kept the separators.
-      guard pieceStart == pieces.count + 1 else { return .notJoinable }
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
-      return .scrubbed(String(decoding: output, as: UTF8.self))
-    }
+    return String(decoding: joined, as: UTF8.self)
   }
 }

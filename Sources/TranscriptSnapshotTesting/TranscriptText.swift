@@ -106,14 +106,23 @@ struct TranscriptText {
   private mutating func value(_ raw: String) {
     let start = bytes.count
     var raw = raw
-    let (plain, mayHoldIdentity) = raw.withUTF8 { bytes in
-      (
-        bytes.count <= TranscriptOptions.maximumValueLength && !Self.needsEscaping(bytes),
-        TranscriptIdentities.mayHoldIdentity(bytes)
-      )
+    let plainAndMayHoldIdentity: Bool? = raw.withUTF8 { value in
+      guard value.count <= TranscriptOptions.maximumValueLength else { return nil }
+      var hexDigits = 0
+      var mayHoldIdentity = false
+      for byte in value {
+        if byte < 0x20 || byte == 0x7F || byte == 0xC2 { return nil }
+        if byte == UInt8(ascii: "-") {
+          if hexDigits >= 4 { mayHoldIdentity = true }
+          hexDigits = 0
+        } else {
+          hexDigits = TranscriptIdentities.isHexDigit(byte) ? hexDigits + 1 : 0
+        }
+      }
+      bytes.append(contentsOf: value)
+      return mayHoldIdentity
     }
-    if plain {
-      write(raw)
+    if let mayHoldIdentity = plainAndMayHoldIdentity {
       if mayHoldIdentity { candidates.append(start..<bytes.count) }
     } else {
       let escaped = Self.escaped(raw)
@@ -124,12 +133,33 @@ struct TranscriptText {
     }
   }
 
-  /// Appends a text that is not escaped (what `.http` printed, a file path), noting it when it
-  /// may hold an identity.
+  /// Appends a text that is not escaped (what `.http` printed, a file path), noting each of its
+  /// lines that may hold an identity: no identity spans a line break, and a response's body holds
+  /// far more lines than identities.
   private mutating func unescaped(_ value: String) {
-    let start = bytes.count
-    write(value)
-    if TranscriptIdentities.mayHoldIdentity(value) { candidates.append(start..<bytes.count) }
+    var value = value
+    value.withUTF8 { value in
+      let start = bytes.count
+      bytes.append(contentsOf: value)
+      var lineStart = 0
+      var hexDigits = 0
+      var mayHoldIdentity = false
+      for (index, byte) in value.enumerated() {
+        switch byte {
+        case UInt8(ascii: "\n"):
+          if mayHoldIdentity { candidates.append(start + lineStart..<start + index) }
+          lineStart = index + 1
+          hexDigits = 0
+          mayHoldIdentity = false
+        case UInt8(ascii: "-"):
+          if hexDigits >= 4 { mayHoldIdentity = true }
+          hexDigits = 0
+        default:
+          hexDigits = TranscriptIdentities.isHexDigit(byte) ? hexDigits + 1 : 0
+        }
+      }
+      if mayHoldIdentity { candidates.append(start + lineStart..<start + value.count) }
+    }
   }
 
   private mutating func log(_ record: TranscriptLogRecord) {

@@ -53,7 +53,16 @@ import Tracing
   }
 
   @Test func theSameTextAsScrubbingTheWholeText() async {
-    let transcript = await Self.identitiesEverywhere(body: "order \(Self.id) on 2024-03-04")
+    // The printed body is scrubbed line by line: identities at a line's ends, and a date whose
+    // time would be on the next line.
+    let body = """
+      order \(Self.id) on 2024-03-04
+      plain line
+      at 2024-03-05 09:30 +0100
+      2024-03-06
+      09:30 \(Self.other)
+      """
+    let transcript = await Self.identitiesEverywhere(body: body)
     let text = snapshotText(transcript, as: .transcript).text
     #expect(text == Self.wholeTextScrubbed(transcript))
     #expect(!text.contains(Self.other))
@@ -63,7 +72,8 @@ import Tracing
       "  id: UUID_1", "  UUID_2: key", "  at: DATE_2", "  sku: SKU-1000", "  glued: x\(Self.id)",
       "  digit: 2024-03-015", "  x-request-id: REQUEST_ID_1", "job DATE_3 (server)",
       "  DATE_4 = 1", "  ids = [\"UUID_1\", \"UUID_2\"]", "  error Failure(id: \"UUID_2\")",
-      "  status error: gave up at DATE_6", "order UUID_1 on DATE_7", "Failure(id: \"UUID_1\")",
+      "  status error: gave up at DATE_6", "order UUID_1 on DATE_7", "at DATE_8", "DATE_9",
+      "09:30 UUID_2", "Failure(id: \"UUID_1\")",
     ] {
       #expect(text.components(separatedBy: "\n").contains(line), "\(line)")
     }
