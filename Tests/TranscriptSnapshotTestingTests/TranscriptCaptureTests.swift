@@ -32,6 +32,26 @@ import Tracing
         """)
   }
 
+  /// Setting an attribute moves the attributes out and back: reading them in the same statement
+  /// still sees them, and each setting keeps the others.
+  @Test func attributesSetOneByOne() async {
+    let transcript = await Transcript.record { capture in
+      let span = capture.tracer.startSpan("copy", context: .topLevel)
+      span.attributes["b"] = 2
+      span.attributes["a"] = span.attributes["b"]
+      span.attributes["c"] = "\(span.attributes.get("a").map { "\($0)" } ?? "none")"
+      span.attributes["b"] = nil
+      span.end()
+    }
+    #expect(
+      TranscriptTextTests.text(transcript) == """
+        ── span
+        copy (internal)
+          a = 2
+          c = "int64(2)"
+        """)
+  }
+
   @Test func whatHappensAfterTheTranscriptWasTakenIsLeftOut() async {
     var kept: (span: TranscriptSpan, tracer: TranscriptTracer)?
     let transcript = await Transcript.record { capture in
