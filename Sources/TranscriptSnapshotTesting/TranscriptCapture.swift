@@ -109,7 +109,7 @@ public final class TranscriptCapture: @unchecked Sendable {
     append(.http(message, outgoing: true))
   }
 
-  func append(_ event: TranscriptEvent) {
+  func append(_ event: consuming TranscriptEvent) {
     lock.lock()
     defer { lock.unlock() }
     // A closed capture's transcript is taken: what arrives now is nobody's.
