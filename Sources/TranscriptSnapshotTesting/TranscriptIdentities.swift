@@ -109,7 +109,8 @@ final class TranscriptIdentities: @unchecked Sendable {
 
   /// The candidates' bytes joined with NUL, or nil when one holds a NUL of its own.
   private static func joined(
-    _ bytes: UnsafeBufferPointer<UInt8>, candidates: [Range<Int>]
+    _ bytes: UnsafeBufferPointer<UInt8>,
+    candidates: [Range<Int>]
   ) -> String? {
     var joined: [UInt8] = []
     joined.reserveCapacity(candidates.reduce(0) { $0 + $1.count + 1 })

@@ -63,7 +63,9 @@ struct RoutingLogHandler: LogHandler {
 
   func log(event: LogEvent) {
     if let capture = TranscriptCapture.current ?? ServiceContext.current?.transcriptCapture {
-      capture.append(.log(TranscriptLogRecord(label: label, loggerMetadata: metadata, event: event)))
+      capture.append(
+        .log(TranscriptLogRecord(label: label, loggerMetadata: metadata, event: event))
+      )
     } else {
       fallback.log(event: event)
     }

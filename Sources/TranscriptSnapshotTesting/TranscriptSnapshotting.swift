@@ -31,7 +31,10 @@ extension Snapshotting where Value == Transcript, Format == String {
     sourceLocations: Bool = false
   ) -> Snapshotting {
     let options = TranscriptOptions(
-      minimumLevel: minimumLevel, durationBucket: durationBucket, sourceLocations: sourceLocations)
+      minimumLevel: minimumLevel,
+      durationBucket: durationBucket,
+      sourceLocations: sourceLocations
+    )
     // Scrubbing as `.scrubbing(.uuids, .iso8601Dates)` would, reading only the values that may
     // hold an identity (see `TranscriptIdentities`).
     let identities = TranscriptIdentities()

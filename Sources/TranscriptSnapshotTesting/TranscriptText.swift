@@ -49,7 +49,8 @@ struct TranscriptText {
 
   /// The text, and the ranges of its values that may hold an identity.
   static func rendered(
-    _ transcript: Transcript, options: TranscriptOptions
+    _ transcript: Transcript,
+    options: TranscriptOptions
   ) -> (text: String, candidates: [Range<Int>]) {
     var text = TranscriptText(transcript, options: options)
     text.render()

@@ -35,10 +35,13 @@ public struct TranscriptTracer: Tracer {
     // A parent of another capture (a context handed across tests) starts a new tree here.
     let parent = parentSpan?.capture === capture ? parentSpan : nil
     let state = TranscriptSpanState(
-      capture: capture, parent: parent,
+      capture: capture,
+      parent: parent,
       inheritedTraceID: parent == nil ? parentContext.inMemorySpanContext?.traceID : nil,
-      name: operationName, kind: kind,
-      startNanoseconds: instant().nanosecondsSinceEpoch)
+      name: operationName,
+      kind: kind,
+      startNanoseconds: instant().nanosecondsSinceEpoch
+    )
     var spanContext = parentContext
     spanContext[TranscriptSpanKey.self] = state
     capture.start(state)
@@ -48,14 +51,21 @@ public struct TranscriptTracer: Tracer {
   public func forceFlush() {}
 
   public func extract<Carrier, Extract: Extractor>(
-    _ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract
+    _ carrier: Carrier,
+    into context: inout ServiceContext,
+    using extractor: Extract
   ) where Extract.Carrier == Carrier {
     (capture ?? TranscriptCapture.current)?.propagation.extract(
-      carrier, into: &context, using: extractor)
+      carrier,
+      into: &context,
+      using: extractor
+    )
   }
 
   public func inject<Carrier, Inject: Injector>(
-    _ context: ServiceContext, into carrier: inout Carrier, using injector: Inject
+    _ context: ServiceContext,
+    into carrier: inout Carrier,
+    using injector: Inject
   ) where Inject.Carrier == Carrier {
     guard let capture = capture ?? TranscriptCapture.current else { return }
     var context = context
@@ -107,7 +117,9 @@ public struct TranscriptSpan: Span {
   public func addEvent(_ event: SpanEvent) { state?.change { $0.events.append(event) } }
 
   public func recordError<Instant: TracerInstant>(
-    _ error: any Error, attributes: SpanAttributes, at instant: @autoclosure () -> Instant
+    _ error: any Error,
+    attributes: SpanAttributes,
+    at instant: @autoclosure () -> Instant
   ) {
     state?.change { $0.errors.append(error) }
   }
@@ -156,8 +168,12 @@ final class TranscriptSpanState: @unchecked Sendable {
   var endName: String?
 
   init(
-    capture: TranscriptCapture, parent: TranscriptSpanState?, inheritedTraceID: String?,
-    name: String, kind: SpanKind, startNanoseconds: UInt64
+    capture: TranscriptCapture,
+    parent: TranscriptSpanState?,
+    inheritedTraceID: String?,
+    name: String,
+    kind: SpanKind,
+    startNanoseconds: UInt64
   ) {
     self.capture = capture
     self.parent = parent

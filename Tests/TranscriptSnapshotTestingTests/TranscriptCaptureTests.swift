@@ -29,7 +29,8 @@ import Tracing
         checkout (internal)
           step = 1
           ! ended 2 times
-        """)
+        """
+    )
   }
 
   /// Setting an attribute moves the attributes out and back: reading them in the same statement
@@ -49,7 +50,8 @@ import Tracing
         copy (internal)
           a = 2
           c = "int64(2)"
-        """)
+        """
+    )
   }
 
   @Test func whatHappensAfterTheTranscriptWasTakenIsLeftOut() async {
@@ -65,7 +67,8 @@ import Tracing
         ── span
         open (internal)
           ! never ended
-        """)
+        """
+    )
   }
 
   /// Spans hold their capture and contexts hold their spans: none of it may hold itself.
@@ -108,7 +111,8 @@ import Tracing
   /// contexts travel in `InMemoryTracer`'s headers both ways.
   @Test func spansOfSwiftDistributedTracingsInMemoryTracer() async {
     let inMemory = InMemoryTracer(
-      idGenerator: .init(nextTraceID: { "their-trace" }, nextSpanID: { "their-span" }))
+      idGenerator: .init(nextTraceID: { "their-trace" }, nextSpanID: { "their-span" })
+    )
     let theirs = inMemory.startSpan("theirs", context: .topLevel)
     var sent: [String: String] = [:]
     var received: [String: String] = [:]
@@ -140,6 +144,7 @@ import Tracing
         remote child (internal)
           link TRACE_ID_2 SPAN_ID_2
           link TRACE_ID_1 SPAN_ID_1
-        """)
+        """
+    )
   }
 }

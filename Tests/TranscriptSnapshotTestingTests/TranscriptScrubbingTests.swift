@@ -22,14 +22,16 @@ import Tracing
   static func identitiesEverywhere(body: String) async -> Transcript {
     await Transcript.record { capture in
       capture.record(
-        HTTPRequest(method: .get, scheme: "http", authority: "shop", path: "/orders/\(id)"))
+        HTTPRequest(method: .get, scheme: "http", authority: "shop", path: "/orders/\(id)")
+      )
       capture.logger(label: "app \(id)").info(
         "created \(other) at 2024-03-01T09:30:00Z",
         metadata: [
           "id": "\(id.lowercased())", "\(other)": "key", "day": "2024-03-01",
           "at": "2024-03-01 09:30:00 +0000", "sku": "SKU-1000", "hex": "abcd-", "glued": "x\(id)",
           "digit": "2024-03-015", "x-request-id": "\(id)",
-        ])
+        ]
+      )
       withSpan("job 2024-03-01", ofKind: .server) { span in
         span.attributes["order"] = "\(id)"
         span.attributes["2024-03-02"] = 1
@@ -40,7 +42,8 @@ import Tracing
       }
       capture.record(
         HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain"]),
-        body: Data(body.utf8))
+        body: Data(body.utf8)
+      )
       throw Failure(id: id)
     }
   }
@@ -96,8 +99,12 @@ import Tracing
     try withTemporaryFolder { folder in
       withSnapshotTesting(scrubbing: [.replacing(Self.id, with: "<token>")]) {
         _ = verifySnapshot(
-          of: transcript, as: .transcript, named: "scoped", record: .all,
-          snapshotDirectory: folder.path)
+          of: transcript,
+          as: .transcript,
+          named: "scoped",
+          record: .all,
+          snapshotDirectory: folder.path
+        )
       }
       let written = try files(under: folder).map {
         try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
