@@ -5,9 +5,10 @@ import SnapshotTesting
 /// does over its whole text, byte for byte, while reading only the values that may hold one.
 ///
 /// Why reading the values is enough: both scrubbers match only runs that hold a `-` right after
-/// at least four hex digits (`8F3C2A1E-`, `2024-`), and the transcript's own words hold no `-`.
-/// Every value is set between words that end an identity on either side (a space, `: `, ` (`,
-/// ` = `, a line break), and so is a value alone between NUL separators: a match in the text is a
+/// at least four hex digits (`8F3C2A1E-`, `2024-`), and the transcript's own words hold no UUID
+/// or date. Every value is set between words that end an identity on either side and that a date
+/// cannot read on into (a space before `(` or `=`, `: `, `)`, a line break; a source location is
+/// one value with its `:line`), and so is a value alone between NUL separators: a match in the text is a
 /// match in the values joined with NUL, and the other way round, in the same order, so the
 /// numbering by first appearance is the same. A text printed by `.http` counts line by line: no
 /// identity holds a line break.

@@ -173,8 +173,9 @@ struct TranscriptText {
     value(record.event.message.description)
     if options.sourceLocations {
       write(" (")
-      unescaped(record.event.file)
-      write(":\(record.event.line))")
+      // With its line: a date at the file's end reads on into `:line` in the whole text.
+      unescaped("\(record.event.file):\(record.event.line)")
+      write(")")
     }
     for (key, metadataValue) in record.sortedMetadata {
       newLine()

@@ -82,6 +82,22 @@ import Tracing
     }
   }
 
+  /// A source location is scrubbed with its line: a file ending in an hour reads on into it.
+  @Test func aSourceLocationIsScrubbedWithItsLine() async {
+    let transcript = await Transcript.record { capture in
+      capture.logger(label: "app").info("saved", file: "Logs/2024-03-01T10", line: 30)
+    }
+    let text = snapshotText(transcript, as: .transcript(sourceLocations: true)).text
+    #expect(
+      text
+        == snapshotText(
+          TranscriptTextTests.text(transcript, sourceLocations: true),
+          as: SimplySnapshotting<String>.lines.scrubbing(.uuids, .iso8601Dates)
+        ).text
+    )
+    #expect(text == "── log info app: saved (Logs/DATE_1)")
+  }
+
   /// A value holding a NUL of its own cannot be joined with NUL: the whole text is scrubbed.
   @Test func aValueWithANulIsScrubbedWithTheWholeText() async {
     let transcript = await Self.identitiesEverywhere(body: "a\u{0}b \(Self.other) 2024-03-04")
