@@ -201,6 +201,8 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "InMemoryLogging", package: "swift-log"),
         .product(name: "Tracing", package: "swift-distributed-tracing"),
+        // Spans of swift-distributed-tracing's own in-memory tracer, linked and propagated.
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
         // The articles' transcript outputs are compared with runs through its `codeBlock`.
         "TestSupport",
       ],

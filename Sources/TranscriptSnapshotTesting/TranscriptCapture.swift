@@ -20,8 +20,6 @@ import Tracing
 /// ```
 public struct Transcript: Sendable {
   let events: [TranscriptEvent]
-  let spans: [String: TranscriptSpanRecord]
-  let ignored: Int
 
   /// Runs `work` with a capture of its own and returns what it recorded.
   ///
@@ -30,8 +28,8 @@ public struct Transcript: Sendable {
   /// ``bootstrap(fallbackLogHandler:)`` was called, and the capture's own
   /// ``TranscriptCapture/logger(label:)`` and ``TranscriptCapture/tracer`` always do. An error
   /// `work` throws ends the transcript, after what was recorded so far. Once `record` returns
-  /// the capture is closed: a task that outlives it and still logs is counted, never written
-  /// into another test's transcript.
+  /// the capture is closed: what a task that outlives it still logs or traces is dropped, never
+  /// written into another test's transcript.
   public static func record(
     _ work: (TranscriptCapture) async throws -> Void
   ) async -> Transcript {
@@ -64,20 +62,29 @@ public struct Transcript: Sendable {
 }
 
 /// The recording side of a ``Transcript``: HTTP messages, a logger and a tracer writing into it.
+///
+/// Capture is kept cheap because it runs inside the work a test measures: an entry or a span
+/// start is one append of a compact record (the `LogEvent` and metadata as given, a span's
+/// state) under one lock; nothing is formatted, merged or sorted until the text is rendered.
 public final class TranscriptCapture: @unchecked Sendable {
   @TaskLocal static var current: TranscriptCapture?
 
-  private let lock = NSLock()
+  /// Guards everything below and the mutable state of this capture's spans.
+  let lock = NSLock()
   private var events: [TranscriptEvent] = []
-  private var spans: [String: TranscriptSpanRecord] = [:]
-  private var closed = false
-  private var ignored = 0
-  let inMemoryTracer = InMemoryTracer()
+  /// Set by `close()`; from then on entries, spans and changes to spans are left out.
+  private(set) var closed = false
+  private var spanCount = 0
+  private var traceCount = 0
+  /// Carries span identities across process boundaries (`inject`, `extract`) with the header
+  /// names of swift-distributed-tracing's `InMemoryTracer`; it records no spans.
+  let propagation = InMemoryTracer(recordInjections: false, recordExtractions: false)
 
-  init() {}
+  init() {
+    events.reserveCapacity(64)
+  }
 
-  /// The tracer whose spans go to this capture, to pass to work that takes one. It records
-  /// through swift-distributed-tracing's `InMemoryTracer`.
+  /// The tracer whose spans go to this capture, to pass to work that takes one.
   public var tracer: TranscriptTracer { TranscriptTracer(capture: self) }
 
   /// A logger whose entries go to this capture, at every level (the strategy filters by level).
@@ -102,71 +109,68 @@ public final class TranscriptCapture: @unchecked Sendable {
     append(.http(message, outgoing: true))
   }
 
-  func append(_ event: TranscriptEvent) {
+  func append(_ event: consuming TranscriptEvent) {
     lock.lock()
     defer { lock.unlock() }
-    if closed {
-      ignored += 1
-    } else {
-      events.append(event)
-    }
+    // A closed capture's transcript is taken: what arrives now is nobody's.
+    if !closed { events.append(event) }
   }
 
-  /// Notes a span's start; returns false when the capture is closed.
-  func started(_ record: TranscriptSpanRecord) {
+  /// Numbers a span (and its trace, for a root of a new trace) in start order and notes its
+  /// start, unless the capture is closed.
+  func start(_ span: TranscriptSpanState) {
     lock.lock()
     defer { lock.unlock() }
-    if closed {
-      ignored += 1
-      return
+    if closed { return }
+    spanCount += 1
+    span.number = spanCount
+    if span.parent == nil && span.inheritedTraceID == nil {
+      traceCount += 1
+      span.traceNumber = traceCount
     }
-    spans[record.spanID] = record
-    events.append(.span(record.spanID))
-  }
-
-  /// Counts an end of the span; returns how many times it has now been ended.
-  func ended(_ spanID: String) -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    spans[spanID]?.endCount += 1
-    return spans[spanID]?.endCount ?? 0
+    events.append(.span(span))
   }
 
   func close() -> Transcript {
-    let finished = inMemoryTracer.finishedSpans
     lock.lock()
     defer { lock.unlock() }
     closed = true
-    for span in finished where spans[span.spanID] != nil {
-      spans[span.spanID]?.finished = span
-    }
-    return Transcript(events: events, spans: spans, ignored: ignored)
+    // Spans hold their capture; letting go of them here leaves no cycle.
+    defer { events = [] }
+    return Transcript(events: events)
   }
 }
 
 enum TranscriptEvent: Sendable {
   case http(HTTPMessage, outgoing: Bool)
   case log(TranscriptLogRecord)
-  case span(String)
+  /// A span, at its start; its state is final once the capture is closed.
+  case span(TranscriptSpanState)
   case error(String)
 }
 
+/// An entry as the handler got it: merging the logger's metadata with the entry's waits for the
+/// text.
 struct TranscriptLogRecord: Sendable {
   var label: String
-  var level: Logger.Level
-  var message: String
-  var metadata: Logger.Metadata
-  var file: String
-  var line: UInt
-}
+  var loggerMetadata: Logger.Metadata
+  var event: LogEvent
 
-struct TranscriptSpanRecord: Sendable {
-  var spanID: String
-  var parentSpanID: String?
-  var name: String
-  var kind: SpanKind
-  var endCount = 0
-  var finished: FinishedInMemorySpan?
+  /// The logger's metadata, the entry's over it, and the entry's error under `error`, sorted by
+  /// key (keys are unique, so the order is total).
+  var sortedMetadata: [(key: String, value: Logger.MetadataValue)] {
+    let extra = event.metadata
+    let hasError = event.error != nil
+    var pairs: [(key: String, value: Logger.MetadataValue)] = []
+    pairs.reserveCapacity(loggerMetadata.count + (extra?.count ?? 0) + 1)
+    for pair in loggerMetadata where extra?[pair.key] == nil && !(hasError && pair.key == "error") {
+      pairs.append(pair)
+    }
+    for pair in extra ?? [:] where !(hasError && pair.key == "error") { pairs.append(pair) }
+    if let error = event.error { pairs.append(("error", "\(error)")) }
+    pairs.sort { $0.key < $1.key }
+    return pairs
+  }
 }
 
 enum TranscriptBootstrap {

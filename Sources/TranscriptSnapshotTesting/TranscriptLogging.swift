@@ -20,18 +20,7 @@ struct TranscriptLogHandler: LogHandler {
   }
 
   func log(event: LogEvent) {
-    capture.append(.log(Self.record(event, label: label, metadata: metadata)))
-  }
-
-  static func record(
-    _ event: LogEvent, label: String, metadata: Logger.Metadata
-  ) -> TranscriptLogRecord {
-    var merged = metadata
-    if let extra = event.metadata { merged.merge(extra) { $1 } }
-    if let error = event.error { merged["error"] = "\(error)" }
-    return TranscriptLogRecord(
-      label: label, level: event.level, message: event.message.description, metadata: merged,
-      file: event.file, line: event.line)
+    capture.append(.log(TranscriptLogRecord(label: label, loggerMetadata: metadata, event: event)))
   }
 }
 
@@ -73,17 +62,19 @@ struct RoutingLogHandler: LogHandler {
   }
 
   func log(event: LogEvent) {
-    let capture = TranscriptCapture.current ?? ServiceContext.current?[TranscriptCaptureKey.self]
-    if let capture {
-      capture.append(.log(TranscriptLogHandler.record(event, label: label, metadata: metadata)))
+    if let capture = TranscriptCapture.current ?? ServiceContext.current?.transcriptCapture {
+      capture.append(
+        .log(TranscriptLogRecord(label: label, loggerMetadata: metadata, event: event))
+      )
     } else {
       fallback.log(event: event)
     }
   }
 }
 
-/// Carries a capture in a `ServiceContext`, so that spans and entries made from a context
-/// reach the test that made it even from a task of another tree.
-enum TranscriptCaptureKey: ServiceContextKey {
-  typealias Value = TranscriptCapture
+extension ServiceContext {
+  /// The capture this context leads to: the one its span of a ``TranscriptTracer`` records into,
+  /// so that entries made from the context reach the test that made it even from a task of
+  /// another tree.
+  var transcriptCapture: TranscriptCapture? { self[TranscriptSpanKey.self]?.capture }
 }

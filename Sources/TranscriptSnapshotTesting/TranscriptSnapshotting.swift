@@ -31,11 +31,19 @@ extension Snapshotting where Value == Transcript, Format == String {
     sourceLocations: Bool = false
   ) -> Snapshotting {
     let options = TranscriptOptions(
-      minimumLevel: minimumLevel, durationBucket: durationBucket, sourceLocations: sourceLocations)
+      minimumLevel: minimumLevel,
+      durationBucket: durationBucket,
+      sourceLocations: sourceLocations
+    )
+    // Scrubbing as `.scrubbing(.uuids, .iso8601Dates)` would, reading only the values that may
+    // hold an identity (see `TranscriptIdentities`).
+    let identities = TranscriptIdentities()
     var strategy = SimplySnapshotting<String>.lines.pullback { (transcript: Transcript) in
-      TranscriptText.render(transcript, options: options)
+      let rendered = TranscriptText.rendered(transcript, options: options)
+      identities.rendered(rendered.text, candidates: rendered.candidates)
+      return rendered.text
     }
     strategy.pathExtension = "txt"
-    return strategy.scrubbing(.uuids, .iso8601Dates)
+    return strategy.scrubbing(identities.scrubber)
   }
 }

@@ -13,33 +13,52 @@ struct TranscriptOptions: Sendable {
   static let maximumValueLength = 4096
 }
 
-/// Renders a transcript: one section per event, spans as an indented tree at their root's start.
+/// Renders a transcript into one text: one section per event, spans as an indented tree at their
+/// root's start.
+///
+/// It also notes where the text's values lie that may hold a UUID or an ISO 8601 date (the only
+/// places an identity can be, see ``TranscriptIdentities``), so that scrubbing reads those
+/// values rather than the whole text.
 struct TranscriptText {
   let transcript: Transcript
   let options: TranscriptOptions
-  private var lines: [String] = []
+  /// The text's UTF-8 bytes: appending bytes costs a fraction of appending to a `String`.
+  private var bytes: [UInt8] = []
+  /// UTF-8 offsets in `text` of the values that may hold a UUID or a date, in order.
+  private var candidates: [Range<Int>] = []
   private var traceIDs: [String: Int] = [:]
   private var spanIDs: [String: Int] = [:]
-  private var requestIDs: [String: Int] = [:]
-  private let children: [String: [String]]
+  /// Each request ID's placeholder, made once: most entries of a request repeat its ID.
+  private var requestIDs: [String: String] = [:]
+  private let children: [ObjectIdentifier: [TranscriptSpanState]]
 
   init(_ transcript: Transcript, options: TranscriptOptions) {
     self.transcript = transcript
     self.options = options
-    var children: [String: [String]] = [:]
-    for case .span(let id) in transcript.events {
-      guard let parent = transcript.spans[id]?.parentSpanID else { continue }
-      children[parent, default: []].append(id)
+    var children: [ObjectIdentifier: [TranscriptSpanState]] = [:]
+    for case .span(let span) in transcript.events {
+      guard let parent = span.parent else { continue }
+      children[ObjectIdentifier(parent), default: []].append(span)
     }
     self.children = children
   }
 
   static func render(_ transcript: Transcript, options: TranscriptOptions) -> String {
-    var text = TranscriptText(transcript, options: options)
-    return text.render()
+    rendered(transcript, options: options).text
   }
 
-  private mutating func render() -> String {
+  /// The text, and the ranges of its values that may hold an identity.
+  static func rendered(
+    _ transcript: Transcript,
+    options: TranscriptOptions
+  ) -> (text: String, candidates: [Range<Int>]) {
+    var text = TranscriptText(transcript, options: options)
+    text.render()
+    return (String(decoding: text.bytes, as: UTF8.self), text.candidates)
+  }
+
+  private mutating func render() {
+    bytes.reserveCapacity(transcript.events.count * 96)
     for event in transcript.events {
       switch event {
       case .http(let message, let outgoing):
@@ -48,26 +67,195 @@ struct TranscriptText {
         case .request: kind = outgoing ? "outgoing request" : "request"
         case .response: kind = outgoing ? "outgoing response" : "response"
         }
-        lines.append("── \(kind)")
-        lines.append(Self.http(message))
+        line("── \(kind)")
+        newLine()
+        unescaped(Self.http(message))
       case .log(let record):
-        guard record.level >= options.minimumLevel else { continue }
+        guard record.event.level >= options.minimumLevel else { continue }
         log(record)
-      case .span(let id):
-        guard let span = transcript.spans[id] else { continue }
-        if let parent = span.parentSpanID, transcript.spans[parent] != nil { continue }
-        lines.append("── span")
+      case .span(let span):
+        // A child is written under its parent.
+        guard span.parent == nil else { continue }
+        line("── span")
         self.span(span, depth: 0)
       case .error(let description):
-        lines.append("── error")
-        lines.append(Self.escaped(description))
+        line("── error")
+        newLine()
+        value(description)
       }
     }
-    if transcript.ignored > 0 {
-      lines.append("── after the transcript was taken")
-      lines.append("\(transcript.ignored) entries or spans arrived and were left out")
+  }
+
+  /// Starts a line: a line break before every line but the first.
+  private mutating func newLine() {
+    if !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
+  }
+
+  private mutating func write(_ string: String) {
+    var string = string
+    string.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  /// A line of the transcript's own words, which never hold an identity.
+  private mutating func line(_ words: String) {
+    newLine()
+    write(words)
+  }
+
+  /// Appends a value that came from the work, escaped, noting it when it may hold an identity.
+  /// One scan of a plain value's bytes decides both.
+  private mutating func value(_ raw: String) {
+    let start = bytes.count
+    var raw = raw
+    let plainAndMayHoldIdentity: Bool? = raw.withUTF8 { value in
+      guard value.count <= TranscriptOptions.maximumValueLength else { return nil }
+      var hexDigits = 0
+      var mayHoldIdentity = false
+      for byte in value {
+        if byte < 0x20 || byte == 0x7F || byte == 0xC2 { return nil }
+        if byte == UInt8(ascii: "-") {
+          if hexDigits >= 4 { mayHoldIdentity = true }
+          hexDigits = 0
+        } else {
+          hexDigits = TranscriptIdentities.isHexDigit(byte) ? hexDigits + 1 : 0
+        }
+      }
+      bytes.append(contentsOf: value)
+      return mayHoldIdentity
     }
-    return lines.joined(separator: "\n")
+    if let mayHoldIdentity = plainAndMayHoldIdentity {
+      if mayHoldIdentity { candidates.append(start..<bytes.count) }
+    } else {
+      let escaped = Self.escaped(raw)
+      write(escaped)
+      if TranscriptIdentities.mayHoldIdentity(escaped) {
+        candidates.append(start..<bytes.count)
+      }
+    }
+  }
+
+  /// Appends a text that is not escaped (what `.http` printed, a file path), noting each of its
+  /// lines that may hold an identity: no identity spans a line break, and a response's body holds
+  /// far more lines than identities.
+  private mutating func unescaped(_ value: String) {
+    var value = value
+    value.withUTF8 { value in
+      let start = bytes.count
+      bytes.append(contentsOf: value)
+      var lineStart = 0
+      var hexDigits = 0
+      var mayHoldIdentity = false
+      for (index, byte) in value.enumerated() {
+        switch byte {
+        case UInt8(ascii: "\n"):
+          if mayHoldIdentity { candidates.append(start + lineStart..<start + index) }
+          lineStart = index + 1
+          hexDigits = 0
+          mayHoldIdentity = false
+        case UInt8(ascii: "-"):
+          if hexDigits >= 4 { mayHoldIdentity = true }
+          hexDigits = 0
+        default:
+          hexDigits = TranscriptIdentities.isHexDigit(byte) ? hexDigits + 1 : 0
+        }
+      }
+      if mayHoldIdentity { candidates.append(start + lineStart..<start + value.count) }
+    }
+  }
+
+  private mutating func log(_ record: TranscriptLogRecord) {
+    newLine()
+    write("── log ")
+    write(record.event.level.rawValue)
+    write(" ")
+    value(record.label)
+    write(": ")
+    value(record.event.message.description)
+    if options.sourceLocations {
+      write(" (")
+      // With its line: a date at the file's end reads on into `:line` in the whole text.
+      unescaped("\(record.event.file):\(record.event.line)")
+      write(")")
+    }
+    for (key, metadataValue) in record.sortedMetadata {
+      newLine()
+      write("  ")
+      value(key)
+      write(": ")
+      if Self.namesARequestID(key) {
+        value(requestID(metadataValue.description))
+      } else {
+        value(metadataValue.description)
+      }
+    }
+  }
+
+  private mutating func span(_ span: TranscriptSpanState, depth: Int) {
+    let indent = String(repeating: "  ", count: depth)
+    newLine()
+    write(indent)
+    // The name it ended with: a server framework renames its span once the route is known.
+    value(span.endName ?? span.startName)
+    write(" (")
+    write(Self.name(of: span.kind))
+    write(")")
+    let inner = indent + "  "
+    if span.endCount > 0 {
+      attributes(span.attributes, indent: inner)
+      for event in span.events {
+        newLine()
+        write(inner)
+        write("event ")
+        value(event.name)
+        attributes(event.attributes, indent: inner + "  ")
+      }
+      for error in span.errors {
+        newLine()
+        write(inner)
+        write("error ")
+        value(String(describing: error))
+      }
+      for link in span.links {
+        if let linked = link.context[TranscriptSpanKey.self] {
+          line("\(inner)link \(traceID(linked.traceID)) \(spanID(linked.spanID))")
+        } else if let context = link.context.inMemorySpanContext {
+          line("\(inner)link \(traceID(context.traceID)) \(spanID(context.spanID))")
+        } else {
+          line("\(inner)link (a context with no span)")
+        }
+      }
+      if let status = span.status {
+        newLine()
+        write(inner)
+        write("status ")
+        write(status.code == .ok ? "ok" : "error")
+        if let message = status.message {
+          write(": ")
+          value(message)
+        }
+      }
+      if let bucket = options.durationBucket {
+        let nanoseconds = span.endNanoseconds &- span.startNanoseconds
+        line("\(inner)duration \(Self.rounded(nanoseconds, to: bucket))")
+      }
+      if span.endCount > 1 { line("\(inner)! ended \(span.endCount) times") }
+    } else {
+      line("\(inner)! never ended")
+    }
+    for child in children[ObjectIdentifier(span)] ?? [] {
+      self.span(child, depth: depth + 1)
+    }
+  }
+
+  /// The name swift-distributed-tracing gives the kind's case.
+  static func name(of kind: SpanKind) -> String {
+    switch kind {
+    case .server: "server"
+    case .client: "client"
+    case .producer: "producer"
+    case .consumer: "consumer"
+    case .internal: "internal"
+    }
   }
 
   /// The message exactly as `.http` prints it.
@@ -77,65 +265,16 @@ struct TranscriptText {
     return text.hasSuffix("\n") ? String(text.dropLast()) : text
   }
 
-  private mutating func log(_ record: TranscriptLogRecord) {
-    let label = Self.escaped(record.label)
-    var line = "── log \(record.level) \(label): \(Self.escaped(record.message))"
-    if options.sourceLocations { line += " (\(record.file):\(record.line))" }
-    lines.append(line)
-    for (key, value) in record.metadata.sorted(by: { $0.key < $1.key }) {
-      var value = "\(value)"
-      if Self.namesARequestID(key) { value = requestID(value) }
-      lines.append("  \(Self.escaped(key)): \(Self.escaped(value))")
-    }
-  }
-
-  private mutating func span(_ span: TranscriptSpanRecord, depth: Int) {
-    let indent = String(repeating: "  ", count: depth)
-    // The name it ended with: a server framework renames its span once the route is known.
-    let name = span.finished?.operationName ?? span.name
-    lines.append("\(indent)\(Self.escaped(name)) (\(span.kind))")
-    let inner = indent + "  "
-    if let finished = span.finished {
-      lines += Self.attributeLines(finished.attributes, indent: inner)
-      for event in finished.events {
-        lines.append("\(inner)event \(Self.escaped(event.name))")
-        lines += Self.attributeLines(event.attributes, indent: inner + "  ")
-      }
-      for error in finished.errors {
-        lines.append("\(inner)error \(Self.escaped(String(describing: error.error)))")
-      }
-      for link in finished.links {
-        if let context = link.context.inMemorySpanContext {
-          lines.append("\(inner)link \(traceID(context.traceID)) \(spanID(context.spanID))")
-        } else {
-          lines.append("\(inner)link (a context with no span)")
-        }
-      }
-      if let status = finished.status {
-        var line = "\(inner)status \(status.code)"
-        if let message = status.message { line += ": \(Self.escaped(message))" }
-        lines.append(line)
-      }
-      if let bucket = options.durationBucket {
-        let nanoseconds = finished.endInstant.nanosecondsSinceEpoch
-          &- finished.startInstant.nanosecondsSinceEpoch
-        lines.append("\(inner)duration \(Self.rounded(nanoseconds, to: bucket))")
-      }
-      if span.endCount > 1 { lines.append("\(inner)! ended \(span.endCount) times") }
-    } else {
-      lines.append("\(inner)! never ended")
-    }
-    for child in children[span.spanID] ?? [] {
-      if let record = transcript.spans[child] { self.span(record, depth: depth + 1) }
-    }
-  }
-
   /// One `key = value` line an attribute, keys sorted.
-  static func attributeLines(_ attributes: SpanAttributes, indent: String) -> [String] {
-    var pairs: [(key: String, value: String)] = []
-    attributes.forEach { pairs.append(($0, describe($1))) }
-    return pairs.sorted { $0.key < $1.key }.map {
-      "\(indent)\(escaped($0.key)) = \(escaped($0.value))"
+  private mutating func attributes(_ attributes: SpanAttributes, indent: String) {
+    var pairs: [(key: String, value: SpanAttribute)] = []
+    attributes.forEach { pairs.append(($0, $1)) }
+    for (key, attribute) in pairs.sorted(by: { $0.key < $1.key }) {
+      newLine()
+      write(indent)
+      value(key)
+      write(" = ")
+      value(Self.describe(attribute))
     }
   }
 
@@ -148,13 +287,26 @@ struct TranscriptText {
   /// Hummingbird's `hb.request.id`, and any key ending in `request.id`, `request_id`,
   /// `request-id` or `requestID` (in any case).
   static func namesARequestID(_ key: String) -> Bool {
-    let key = key.lowercased()
-    return ["request.id", "request_id", "request-id", "requestid"].contains { key.hasSuffix($0) }
+    var key = key
+    return key.withUTF8 { key in
+      requestIDSuffixes.contains { suffix in
+        // ASCII case folding: no other character lowercases into these suffixes' letters.
+        key.count >= suffix.count
+          && zip(key[(key.count - suffix.count)...], suffix).allSatisfy { byte, expected in
+            (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected
+          }
+      }
+    }
   }
 
+  private static let requestIDSuffixes = ["request.id", "request_id", "request-id", "requestid"]
+    .map { Array($0.utf8) }
+
   private mutating func requestID(_ id: String) -> String {
-    if requestIDs[id] == nil { requestIDs[id] = requestIDs.count + 1 }
-    return "REQUEST_ID_\(requestIDs[id]!)"
+    if let placeholder = requestIDs[id] { return placeholder }
+    let placeholder = "REQUEST_ID_\(requestIDs.count + 1)"
+    requestIDs[id] = placeholder
+    return placeholder
   }
 
   private mutating func spanID(_ id: String) -> String {
@@ -188,14 +340,20 @@ struct TranscriptText {
     }
   }
 
+  /// Whether any byte may need an escape: a C0 control, DEL, or 0xC2, which may begin a C1
+  /// control character (U+0080 to U+009F) and sends the value the long way, which decides.
+  static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
+  }
+
   /// One line whatever the value holds: control characters as `\u{…}` escapes (newlines and
   /// tabs too), and values beyond ``TranscriptOptions/maximumValueLength`` cut with a note.
   static func escaped(_ value: String) -> String {
     // Most values are short and plain: a scan of their bytes shows nothing needs escaping or
-    // cutting. A byte 0xC2 may begin a C1 control character (U+0080 to U+009F), so it sends the
-    // value the long way, which decides.
+    // cutting.
+    var value = value
     if value.utf8.count <= TranscriptOptions.maximumValueLength,
-      !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 })
+      !value.withUTF8(needsEscaping)
     {
       return value
     }

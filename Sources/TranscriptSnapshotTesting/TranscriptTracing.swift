@@ -1,9 +1,14 @@
-import Dispatch
+import Foundation
 import InMemoryTracing
 import Tracing
 
-/// A tracer whose spans go to a ``TranscriptCapture``; it records through swift-distributed-
-/// tracing's `InMemoryTracer` and notes when each span starts, so the transcript keeps order.
+/// A tracer whose spans go to a ``TranscriptCapture``, in the order they start.
+///
+/// Each span is one light record in the capture, its changes kept under the capture's lock;
+/// a span's context carries it, so that children, log entries and spans made from that context
+/// (even on a detached task) reach the same capture. `inject` and `extract` use the header
+/// names of swift-distributed-tracing's `InMemoryTracer` (`in-memory-trace-id`,
+/// `in-memory-span-id`), and a link to a span of `InMemoryTracer` is numbered like one of ours.
 public struct TranscriptTracer: Tracer {
   let capture: TranscriptCapture?
 
@@ -20,36 +25,54 @@ public struct TranscriptTracer: Tracer {
     file fileID: String,
     line: UInt
   ) -> TranscriptSpan {
-    let parent = context()
-    guard let capture = capture ?? TranscriptCapture.current ?? parent[TranscriptCaptureKey.self]
+    let parentContext = context()
+    let parentSpan = parentContext[TranscriptSpanKey.self]
+    guard
+      let capture = capture ?? TranscriptCapture.current ?? parentSpan?.capture
     else {
-      return TranscriptSpan(inner: nil, capture: nil, noOpContext: parent)
+      return TranscriptSpan(state: nil, spanContext: parentContext)
     }
-    var context = parent
-    context[TranscriptCaptureKey.self] = capture
-    let inner = capture.inMemoryTracer.startSpan(
-      operationName, context: context, ofKind: kind, at: instant(), function: function,
-      file: fileID, line: line)
-    capture.started(
-      TranscriptSpanRecord(
-        spanID: inner.spanID, parentSpanID: inner.parentSpanID, name: operationName, kind: kind))
-    return TranscriptSpan(inner: inner, capture: capture, noOpContext: parent)
+    // A parent of another capture (a context handed across tests) starts a new tree here.
+    let parent = parentSpan?.capture === capture ? parentSpan : nil
+    let state = TranscriptSpanState(
+      capture: capture,
+      parent: parent,
+      inheritedTraceID: parent == nil ? parentContext.inMemorySpanContext?.traceID : nil,
+      name: operationName,
+      kind: kind,
+      startNanoseconds: instant().nanosecondsSinceEpoch
+    )
+    var spanContext = parentContext
+    spanContext[TranscriptSpanKey.self] = state
+    capture.start(state)
+    return TranscriptSpan(state: state, spanContext: spanContext)
   }
 
   public func forceFlush() {}
 
   public func extract<Carrier, Extract: Extractor>(
-    _ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract
+    _ carrier: Carrier,
+    into context: inout ServiceContext,
+    using extractor: Extract
   ) where Extract.Carrier == Carrier {
-    (capture ?? TranscriptCapture.current)?.inMemoryTracer.extract(
-      carrier, into: &context, using: extractor)
+    (capture ?? TranscriptCapture.current)?.propagation.extract(
+      carrier,
+      into: &context,
+      using: extractor
+    )
   }
 
   public func inject<Carrier, Inject: Injector>(
-    _ context: ServiceContext, into carrier: inout Carrier, using injector: Inject
+    _ context: ServiceContext,
+    into carrier: inout Carrier,
+    using injector: Inject
   ) where Inject.Carrier == Carrier {
-    (capture ?? TranscriptCapture.current)?.inMemoryTracer.inject(
-      context, into: &carrier, using: injector)
+    guard let capture = capture ?? TranscriptCapture.current else { return }
+    var context = context
+    if let span = context[TranscriptSpanKey.self] {
+      context.inMemorySpanContext = span.spanContext
+    }
+    capture.propagation.inject(context, into: &carrier, using: injector)
   }
 }
 
@@ -60,41 +83,145 @@ extension TranscriptTracer {
   init() { self.init(capture: nil) }
 }
 
-/// A span of a ``TranscriptTracer``: an `InMemorySpan` that also notices a second `end`.
+/// A span of a ``TranscriptTracer``. Changes after its first `end`, or after the transcript was
+/// taken, are left out; a second `end` is counted and shown.
 public struct TranscriptSpan: Span {
-  let inner: InMemorySpan?
-  let capture: TranscriptCapture?
-  let noOpContext: ServiceContext
+  let state: TranscriptSpanState?
+  /// The context it was started with, and the span in it; the state never holds it, since the
+  /// context holds the state.
+  let spanContext: ServiceContext
 
-  public var context: ServiceContext { inner?.context ?? noOpContext }
+  public var context: ServiceContext { spanContext }
 
   public var operationName: String {
-    get { inner?.operationName ?? "" }
-    nonmutating set { inner?.operationName = newValue }
+    get { state?.read { $0.name } ?? "" }
+    nonmutating set { state?.change { $0.name = newValue } }
   }
 
   public var attributes: SpanAttributes {
-    get { inner?.attributes ?? [:] }
-    nonmutating set { inner?.attributes = newValue }
+    get { state?.read { $0.attributes } ?? [:] }
+    nonmutating set { state?.change { $0.attributes = newValue } }
+    // `span.attributes[key] = value`: the attributes are moved out and back rather than read and
+    // written, so that setting one changes the dictionary in place instead of copying it.
+    nonmutating _modify {
+      var attributes = state?.takeAttributes() ?? [:]
+      defer { state?.change { $0.attributes = attributes } }
+      yield &attributes
+    }
   }
 
-  public var isRecording: Bool { inner?.isRecording ?? false }
+  public var isRecording: Bool { state?.read { $0.isRecording } ?? false }
 
-  public func setStatus(_ status: SpanStatus) { inner?.setStatus(status) }
+  public func setStatus(_ status: SpanStatus) { state?.change { $0.status = status } }
 
-  public func addEvent(_ event: SpanEvent) { inner?.addEvent(event) }
+  public func addEvent(_ event: SpanEvent) { state?.change { $0.events.append(event) } }
 
   public func recordError<Instant: TracerInstant>(
-    _ error: any Error, attributes: SpanAttributes, at instant: @autoclosure () -> Instant
+    _ error: any Error,
+    attributes: SpanAttributes,
+    at instant: @autoclosure () -> Instant
   ) {
-    inner?.recordError(error, attributes: attributes, at: instant())
+    state?.change { $0.errors.append(error) }
   }
 
-  public func addLink(_ link: SpanLink) { inner?.addLink(link) }
+  public func addLink(_ link: SpanLink) { state?.change { $0.links.append(link) } }
 
   public func end<Instant: TracerInstant>(at instant: @autoclosure () -> Instant) {
-    guard let inner, let capture else { return }
-    _ = capture.ended(inner.spanID)
-    inner.end(at: instant())
+    guard let state else { return }
+    let nanoseconds = instant().nanosecondsSinceEpoch
+    state.capture.lock.lock()
+    defer { state.capture.lock.unlock() }
+    guard !state.capture.closed else { return }
+    state.endCount += 1
+    if state.endCount == 1 {
+      state.endNanoseconds = nanoseconds
+      state.endName = state.name
+    }
   }
+}
+
+/// One span's record in a capture: what it was started with, and what was set on it until it
+/// ended. The mutable part is guarded by the capture's lock, and final once the capture closes.
+final class TranscriptSpanState: @unchecked Sendable {
+  /// Strong: the capture lets go of its events when it closes, so this makes no cycle.
+  let capture: TranscriptCapture
+  let parent: TranscriptSpanState?
+  /// The trace of a parent context from elsewhere (`extract`, an `InMemoryTracer`'s span).
+  let inheritedTraceID: String?
+  let startName: String
+  let kind: SpanKind
+  let startNanoseconds: UInt64
+
+  /// In start order within the capture, from 1 (0 for a span left out of a closed capture).
+  var number = 0
+  /// A root's trace, numbered in start order; a child's comes from its root.
+  var traceNumber = 0
+  var name: String
+  var attributes: SpanAttributes = [:]
+  var events: [SpanEvent] = []
+  var errors: [any Error] = []
+  var links: [SpanLink] = []
+  var status: SpanStatus?
+  var endCount = 0
+  var endNanoseconds: UInt64 = 0
+  /// The name when it first ended: a server framework renames its span once the route is known.
+  var endName: String?
+
+  init(
+    capture: TranscriptCapture,
+    parent: TranscriptSpanState?,
+    inheritedTraceID: String?,
+    name: String,
+    kind: SpanKind,
+    startNanoseconds: UInt64
+  ) {
+    self.capture = capture
+    self.parent = parent
+    self.inheritedTraceID = inheritedTraceID
+    self.startName = name
+    self.name = name
+    self.kind = kind
+    self.startNanoseconds = startNanoseconds
+  }
+
+  var isRecording: Bool { endCount == 0 && !capture.closed }
+
+  var traceID: String {
+    if let parent { return parent.traceID }
+    return inheritedTraceID ?? "trace-\(traceNumber)"
+  }
+
+  var spanID: String { "span-\(number)" }
+
+  var spanContext: InMemorySpanContext {
+    InMemorySpanContext(traceID: traceID, spanID: spanID, parentSpanID: parent?.spanID)
+  }
+
+  func read<T>(_ body: (TranscriptSpanState) -> T) -> T {
+    capture.lock.lock()
+    defer { capture.lock.unlock() }
+    return body(self)
+  }
+
+  /// The attributes, left empty here until they are set again; a copy once the span no longer
+  /// records, since a change is then dropped.
+  func takeAttributes() -> SpanAttributes {
+    capture.lock.lock()
+    defer { capture.lock.unlock() }
+    guard isRecording else { return attributes }
+    defer { attributes = [:] }
+    return attributes
+  }
+
+  /// Applies a change while the span records; once it ended or the capture closed, drops it.
+  func change(_ body: (TranscriptSpanState) -> Void) {
+    capture.lock.lock()
+    defer { capture.lock.unlock() }
+    if isRecording { body(self) }
+  }
+}
+
+/// Carries a span of a ``TranscriptTracer`` in its `ServiceContext`, and with it the capture.
+enum TranscriptSpanKey: ServiceContextKey {
+  typealias Value = TranscriptSpanState
 }

@@ -11,18 +11,27 @@ import Tracing
   init() { Bootstrap.once() }
 
   static func text(
-    _ transcript: Transcript, minimumLevel: Logger.Level = .trace,
-    durationBucket: Duration? = nil, sourceLocations: Bool = false
+    _ transcript: Transcript,
+    minimumLevel: Logger.Level = .trace,
+    durationBucket: Duration? = nil,
+    sourceLocations: Bool = false
   ) -> String {
     TranscriptText.render(
       transcript,
       options: TranscriptOptions(
-        minimumLevel: minimumLevel, durationBucket: durationBucket,
-        sourceLocations: sourceLocations))
+        minimumLevel: minimumLevel,
+        durationBucket: durationBucket,
+        sourceLocations: sourceLocations
+      )
+    )
   }
 
   static let request = HTTPRequest(
-    method: .get, scheme: "http", authority: "127.0.0.1:8080", path: "/todos/1")
+    method: .get,
+    scheme: "http",
+    authority: "127.0.0.1:8080",
+    path: "/todos/1"
+  )
 
   @Test func everythingInTheOrderItHappened() async {
     let transcript = await Transcript.record { capture in
@@ -37,13 +46,16 @@ import Tracing
           query.addEvent(SpanEvent(name: "cache miss", attributes: ["key": "todo:1"]))
           capture.recordOutgoing(
             HTTPMessage(
-              HTTPRequest(method: .get, scheme: "http", authority: "cache", path: "/todos/1")))
+              HTTPRequest(method: .get, scheme: "http", authority: "cache", path: "/todos/1")
+            )
+          )
         }
         span.setStatus(SpanStatus(code: .ok))
       }
       capture.record(
         HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]),
-        body: Data(#"{"title":"Write","id":1}"#.utf8))
+        body: Data(#"{"title":"Write","id":1}"#.utf8)
+      )
     }
     #expect(
       Self.text(transcript) == """
@@ -73,7 +85,8 @@ import Tracing
           "id" : 1,
           "title" : "Write"
         }
-        """)
+        """
+    )
   }
 
   @Test func levelsBelowTheMinimumAreLeftOut() async {
@@ -93,7 +106,8 @@ import Tracing
     #expect(!Self.text(transcript).contains("duration"))
     #expect(
       Self.text(transcript, durationBucket: .seconds(10))
-        == "── span\nquick (internal)\n  duration ≤ 10.0 seconds")
+        == "── span\nquick (internal)\n  duration ≤ 10.0 seconds"
+    )
   }
 
   @Test func sourceLocationsOnlyWhenAskedFor() async {
@@ -103,7 +117,9 @@ import Tracing
     #expect(Self.text(transcript) == "── log info app: here")
     #expect(
       Self.text(transcript, sourceLocations: true).hasPrefix(
-        "── log info app: here (TranscriptSnapshotTestingTests/TranscriptTextTests.swift:"))
+        "── log info app: here (TranscriptSnapshotTestingTests/TranscriptTextTests.swift:"
+      )
+    )
   }
 
   @Test func linksAreNumberedByFirstAppearance() async {
@@ -123,7 +139,8 @@ import Tracing
         second (internal)
           link TRACE_ID_1 SPAN_ID_1
           link TRACE_ID_1 SPAN_ID_1
-        """)
+        """
+    )
   }
 
   @Test func aSpanRenamedBeforeItEndsShowsItsLastName() async {
@@ -151,16 +168,49 @@ import Tracing
           x-request-id: REQUEST_ID_2
         ── log info app: end
           hb.request.id: REQUEST_ID_1
-        """)
+        """
+    )
     #expect(!TranscriptText.namesARequestID("request.idle"))
     #expect(TranscriptText.namesARequestID("requestID"))
+    #expect(TranscriptText.namesARequestID("X-REQUEST-ID"))
+    #expect(!TranscriptText.namesARequestID("id"))
+    // Compared by ASCII case folding, as `lowercased()` compared: İ lowercases to i and a dot.
+    #expect(!TranscriptText.namesARequestID("request.\u{130}d"))
+  }
+
+  struct Refused: Error {}
+
+  /// The entry's metadata wins over the logger's, and the entry's error over both.
+  @Test func metadataOfTheEntryOverTheLoggers() async {
+    let transcript = await Transcript.record { capture in
+      var logger = capture.logger(label: "app")
+      logger[metadataKey: "user"] = "logger"
+      logger[metadataKey: "error"] = "logger"
+      logger[metadataKey: "zone"] = "eu"
+      logger.info("failed", error: Refused(), metadata: ["user": "entry", "error": "entry"])
+      logger.info("plain", metadata: ["user": "entry"])
+    }
+    #expect(
+      Self.text(transcript) == """
+        ── log info app: failed
+          error: Refused()
+          user: entry
+          zone: eu
+        ── log info app: plain
+          error: logger
+          user: entry
+          zone: eu
+        """
+    )
   }
 
   @Test func theStrategyWritesAReference() async {
     let transcript = await Transcript.record { capture in
       capture.record(Self.request)
       capture.logger(label: "app").info(
-        "created", metadata: ["id": "DEADBEEF-DEAD-BEEF-DEAD-BEEFDEADBEEF"])
+        "created",
+        metadata: ["id": "DEADBEEF-DEAD-BEEF-DEAD-BEEFDEADBEEF"]
+      )
       capture.record(HTTPResponse(status: .created))
     }
     assertSnapshot(of: transcript, as: .transcript)

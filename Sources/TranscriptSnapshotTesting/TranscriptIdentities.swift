@@ -1,0 +1,126 @@
+import Foundation
+import SnapshotTesting
+
+/// Scrubs a transcript's UUIDs and ISO 8601 dates the way `.scrubbing(.uuids, .iso8601Dates)`
+/// does over its whole text, byte for byte, while reading only the values that may hold one.
+///
+/// Why reading the values is enough: both scrubbers match only runs that hold a `-` right after
+/// at least four hex digits (`8F3C2A1E-`, `2024-`), and the transcript's own words hold no UUID
+/// or date. Every value is set between words that end an identity on either side and that a date
+/// cannot read on into (a space before `(` or `=`, `: `, `)`, a line break; a source location is
+/// one value with its `:line`), and so is a value alone between NUL separators: a match in the text is a
+/// match in the values joined with NUL, and the other way round, in the same order, so the
+/// numbering by first appearance is the same. A text printed by `.http` counts line by line: no
+/// identity holds a line break.
+///
+/// The text reaches the scrubbers after the scrubbers in scope (`withSnapshotTesting(scrubbing:)`)
+/// ran on it. Those may have changed it; then the ranges no longer fit and the whole text is
+/// scrubbed as before.
+final class TranscriptIdentities: @unchecked Sendable {
+  private let lock = NSLock()
+  /// Texts rendered and not yet scrubbed, with their candidate ranges; a few at most.
+  private var pending: [(text: String, candidates: [Range<Int>])] = []
+  private static let pendingLimit = 8
+
+  /// Keeps a rendered text's ranges until the scrubber gets that text.
+  func rendered(_ text: String, candidates: [Range<Int>]) {
+    lock.lock()
+    defer { lock.unlock() }
+    if pending.count == Self.pendingLimit { pending.removeFirst() }
+    pending.append((text, candidates))
+  }
+
+  /// The scrubber that `.transcript` runs after the scrubbers in scope.
+  var scrubber: Scrubber {
+    Scrubber("uuids, iso8601Dates") { [self] text in
+      if let candidates = take(text) {
+        return Self.scrub(text, candidates: candidates)
+      }
+      return try Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))
+    }
+  }
+
+  /// The ranges noted for exactly this text, if any (the same string when nothing ran before).
+  private func take(_ text: String) -> [Range<Int>]? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let index = pending.firstIndex(where: { $0.text == text }) else { return nil }
+    return pending.remove(at: index).candidates
+  }
+
+  /// Whether a value may hold a UUID or an ISO 8601 date: a `-` after four hex digits.
+  ///
+  /// Complexity: O(*n*) in the value's length in bytes.
+  static func mayHoldIdentity(_ value: String) -> Bool {
+    var value = value
+    return value.withUTF8(mayHoldIdentity)
+  }
+
+  static func mayHoldIdentity(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var hexDigits = 0
+    for byte in bytes {
+      if byte == UInt8(ascii: "-") {
+        if hexDigits >= 4 { return true }
+        hexDigits = 0
+      } else {
+        hexDigits = isHexDigit(byte) ? hexDigits + 1 : 0
+      }
+    }
+    return false
+  }
+
+  @inline(__always)
+  static func isHexDigit(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+  }
+
+  /// Scrubs the candidates joined with NUL, then writes each back in its place; the whole text
+  /// when a candidate holds a NUL of its own.
+  ///
+  /// Complexity: O(*n*) in the text's length for the copy, plus the scrubbers' O(*m*) in the
+  /// candidates' length.
+  static func scrub(_ text: String, candidates: [Range<Int>]) -> String {
+    guard !candidates.isEmpty else { return text }
+    var text = text
+    text.makeContiguousUTF8()
+    guard let values = text.withUTF8({ bytes in joined(bytes, candidates: candidates) }),
+      let scrubbed = try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(values))
+    else {
+      return (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text
+    }
+    if scrubbed == values { return text }
+    // Pieces of two valid strings, appended as strings: nothing is decoded again.
+    let pieces = scrubbed.utf8.split(separator: 0, omittingEmptySubsequences: false)
+    guard pieces.count == candidates.count else {
+      return (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text
+    }
+    let utf8 = text.utf8
+    var output = ""
+    output.reserveCapacity(utf8.count + scrubbed.utf8.count - values.utf8.count)
+    var copied = utf8.startIndex
+    for (range, piece) in zip(candidates, pieces) {
+      let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+      output += Substring(utf8[copied..<lower])
+      output += Substring(piece)
+      copied = utf8.index(utf8.startIndex, offsetBy: range.upperBound)
+    }
+    output += Substring(utf8[copied...])
+    return output
+  }
+
+  /// The candidates' bytes joined with NUL, or nil when one holds a NUL of its own.
+  private static func joined(
+    _ bytes: UnsafeBufferPointer<UInt8>,
+    candidates: [Range<Int>]
+  ) -> String? {
+    var joined: [UInt8] = []
+    joined.reserveCapacity(candidates.reduce(0) { $0 + $1.count + 1 })
+    for (index, range) in candidates.enumerated() {
+      let value = UnsafeBufferPointer(rebasing: bytes[range])
+      if value.contains(0) { return nil }
+      if index > 0 { joined.append(0) }
+      joined.append(contentsOf: value)
+    }
+    return String(decoding: joined, as: UTF8.self)
+  }
+}
