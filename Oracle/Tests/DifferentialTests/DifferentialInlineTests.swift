@@ -91,4 +91,7 @@ private func report(_ title: String, _ tally: DifferentialTally) {
   print("\(title): \(tally.summary)")
   for line in tally.refusals.prefix(20) { print("refused (oracle wrote): \(line)") }
   for line in tally.differences.prefix(20) { print("DIFFERENCE: \(line)") }
+  for file in tally.unreadableByTheOracle.prefix(20) {
+    print("not compared (swift-syntax cannot read it): \(file)")
+  }
 }

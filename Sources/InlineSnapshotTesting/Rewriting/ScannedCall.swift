@@ -45,7 +45,8 @@ struct ScannedCall {
 /// Reads a call from the token where its arguments start, refusing (with `nil`) anything it cannot
 /// read with certainty: a `(` or `{` that does not follow a callee on its line, a call in an `if`,
 /// `guard`, `while`, `for` or `switch` head or in a declaration (where a `{` is a body, not a
-/// closure), a `#if` among the arguments, an argument without an expression.
+/// closure), a `#if` among the arguments, an argument without an expression, an argument that
+/// binds a name (`let x`: a pattern of a `case`).
 struct CallReader {
   let source: ParsedSource
 
@@ -275,6 +276,12 @@ struct CallReader {
         expression = first + 2
       }
       guard expression < index else { return nil }
+      // `.pair(let a, var b)` binds names: it is a pattern in a `case`, never a call a test ran.
+      if tokens[expression].kind == .word,
+        ["let", "var"].contains(source.text(tokens[expression].start..<tokens[expression].end))
+      {
+        return nil
+      }
       let isClosure = isPunctuation(expression, "{") && tokens[expression].partner == index - 1
       arguments.append(
         ScannedCall.Argument(

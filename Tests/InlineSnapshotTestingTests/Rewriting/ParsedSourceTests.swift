@@ -64,6 +64,24 @@ import Testing
     #expect(reparsed.call(line: 2, column: 29) != nil)
   }
 
+  /// Found by the differential test on swift-syntax's own suite: `.pair(let a, …)` in a `case`
+  /// is a pattern, and a closure written after it would not parse.
+  @Test func aPatternThatBindsNamesIsNoCall() {
+    let source = """
+      switch (x, y) {
+      case (.pair(let a, 1), .single(var b)): f(a, b)
+      case (.pair(count: 2, name: "let"), .other(let: 1)): g()
+      }
+      """
+    let parsed = ParsedSource(source)
+    #expect(parsed.call(line: 2, column: 12) == nil)
+    #expect(parsed.call(line: 2, column: 31) == nil)
+    #expect(parsed.call(line: 2, column: 42)?.callee == "f")
+    // A label named `let` and a string saying "let" bind nothing.
+    #expect(parsed.call(line: 3, column: 12)?.callee == ".pair")
+    #expect(parsed.call(line: 3, column: 43)?.callee == ".other")
+  }
+
   @Test func namesTheLineOfTheFirstSyntaxError() {
     #expect(ParsedSource("let a = 1\nfunc f( {\n").firstSyntaxErrorLine == 2)
   }
