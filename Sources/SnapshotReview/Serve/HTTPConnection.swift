@@ -53,8 +53,9 @@ struct HTTPConnection {
     let deadline = start + UInt64(limits.headSeconds * 1e9)
     var buffer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
+    var searched = 0
     while true {
-      if let end = HTTPRequestHead.end(in: buffer) {
+      if let end = HTTPRequestHead.end(in: buffer, searchedUpTo: searched) {
         pending = Array(buffer[end...])
         do {
           return .head(try HTTPRequestHead.parse(buffer[..<end]))
@@ -75,6 +76,7 @@ struct HTTPConnection {
       }
       switch receive(into: &chunk, upTo: limits.headBytes + 1 - buffer.count, until: deadline) {
       case .bytes(let count):
+        searched = buffer.count
         buffer += chunk[..<count]
       case .timedOut:
         return buffer.isEmpty
@@ -137,8 +139,12 @@ struct HTTPConnection {
   /// Ends the connection so the client reads the whole answer: the write side is shut first,
   /// and what the client still sends (a body that was not read) is drained for a moment, since
   /// closing with unread bytes would reset the connection and could lose the answer.
-  func finish() {
+  func finish(draining: Bool = true) {
     shutdown(descriptor, Int32(SHUT_WR))
+    guard draining else {
+      _ = close(descriptor)
+      return
+    }
     let deadline = Self.now() + 2_000_000_000
     var chunk = [UInt8](repeating: 0, count: 65_536)
     var drained = 0
@@ -190,7 +196,7 @@ struct HTTPConnection {
   /// Monotonic nanoseconds.
   static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-  private static func seconds(_ value: Double) -> String {
+  static func seconds(_ value: Double) -> String {
     value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
   }
 

@@ -70,10 +70,13 @@ struct HTTPRequestHead: Equatable, Sendable {
   /// ended by a bare LF ends the head too, so that ``parse(_:)`` refuses it at once instead of
   /// the client waiting for a CRLF that never comes.
   ///
-  /// - Complexity: O(*n*) in the length of `bytes`.
-  static func end(in bytes: [UInt8]) -> Int? {
+  /// `searchedUpTo` is how many bytes an earlier call already searched: the search resumes a few
+  /// bytes before it, so that a head arriving a byte at a time costs O(*n*) in all, not O(*n*²).
+  ///
+  /// - Complexity: O(*n*) in the bytes not yet searched.
+  static func end(in bytes: [UInt8], searchedUpTo: Int = 0) -> Int? {
     let start = leadingEmptyLinesEnd(bytes[...])
-    var index = start + 1
+    var index = max(start + 1, searchedUpTo - 3)
     while index < bytes.count {
       if bytes[index] == lf {
         if bytes[index - 1] == lf { return index + 1 }
@@ -335,7 +338,8 @@ struct HTTPRequestHead: Equatable, Sendable {
           reason: "The expectation “\(expect)” is not supported; only 100-continue is."
         )
       }
-      head.expectsContinue = true
+      // An HTTP/1.0 client never waits for it (RFC 9110 §10.1.1: ignored in 1.0 requests).
+      head.expectsContinue = head.minorVersion >= 1
     }
   }
 

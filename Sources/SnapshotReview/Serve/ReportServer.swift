@@ -35,7 +35,10 @@ package final class ReportServer: @unchecked Sendable {
   /// Written to by `stop()` to wake the accept loop.
   private let wake: (read: Int32, write: Int32)
   private let lock = NSLock()
+  /// The connections being read or answered, which `stop()` shuts.
   private var open: Set<Int32> = []
+  /// Connections whose thread has not ended yet, `open` ones and those closing: the limit.
+  private var live = 0
   private var started = false
   private var stopped = false
   private let acceptEnded = DispatchSemaphore(value: 0)
@@ -135,8 +138,9 @@ package final class ReportServer: @unchecked Sendable {
     return port
   }
 
-  /// Stops listening, ends every open connection and waits (a second at most) for the accept
-  /// loop to end. Requests being answered finish on their own threads. Later calls do nothing.
+  /// Stops listening, ends every open connection, waits (a second at most) for the accept loop
+  /// to end, then (three seconds at most) for requests being answered to finish, so that the
+  /// process does not end in the middle of an accept. Later calls do nothing.
   package func stop() {
     let (first, wasAccepting) = lock.withLock { () -> (Bool, Bool) in
       defer { stopped = true }
@@ -152,6 +156,8 @@ package final class ReportServer: @unchecked Sendable {
       _ = acceptEnded.wait(timeout: .now() + 1)
     }
     close(listener)
+    let deadline = HTTPConnection.now() + 3_000_000_000
+    while lock.withLock({ live }) > 0, HTTPConnection.now() < deadline { usleep(10_000) }
   }
 
   // MARK: - Accepting
@@ -179,8 +185,9 @@ package final class ReportServer: @unchecked Sendable {
         _ = setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
       #endif
       let admitted = lock.withLock {
-        guard !stopped, open.count < limits.connections else { return false }
+        guard !stopped, live < limits.connections else { return false }
         open.insert(client)
+        live += 1
         return true
       }
       guard admitted else {
@@ -208,6 +215,12 @@ package final class ReportServer: @unchecked Sendable {
       send(client, $0.baseAddress, $0.count, HTTPConnection.noSignal | Int32(MSG_DONTWAIT))
     }
     shutdown(client, Int32(SHUT_WR))
+    // Closing with the request unread would reset the connection, and the client could see the
+    // reset instead of the 503: read what has already arrived, without waiting for more.
+    var chunk = [UInt8](repeating: 0, count: 16_384)
+    for _ in 0..<4 {
+      guard recv(client, &chunk, chunk.count, Int32(MSG_DONTWAIT)) > 0 else { break }
+    }
     close(client)
   }
 
@@ -215,9 +228,12 @@ package final class ReportServer: @unchecked Sendable {
 
   private func serve(_ client: Int32, acceptedAt: UInt64) {
     var connection = HTTPConnection(descriptor: client, limits: limits)
+    // Whether the answer reached the client; when it did not, nothing is left to drain for.
+    var answered = true
     defer {
       lock.withLock { _ = open.remove(client) }
-      connection.finish()
+      connection.finish(draining: answered)
+      lock.withLock { live -= 1 }
     }
     let head: HTTPRequestHead
     switch connection.readHead(since: acceptedAt) {
@@ -258,7 +274,7 @@ package final class ReportServer: @unchecked Sendable {
       case .timedOut:
         let refusal = ServedResponse.text(
           408,
-          "The body did not arrive within \(Int(limits.bodySeconds)) s."
+          "The body did not arrive within \(HTTPConnection.seconds(limits.bodySeconds))."
         )
         connection.write(Self.bytes(of: refusal, head: false))
         return
@@ -267,7 +283,7 @@ package final class ReportServer: @unchecked Sendable {
       }
     }
     let response = report.respond(to: request)
-    connection.write(Self.bytes(of: response, head: head.method == "HEAD"))
+    answered = connection.write(Self.bytes(of: response, head: head.method == "HEAD"))
   }
 
   /// The whole response: status line, fields and (but for `HEAD`) the body.

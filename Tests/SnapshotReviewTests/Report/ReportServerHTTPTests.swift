@@ -229,8 +229,11 @@ import Testing
 
   @Test func connectionsBeyondTheLimitAre503UntilOneEnds() throws {
     try ReviewFixture.with { fixture in
-      try Self.serving(fixture) { server in
-        // Idle connections, each holding one of the four places until its head's deadline.
+      // A head deadline far beyond the wait below: only the client's leaving frees its place.
+      var limits = Self.limits
+      limits.headSeconds = 10
+      try Self.serving(fixture, limits: limits) { server in
+        // Idle connections, each holding one of the four places until it leaves.
         var idle = try (0..<4).map { _ in try RawClient(port: server.port) }
         let refused = try RawClient.exchange(
           port: server.port,
@@ -317,17 +320,22 @@ import Testing
   @Test func stoppingEndsOpenConnectionsAndListening() throws {
     try ReviewFixture.with { fixture in
       let (session, _) = fixture.session()
+      // A head deadline far beyond the wait below: only `stop()` can end the connection in time.
+      var limits = Self.limits
+      limits.headSeconds = 10
       let server = try ReportServer(
         report: ServedReport(session: session, filters: []),
         port: 0,
-        limits: Self.limits
+        limits: limits
       )
       server.start()
       let open = try RawClient(port: server.port)
+      // Accepted (and counted) before `stop()`, so that it is an open connection that stops.
+      Thread.sleep(forTimeInterval: 0.2)
       let start = Date()
       server.stop()
       #expect(open.response(within: 2) == "")
-      #expect(Date().timeIntervalSince(start) < 1.5)
+      #expect(Date().timeIntervalSince(start) < 1.0)
       #expect(throws: (any Error).self) { try RawClient(port: server.port) }
     }
   }

@@ -33,21 +33,29 @@ final class DevToolsBrowser {
     let session = session
     let parameters = JSONMessage(parameters)
     return try Self.blocking(page: session, timeout: timeout) {
-      try await session.send(method, parameters.object)
+      try await Self.withFrames(session) { () async throws(WebSnapshotError) in
+        try await session.send(method, parameters.object)
+      }
     }.object
   }
 
   /// Opens `url` in the page and waits for its `load` event.
   func open(_ url: String) throws {
     let session = session
-    try Self.blocking(page: session, timeout: 20) { try await session.navigate(to: url) }
+    try Self.blocking(page: session, timeout: 20) {
+      try await Self.withFrames(session) { () async throws(WebSnapshotError) in
+        try await session.navigate(to: url)
+      }
+    }
   }
 
   /// The value of `expression` in the page (a promise is awaited).
   func evaluate(_ expression: String) throws -> Any? {
     let session = session
     let reply = try Self.blocking(page: session, timeout: 20) {
-      try await session.evaluate(expression)
+      try await Self.withFrames(session) { () async throws(WebSnapshotError) in
+        try await session.evaluate(expression)
+      }
     }
     return reply.message("result")?["value"]
   }
@@ -99,6 +107,16 @@ final class DevToolsBrowser {
   static func quoted(_ text: String) -> String {
     let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
     return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+  }
+
+  /// `operation` with frames issued meanwhile when the page draws only on demand (the headless
+  /// shell's frames on demand): its input events, loads and timers wait for frames.
+  private static func withFrames<Value>(
+    _ session: PageSession,
+    _ operation: () async throws(WebSnapshotError) -> Value
+  ) async throws(WebSnapshotError) -> Value {
+    guard let frames = session.frames else { return try await operation() }
+    return try await frames.drive(session, while: operation)
   }
 
   /// Runs `operation` on the web module's executor and waits for it; after `timeout` seconds
