@@ -58,14 +58,18 @@ actor SharedBrowser {
   /// One page is kept ready ahead, at the size the last snapshot asked for: a context's window
   /// and renderer cost the browser more than most snapshots do, and this way they are made while
   /// the previous snapshot finishes, or between two tests. A page taken at another size is
-  /// resized, which costs one more layout.
+  /// resized, which costs one more layout. When there was no page ahead (the browser's first
+  /// snapshot), the next one is made once this page closes, not while it renders.
   func newPage(viewport: Viewport) async throws(WebSnapshotError) -> PageSession {
     let browser = try await browser()
     let taken: Spare
+    let madeAhead: Bool
     if let spare, spare.browser === browser {
       taken = spare
+      madeAhead = true
     } else {
       taken = nextPage(in: browser, viewport)
+      madeAhead = false
     }
     spare = nil
     let session = try await taken.page.value.get()
@@ -80,9 +84,31 @@ actor SharedBrowser {
       session.close()
       throw error
     }
-    // Unless a snapshot that ran meanwhile has already asked for the next one.
-    if spare == nil { spare = nextPage(in: browser, viewport) }
+    // Unless a snapshot that ran meanwhile has already asked for the next one. A page made on
+    // demand (the browser's first, as a rule) is waited for by its snapshot, and a page made
+    // ahead now would compete with it for the browser's main thread: with `chromium`, its
+    // window delays the snapshot's own replies by 40 to 70 ms. The next page is made when this
+    // one closes instead.
+    if madeAhead {
+      if spare == nil { spare = nextPage(in: browser, viewport) }
+    } else if spare == nil {
+      deferredViewport = viewport
+    }
     return session
+  }
+
+  /// The size of the next page, when it is to be made once a page made on demand closes.
+  private var deferredViewport: Viewport?
+
+  /// Whether a page is being made, or is ready, for the next snapshot (for the tests).
+  var hasPageAhead: Bool { spare != nil }
+
+  /// Makes the next page ahead if a page made on demand deferred it.
+  private func makeDeferredPage() {
+    guard let viewport = deferredViewport else { return }
+    deferredViewport = nil
+    guard spare == nil, let current, current.isRunning else { return }
+    spare = nextPage(in: current, viewport)
   }
 
   /// Pages made in the emptied contexts of closed pages, for the next snapshots of their
@@ -103,6 +129,7 @@ actor SharedBrowser {
   /// found no storage of the page's origin in it, and stopped its scripts) and the page touched
   /// nothing else that outlives it; it is disposed otherwise.
   func close(_ session: PageSession, reusable: Bool) {
+    defer { makeDeferredPage() }
     guard reusable, session.contextTouched == nil, let current, current.isRunning,
       current.connection === session.connection, idlePages.count < Self.idlePageLimit
     else {
@@ -122,7 +149,7 @@ actor SharedBrowser {
     )
     // The finished page closes once the next one is in its context, so that the context's
     // window (the last tab closed would close it) is not made again.
-    let viewport = spare?.viewport ?? Viewport(width: 1280, height: 720)
+    let viewport = spare?.viewport ?? deferredViewport ?? Viewport(width: 1280, height: 720)
     let browser = current
     let page = Task(executorPreference: WebExecutor.shared) {
       () -> Result<PageSession, WebSnapshotError> in
@@ -178,6 +205,7 @@ actor SharedBrowser {
     current?.process.terminate()
     current = nil
     spare = nil
+    deferredViewport = nil
     idlePages = []
   }
 
