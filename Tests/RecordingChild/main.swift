@@ -59,7 +59,7 @@ if arguments.dropFirst(3).contains("folders") {
     exit(0)
   }
   let (a, b) = (files("A"), files("B"))
-  FileManager.default.createFile(atPath: folder + "/../started", contents: nil)
+  _ = FileManager.default.createFile(atPath: folder + "/../started", contents: nil)
   for round in 0..<1000 { writeFolder(round % 2 == 0 ? a : b) }
   exit(0)
 }
