@@ -45,9 +45,9 @@ struct FramesOnDemandTests {
   /// in the snapshot.
   @Test func aPageAnimatingWithRequestAnimationFrameSettles() async throws {
     try await withShell { browser in
-      let started = Date()
+      // `render`'s watchdog fails a page that never settles (`.abandoned`), so rendering at all
+      // proves it settled; how fast is for the benchmarks, not a loaded test machine's clock.
       let bitmap = try await render(Self.animatedPage, in: browser)
-      #expect(Date().timeIntervalSince(started) < 10)
       #expect(bitmap.pixel(x: 5, y: 5) == RGBA(red: 0, green: 255, blue: 0))
     }
   }
@@ -127,7 +127,6 @@ struct FramesOnDemandTests {
         """
     )
     try await withShell(frameDeadline: 1) { browser in
-      let started = Date()
       do {
         _ = try await render(busy, in: browser)
         Issue.record("the snapshot was taken")
@@ -140,9 +139,8 @@ struct FramesOnDemandTests {
             + "to chromium to render with the browser's own frames."
         )
       }
-      // Well before the 30 seconds of `render`'s own watchdog, which would fail with
-      // `.abandoned` (the module's one executor is shared with every other suite running).
-      #expect(Date().timeIntervalSince(started) < 25)
+      // The frame's own deadline failed it, not `render`'s 30-second watchdog (which would have
+      // failed it with `.abandoned`): the error above says which.
     }
   }
 
