@@ -1,4 +1,3 @@
-import InlineSnapshotOracle
 
 /// What became of one mutant of a source.
 public enum MutantOutcome: Equatable, Sendable {
@@ -15,8 +14,13 @@ public func checkMutant(
   callsPerFile: Int,
   tally: inout DifferentialTally
 ) -> MutantOutcome {
-  guard !InlineSnapshotOracle.hasSyntaxErrors(source) else { return .invalid }
-  let before = tally.differences.count
+  // `compareRewriters` parses the source once to tell whether swift-syntax can read it.
+  let (before, unreadable) = (tally.differences.count, tally.unreadableByTheOracle.count)
   compareRewriters(file: name, source: source, callsPerFile: callsPerFile, tally: &tally)
+  guard tally.unreadableByTheOracle.count == unreadable else {
+    tally.files -= 1
+    tally.unreadableByTheOracle.removeLast()
+    return .invalid
+  }
   return .compared(differences: Array(tally.differences[before...]))
 }
