@@ -19,7 +19,11 @@ import Tracing
 /// assertSnapshot(of: transcript, as: .transcript)
 /// ```
 public struct Transcript: Sendable {
-  let events: [TranscriptEvent]
+  /// The events in the order they happened, in the blocks the capture filled.
+  let blocks: [[TranscriptEvent]]
+
+  /// The events in the order they happened.
+  var events: FlattenSequence<[[TranscriptEvent]]> { blocks.joined() }
 
   /// Runs `work` with a capture of its own and returns what it recorded.
   ///
@@ -69,19 +73,25 @@ public struct Transcript: Sendable {
 public final class TranscriptCapture: @unchecked Sendable {
   @TaskLocal static var current: TranscriptCapture?
 
-  /// Guards everything below and the mutable state of this capture's spans.
+  /// Guards everything below and the mutable state of this capture's spans (which is why their
+  /// accesses need no dynamic exclusivity check).
   let lock = NSLock()
-  private var events: [TranscriptEvent] = []
+  /// The events so far: full blocks, then the one being filled. A full block is never copied
+  /// into a larger one; the next block is twice its size, up to `largestBlock`.
+  @exclusivity(unchecked) private var blocks: [[TranscriptEvent]] = []
+  @exclusivity(unchecked) private var filling: [TranscriptEvent] = []
   /// Set by `close()`; from then on entries, spans and changes to spans are left out.
-  private(set) var closed = false
-  private var spanCount = 0
-  private var traceCount = 0
+  @exclusivity(unchecked) private(set) var closed = false
+  @exclusivity(unchecked) private var spanCount = 0
+  @exclusivity(unchecked) private var traceCount = 0
+  private static let firstBlock = 64
+  private static let largestBlock = 4_096
   /// Carries span identities across process boundaries (`inject`, `extract`) with the header
   /// names of swift-distributed-tracing's `InMemoryTracer`; it records no spans.
   let propagation = InMemoryTracer(recordInjections: false, recordExtractions: false)
 
   init() {
-    events.reserveCapacity(64)
+    filling.reserveCapacity(Self.firstBlock)
   }
 
   /// The tracer whose spans go to this capture, to pass to work that takes one.
@@ -112,8 +122,9 @@ public final class TranscriptCapture: @unchecked Sendable {
   func append(_ event: consuming TranscriptEvent) {
     lock.lock()
     defer { lock.unlock() }
-    // A closed capture's transcript is taken: what arrives now is nobody's.
-    if !closed { events.append(event) }
+    // A closed capture's transcript is taken: what arrives now is nobody's. The event is moved
+    // in, not copied (a copy retains and then releases each of its strings and dictionaries).
+    if !closed { add(consume event) }
   }
 
   /// Numbers a span (and its trace, for a root of a new trace) in start order and notes its
@@ -128,7 +139,19 @@ public final class TranscriptCapture: @unchecked Sendable {
       traceCount += 1
       span.traceNumber = traceCount
     }
-    events.append(.span(span))
+    add(.span(span))
+  }
+
+  /// Appends an event, starting a new block when the one being filled is full. Called with the
+  /// lock held.
+  private func add(_ event: consuming TranscriptEvent) {
+    if filling.count == filling.capacity {
+      let size = min(filling.capacity * 2, Self.largestBlock)
+      blocks.append(filling)
+      filling = []
+      filling.reserveCapacity(size)
+    }
+    filling.append(event)
   }
 
   func close() -> Transcript {
@@ -136,8 +159,10 @@ public final class TranscriptCapture: @unchecked Sendable {
     defer { lock.unlock() }
     closed = true
     // Spans hold their capture; letting go of them here leaves no cycle.
-    defer { events = [] }
-    return Transcript(events: events)
+    if !filling.isEmpty { blocks.append(filling) }
+    filling = []
+    defer { blocks = [] }
+    return Transcript(blocks: blocks)
   }
 }
 

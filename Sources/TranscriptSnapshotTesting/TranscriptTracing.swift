@@ -153,19 +153,19 @@ final class TranscriptSpanState: @unchecked Sendable {
   let startNanoseconds: UInt64
 
   /// In start order within the capture, from 1 (0 for a span left out of a closed capture).
-  var number = 0
+  @exclusivity(unchecked) var number = 0
   /// A root's trace, numbered in start order; a child's comes from its root.
-  var traceNumber = 0
-  var name: String
-  var attributes: SpanAttributes = [:]
-  var events: [SpanEvent] = []
-  var errors: [any Error] = []
-  var links: [SpanLink] = []
-  var status: SpanStatus?
-  var endCount = 0
-  var endNanoseconds: UInt64 = 0
+  @exclusivity(unchecked) var traceNumber = 0
+  @exclusivity(unchecked) var name: String
+  @exclusivity(unchecked) var attributes: SpanAttributes = [:]
+  @exclusivity(unchecked) var events: [SpanEvent] = []
+  @exclusivity(unchecked) var errors: [any Error] = []
+  @exclusivity(unchecked) var links: [SpanLink] = []
+  @exclusivity(unchecked) var status: SpanStatus?
+  @exclusivity(unchecked) var endCount = 0
+  @exclusivity(unchecked) var endNanoseconds: UInt64 = 0
   /// The name when it first ended: a server framework renames its span once the route is known.
-  var endName: String?
+  @exclusivity(unchecked) var endName: String?
 
   init(
     capture: TranscriptCapture,

@@ -71,7 +71,10 @@ import Tracing
     }
     let lines = TranscriptTextTests.text(transcript).split(separator: "\n")
     #expect(lines.count == 100_000)
-    #expect(lines.last == "── log trace app: entry 99999")
+    // Every entry in its place: the capture fills blocks of 64, 128 … 4,096 events, and the
+    // text reads them in order across each block's end.
+    let misplaced = lines.indices.first { lines[$0] != "── log trace app: entry \($0)" }
+    #expect(misplaced == nil, "line \(misplaced ?? 0): \(misplaced.map { lines[$0] } ?? "")")
   }
 
   struct Refused: Error {}

@@ -167,6 +167,10 @@ func bootstrappedTranscript() async -> Transcript {
 
 // MARK: Measuring
 
+/// Holds what the last case made, so that making it is never optimised away; `measure` frees
+/// it after the case's time is taken, and times the freeing apart.
+nonisolated(unsafe) var kept: Any?
+
 /// The process's CPU time in milliseconds: every thread's, none of other processes'.
 func processMilliseconds() -> Double {
   var time = timespec()
@@ -179,15 +183,23 @@ func median(_ samples: [Double]) -> Double {
   return sorted[sorted.count / 2]
 }
 
-/// Times the cases in rounds that alternate them; the median of each, in milliseconds.
+/// Times the cases in rounds that alternate them; the median of each, in milliseconds. What a
+/// case left in `kept` is freed after its time is taken, and that freeing's median is under
+/// `"<name> freed"`.
 func measure(runs: Int, _ cases: [(String, () async -> Int)]) async -> [String: Double] {
   var samples: [String: [Double]] = [:]
-  for (_, body) in cases { _ = await body() }  // warm up
+  for (_, body) in cases {  // warm up
+    _ = await body()
+    kept = nil
+  }
   for _ in 0..<runs {
     for (name, body) in cases {
       let start = processMilliseconds()
       let size = await body()
-      samples[name, default: []].append(processMilliseconds() - start)
+      let end = processMilliseconds()
+      kept = nil
+      samples[name, default: []].append(end - start)
+      samples["\(name) freed", default: []].append(processMilliseconds() - end)
       if size == 0 { fatalError("\(name) produced nothing") }
     }
   }
@@ -209,6 +221,17 @@ func text<Value>(of value: Value, as strategy: Snapshotting<Value, String>) -> S
 let noOpLogger = Logger(label: "orders") { _ in SwiftLogNoOpLogHandler() }
 let runs = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 31
 Transcript.bootstrap()
+
+// `TranscriptBenchmark RUNS --profile-capture` (or `--profile-handler`) only runs the handler
+// with capture (or with the no-op logger and tracer) RUNS times, for a profiler.
+if CommandLine.arguments.contains("--profile-capture") {
+  for _ in 0..<runs { kept = await capturedTranscript() }
+  exit(0)
+}
+if CommandLine.arguments.contains("--profile-handler") {
+  for _ in 0..<runs { _ = listOrders(logger: requestLogger(noOpLogger), tracer: NoOpTracer()) }
+  exit(0)
+}
 
 // MARK: The text
 
@@ -332,10 +355,8 @@ print()
 
 // MARK: Capture
 
-/// Holds the last transcript, so that making it is never optimised away.
-nonisolated(unsafe) var kept: Transcript?
-func keep(_ transcript: Transcript) -> Int {
-  kept = transcript
+func keep(_ product: Any) -> Int {
+  kept = product
   return 1
 }
 
@@ -359,11 +380,11 @@ let captureTimes = await measure(
   [
     (
       "no-op",
-      { listOrders(logger: requestLogger(noOpLogger), tracer: NoOpTracer()).1.count }
+      { keep(listOrders(logger: requestLogger(noOpLogger), tracer: NoOpTracer())) }
     ),
     (
       "dropping",
-      { listOrders(logger: requestLogger(droppingLogger), tracer: NoOpTracer()).1.count }
+      { keep(listOrders(logger: requestLogger(droppingLogger), tracer: NoOpTracer())) }
     ),
     (
       "in-memory",
@@ -372,8 +393,9 @@ let captureTimes = await measure(
         var logger = Logger(label: "orders") { _ in handler }
         logger.logLevel = .trace
         let tracer = InMemoryTracer()
-        _ = listOrders(logger: requestLogger(logger), tracer: tracer)
-        return handler.entries.count + tracer.finishedSpans.count
+        let response = listOrders(logger: requestLogger(logger), tracer: tracer)
+        guard handler.entries.count == 1_000, tracer.finishedSpans.count == 200 else { return 0 }
+        return keep((handler, tracer, response))
       }
     ),
     ("capture", { await keep(capturedTranscript()) }),
@@ -382,8 +404,8 @@ let captureTimes = await measure(
 )
 
 print("### The handler of that request, with and without capture (median CPU time of \(runs))\n")
-print("| case | time | ÷ no-op |")
-print("|---|---:|---:|")
+print("| case | time | ÷ no-op | then freeing what it made | ÷ no-op, freeing included |")
+print("|---|---:|---:|---:|---:|")
 for (name, title) in [
   ("no-op", "the handler alone: swift-log's no-op handler, `NoOpTracer`"),
   ("dropping", "every entry made and dropped (a handler at `.trace` that keeps none)"),
@@ -392,7 +414,13 @@ for (name, title) in [
   ("bootstrap", "in `Transcript.record`, `Logger(label:)` and the tracer of the bootstrap"),
 ] {
   let time = captureTimes[name]!
-  let shown = ratio(time, captureTimes["no-op"]!)
-  print("| \(title) | \(format(time)) | \(name == "no-op" ? shown : "**\(shown)**") |")
+  let freed = captureTimes["\(name) freed"]!
+  let noOp = captureTimes["no-op"]!
+  let noOpFreed = captureTimes["no-op freed"]!
+  let shown = ratio(time, noOp)
+  print(
+    "| \(title) | \(format(time)) | \(name == "no-op" ? shown : "**\(shown)**") "
+      + "| \(format(freed)) | \(ratio(time + freed, noOp + noOpFreed)) |"
+  )
 }
 print()
