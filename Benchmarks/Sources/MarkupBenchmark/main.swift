@@ -64,9 +64,11 @@ func measure(runs: Int, _ cases: [(String, () -> Void)]) -> [String: (wall: Doub
       wall[name, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
     }
   }
-  return Dictionary(uniqueKeysWithValues: cases.map { name, _ in
-    (name, (median(wall[name]!), median(cpu[name]!)))
-  })
+  return Dictionary(
+    uniqueKeysWithValues: cases.map { name, _ in
+      (name, (median(wall[name]!), median(cpu[name]!)))
+    }
+  )
 }
 
 let runs = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 15
@@ -108,7 +110,10 @@ let results = measure(
   [
     ("html", { _ = Diffing<String>.lines.diffV2(reference, canonical(changed)) }),
     ("print", { _ = canonical(changed) }),
-    ("tree", { _ = Diffing<String>.lines.diffV2(reference, canonical(changed, as: throughTheTree)) }),
+    (
+      "tree",
+      { _ = Diffing<String>.lines.diffV2(reference, canonical(changed, as: throughTheTree)) }
+    ),
     ("lines", { lines(changedText) }),
   ]
 )

@@ -21,19 +21,42 @@ struct DirectHTMLPrinter {
   /// The canonical text of `bytes` (valid UTF-8, as ``MarkupText`` passes them), or `nil` when
   /// the tree reader must read the page.
   static func canonicalText(_ bytes: [UInt8]) -> String? {
-    bytes.withUnsafeBufferPointer(canonicalText)
+    bytes.withUnsafeBufferPointer { canonicalText($0) }
   }
 
   /// The canonical text of the UTF-8 in `bytes`, or `nil` when the tree reader must read it.
-  static func canonicalText(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    var printer = DirectHTMLPrinter(bytes: bytes)
-    defer { printer.output.deallocate() }
+  ///
+  /// The text is written straight into the new `String`'s storage, of `capacity` bytes (by
+  /// default what a one-line page's canonical text takes, with room to spare); a page whose text
+  /// outgrows it (deep nesting, many implied end tags) moves to a buffer of its own, which grows,
+  /// and is copied into a `String` at the end.
+  static func canonicalText(
+    _ bytes: UnsafeBufferPointer<UInt8>,
+    capacity: Int? = nil
+  ) -> String? {
+    var spilled: OutputBytes?
+    defer { spilled?.deallocate() }
+    let text: String
     do {
-      try printer.run()
+      text = try String(unsafeUninitializedCapacity: capacity ?? (bytes.count * 2 + 256)) {
+        storage in
+        var printer = DirectHTMLPrinter(bytes: bytes, output: OutputBytes(writingInto: storage))
+        do {
+          try printer.run()
+        } catch {
+          printer.output.deallocate()
+          throw error
+        }
+        guard printer.output.isInPlace else {
+          spilled = printer.output
+          return 0
+        }
+        return printer.output.count
+      }
     } catch {
       return nil
     }
-    return printer.output.makeString()
+    return spilled?.makeString() ?? text
   }
 
   /// Thrown where the page needs the tree reader.
@@ -64,10 +87,9 @@ struct DirectHTMLPrinter {
   /// Where the normalised text being written began in `output`.
   private var textStart = 0
 
-  private init(bytes: UnsafeBufferPointer<UInt8>) {
+  private init(bytes: UnsafeBufferPointer<UInt8>, output: OutputBytes) {
     self.bytes = bytes
-    // Indentation and newlines: the canonical text of a one-line page is about a third longer.
-    output = OutputBytes(capacity: bytes.count + bytes.count / 2 + 256)
+    self.output = output
   }
 
   private mutating func run() throws(Unsupported) {
@@ -76,7 +98,7 @@ struct DirectHTMLPrinter {
       index = 3
     }
     while index < bytes.count {
-      if bytes[index] == UInt8(ascii: "<"), let markup = markupKind() {
+      if bytes[index] == UInt8(ascii: "<"), let markup = bytes.markupKind(at: index) {
         switch markup {
         case .comment: comment()
         case .declaration: try declaration()
@@ -92,39 +114,31 @@ struct DirectHTMLPrinter {
     if documentEndsInText { output.append(0x0A) }
   }
 
-  private enum MarkupKind { case comment, declaration, processingInstruction, endTag, startTag }
-
-  private func markupKind() -> MarkupKind? {
-    guard index + 1 < bytes.count else { return nil }
-    let next = bytes[index + 1]
-    if isASCIILetter(next) { return .startTag }
-    switch next {
-    case UInt8(ascii: "!"): return hasPrefix("<!--", at: index) ? .comment : .declaration
-    case UInt8(ascii: "?"): return .processingInstruction
-    case UInt8(ascii: "/"): return index + 2 < bytes.count ? .endTag : nil
-    default: return nil
-    }
-  }
+  enum MarkupKind { case comment, declaration, processingInstruction, endTag, startTag }
 
   // MARK: - Tokens
 
   private mutating func text() throws(Unsupported) {
     let start = index
-    index += 1
-    while index < bytes.count {
-      if bytes[index] == UInt8(ascii: "<"), markupKind() != nil { break }
-      index += 1
+    var position = index + 1
+    while true {
+      position = ByteScan.first(UInt8(ascii: "<"), in: bytes, from: position, to: bytes.count)
+      if position == bytes.count { break }
+      index = position
+      if bytes.markupKind(at: index) != nil { break }
+      position += 1
     }
+    index = position
     try insertText(from: start, to: index)
   }
 
   private mutating func comment() {
-    if hasPrefix("<!-->", at: index) {
+    if bytes.hasPrefix("<!-->", at: index) {
       index += 5
       writeComment(from: 0, to: 0)
       return
     }
-    if hasPrefix("<!--->", at: index) {
+    if bytes.hasPrefix("<!--->", at: index) {
       index += 6
       writeComment(from: 0, to: 0)
       return
@@ -132,11 +146,11 @@ struct DirectHTMLPrinter {
     let start = index + 4
     var end = start
     while end < bytes.count {
-      if hasPrefix("-->", at: end) {
+      if bytes.hasPrefix("-->", at: end) {
         index = end + 3
         break
       }
-      if hasPrefix("--!>", at: end) {
+      if bytes.hasPrefix("--!>", at: end) {
         index = end + 4
         break
       }
@@ -165,14 +179,17 @@ struct DirectHTMLPrinter {
         // The tree reader compares `String`s, by characters: a non-ASCII byte right after the
         // prefix may join its last letter.
         if end - start > 14, bytes[start + 14] >= 0x80 { throw Unsupported() }
-        quirks = !(end - start >= 14 && hasPrefixIgnoringCase("<!doctype html", at: start))
+        quirks =
+          !(end - start >= 14 && bytes.hasPrefixIgnoringCase("<!doctype html", at: start))
         let compact = beginChild()
         append(from: start, to: end)
         if !compact { output.append(0x0A) }
       }
       return
     }
-    if open.last?.foreign == true, hasPrefix("<![CDATA[", at: index) { throw Unsupported() }
+    if open.last?.foreign == true, bytes.hasPrefix("<![CDATA[", at: index) {
+      throw Unsupported()
+    }
     bogusComment(from: index + 2)
   }
 
@@ -214,6 +231,33 @@ struct DirectHTMLPrinter {
   /// The name at `index`, packed and looked up as it is read.
   private mutating func tagName() throws(Unsupported) -> TagName {
     let start = index
+    // A name of at most 7 bytes and the byte that ends it, in one word: most names.
+    if start + 8 <= bytes.count {
+      let word = ByteScan.word(bytes, at: start)
+      let ends =
+        ByteScan.spaceCandidates(word) | ByteScan.equal(word, UInt8(ascii: "/"))
+        | ByteScan.equal(word, UInt8(ascii: ">")) | (word & ByteScan.highs)
+      let count = ByteScan.first(ends)
+      if count < 8 {
+        let end = bytes[start + count]
+        // Non-ASCII names compare as `String`s in the tree reader, by canonical equivalence.
+        if end >= 0x80 { throw Unsupported() }
+        if isSpace(end) || end == UInt8(ascii: "/") || end == UInt8(ascii: ">") {
+          // The bytes before `end` are ASCII: adding to them carries into no other byte.
+          let name = word & (UInt64(1) << UInt64(8 * count) &- 1)
+          let capitals =
+            (name &+ ByteScan.ones &* 0x3F) & ~(name &+ ByteScan.ones &* 0x25) & ByteScan.highs
+          index = start + count
+          let key = PackedName(low: name | capitals &>> 2, high: 0, count: count)
+          return TagName(
+            start: start,
+            count: count,
+            capitals: capitals != 0,
+            traits: names.traits(of: key)
+          )
+        }
+      }
+    }
     var capitals = false
     var low: UInt64 = 0
     var high: UInt64 = 0
@@ -260,16 +304,20 @@ struct DirectHTMLPrinter {
         continue
       }
       let nameStart = index
-      index += 1  // A leading `=` belongs to the name.
-      while index < bytes.count {
-        let byte = bytes[index]
-        if isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
-          || byte == UInt8(ascii: "=")
-        {
-          break
+      // A leading `=` belongs to the name.
+      index = ByteScan.firstHit(
+        in: bytes,
+        from: index + 1,
+        to: bytes.count,
+        candidates: {
+          ByteScan.spaceCandidates($0) | ByteScan.equal($0, UInt8(ascii: "/"))
+            | ByteScan.equal($0, UInt8(ascii: ">")) | ByteScan.equal($0, UInt8(ascii: "="))
+        },
+        isHit: {
+          isSpace($0) || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ">")
+            || $0 == UInt8(ascii: "=")
         }
-        index += 1
-      }
+      )
       var attribute = TagAttribute(nameStart: nameStart, nameEnd: index)
       while index < bytes.count, isSpace(bytes[index]) { index += 1 }
       if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
@@ -279,8 +327,7 @@ struct DirectHTMLPrinter {
         let quote = bytes[index]
         if quote == 0x22 || quote == 0x27 {
           let start = index + 1
-          var end = start
-          while end < bytes.count, bytes[end] != quote { end += 1 }
+          let end = ByteScan.first(quote, in: bytes, from: start, to: bytes.count)
           guard end < bytes.count else { return nil }
           index = end + 1
           attribute.value = (start, end)
@@ -309,13 +356,17 @@ struct DirectHTMLPrinter {
     }
   }
 
-  private func isDuplicate(_ attribute: TagAttribute) throws(Unsupported) -> Bool {
+  /// Whether an attribute of the tag read so far has the name of `attribute`. (Mutating only
+  /// because a non-mutating method, called from a mutating one, copies the printer's state.)
+  private mutating func isDuplicate(_ attribute: TagAttribute) throws(Unsupported) -> Bool {
     for position in attribute.nameStart..<attribute.nameEnd where bytes[position] >= 0x80 {
       throw Unsupported()  // Compared as `String`s in the tree reader.
     }
     let count = attribute.nameEnd - attribute.nameStart
     for other in attributes[..<attributeCount] where other.nameEnd - other.nameStart == count {
-      if equalIgnoringCase(attribute.nameStart, other.nameStart, count: count) { return true }
+      if bytes.equalIgnoringCase(attribute.nameStart, other.nameStart, count: count) {
+        return true
+      }
     }
     return false
   }
@@ -327,9 +378,9 @@ struct DirectHTMLPrinter {
     var end = bytes.count
     var after = bytes.count
     var position = start
-    while let found = offset(pastEndTagOpenFrom: position) {
+    while let found = bytes.offset(pastEndTagOpenFrom: position) {
       let nameEnd = found + name.count
-      if nameEnd < bytes.count, equalIgnoringCase(found, name.start, count: name.count),
+      if nameEnd < bytes.count, bytes.equalIgnoringCase(found, name.start, count: name.count),
         isSpace(bytes[nameEnd]) || bytes[nameEnd] == UInt8(ascii: "/")
           || bytes[nameEnd] == UInt8(ascii: ">")
       {
@@ -342,39 +393,6 @@ struct DirectHTMLPrinter {
     }
     index = after
     return (start, end)
-  }
-
-  private func offset(pastEndTagOpenFrom start: Int) -> Int? {
-    var position = start
-    while position + 2 <= bytes.count {
-      if bytes[position] == UInt8(ascii: "<"), bytes[position + 1] == UInt8(ascii: "/") {
-        return position + 2
-      }
-      position += 1
-    }
-    return nil
-  }
-
-  /// The offset past the newline the parser drops at `start` (a line feed or a character
-  /// reference to one), as the tree reader's `droppingLeadingNewline` finds it.
-  private func afterLeadingNewline(from start: Int, to end: Int) -> Int {
-    guard start < end else { return start }
-    if bytes[start] == 0x0A { return start + 1 }
-    let limit = min(end, start + 16)
-    guard limit - start > 2, bytes[start] == UInt8(ascii: "&"),
-      bytes[start + 1] == UInt8(ascii: "#")
-    else { return start }
-    let hex = bytes[start + 2] | 0x20 == UInt8(ascii: "x")
-    let digitsStart = start + (hex ? 3 : 2)
-    var position = digitsStart
-    var value = 0
-    while position < limit, let digit = digitValue(bytes[position], hex: hex) {
-      value = value * (hex ? 16 : 10) + digit
-      position += 1
-    }
-    guard value == 0x0A, position > digitsStart else { return start }
-    if position < limit, bytes[position] == UInt8(ascii: ";") { position += 1 }
-    return position
   }
 
   // MARK: - Tree rules (the tree reader's, in its order)
@@ -390,7 +408,7 @@ struct DirectHTMLPrinter {
     var start = tokenStart
     if dropNextNewline {
       dropNextNewline = false
-      start = afterLeadingNewline(from: start, to: end)
+      start = bytes.afterLeadingNewline(from: start, to: end)
       if start == end { return }
     }
     var whitespace = true
@@ -425,14 +443,14 @@ struct DirectHTMLPrinter {
       // HTML inside `foreignObject` or `mi`, and HTML tags that end SVG or MathML, need the
       // tree reader (`font` leaves it only with some attributes: it goes there too).
       if last.name.traits.contains(.integrationPoint) || traits.contains(.foreignBreaker)
-        || (name.count == 4 && hasPrefixIgnoringCase("font", at: name.start))
+        || (name.count == 4 && bytes.hasPrefixIgnoringCase("font", at: name.start))
       {
         throw Unsupported()
       }
       try openForeignElement(name, selfClosing: selfClosing)
       return
     }
-    if isForeignRoot(name) {
+    if bytes.isForeignRoot(name) {
       bodyStarted = true
       if !isTableContext { try reconstructFormatting() }
       try openForeignElement(name, selfClosing: selfClosing)
@@ -514,7 +532,7 @@ struct DirectHTMLPrinter {
     if traits.contains(.rawText) {
       var (start, end) = try rawText(of: name)
       let textarea = id == ids.textarea
-      if textarea { start = afterLeadingNewline(from: start, to: end) }
+      if textarea { start = bytes.afterLeadingNewline(from: start, to: end) }
       if compact || start < end {
         if textarea { output.append(0x0A) }
         append(from: start, to: end)
@@ -563,7 +581,7 @@ struct DirectHTMLPrinter {
       for position in open.indices.reversed() {
         guard open[position].foreign else { break }
         if open[position].name.count == name.count,
-          equalIgnoringCase(open[position].name.start, name.start, count: name.count)
+          bytes.equalIgnoringCase(open[position].name.start, name.start, count: name.count)
         {
           pop(to: position)
           return
@@ -647,7 +665,7 @@ struct DirectHTMLPrinter {
 
   private mutating func closeOther(_ name: TagName) {
     for position in open.indices.reversed() {
-      if sameName(open[position].name, name) {
+      if bytes.sameName(open[position].name, name) {
         pop(to: position)
         return
       }
@@ -661,9 +679,16 @@ struct DirectHTMLPrinter {
     entry.depth < open.count && open[entry.depth].serial == entry.serial
   }
 
+  /// Removes the markers of closed elements from the end of `formatting`, with the entries after
+  /// them, down to the last marker of an open element.
   private mutating func clearClosedMarkers() {
-    while let marker = formatting.lastIndex(where: { $0.isMarker }), !isOpen(formatting[marker]) {
-      formatting.removeLast(formatting.count - marker)
+    var position = formatting.count
+    while position > 0 {
+      position -= 1
+      let entry = formatting[position]
+      guard entry.isMarker else { continue }
+      if entry.depth < open.count, open[entry.depth].serial == entry.serial { return }
+      formatting.removeLast(formatting.count - position)
     }
   }
 
@@ -763,7 +788,7 @@ struct DirectHTMLPrinter {
       output.append(0x0A)
       open[last].layout = .multiLine
     case .singleText:
-      output.insertLineBreak(at: open[last].textStart, indent: indentWidth(open.count))
+      output.insertLineBreak(at: open[last].textStart, indent: Self.indentWidth(open.count))
       output.append(0x0A)
       open[last].layout = .multiLine
       open[last].endsInText = false
@@ -819,7 +844,13 @@ struct DirectHTMLPrinter {
         pendingSpace = false
       }
       let run = position
-      while position < end, !isSpace(bytes[position]) { position += 1 }
+      position = ByteScan.firstHit(
+        in: bytes,
+        from: position,
+        to: end,
+        candidates: ByteScan.spaceCandidates,
+        isHit: isSpace
+      )
       append(from: run, to: position)
     }
   }
@@ -897,62 +928,110 @@ struct DirectHTMLPrinter {
   }
 
   private mutating func appendLowercased(from start: Int, to end: Int) {
-    for position in start..<end {
-      let byte = bytes[position]
-      output.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
-    }
+    guard start < end else { return }
+    output.appendLowercased(UnsafeBufferPointer(rebasing: bytes[start..<end]))
   }
 
+  @inline(__always)
   private mutating func append(from start: Int, to end: Int) {
     guard start < end else { return }
     output.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
   }
 
+  @inline(__always)
   private mutating func appendIndent(_ depth: Int) {
-    output.appendSpaces(indentWidth(depth))
+    output.appendSpaces(Self.indentWidth(depth))
   }
 
-  private func indentWidth(_ depth: Int) -> Int {
+  private static func indentWidth(_ depth: Int) -> Int {
     2 * min(depth, CanonicalPrinter.maximumIndentedDepth)
   }
 
-  // MARK: - Bytes
+}
 
-  private func hasPrefix(_ prefix: StaticString, at offset: Int) -> Bool {
+/// Reading the page's bytes: methods of the input rather than of the printer, whose calls would
+/// copy the printer's whole state (and retain its arrays) to read a few bytes.
+private extension UnsafeBufferPointer<UInt8> {
+  func markupKind(at index: Int) -> DirectHTMLPrinter.MarkupKind? {
+    guard index + 1 < self.count else { return nil }
+    let next = self[index + 1]
+    if isASCIILetter(next) { return .startTag }
+    switch next {
+    case UInt8(ascii: "!"): return hasPrefix("<!--", at: index) ? .comment : .declaration
+    case UInt8(ascii: "?"): return .processingInstruction
+    case UInt8(ascii: "/"): return index + 2 < self.count ? .endTag : nil
+    default: return nil
+    }
+  }
+
+  func offset(pastEndTagOpenFrom start: Int) -> Int? {
+    var position = start
+    while position + 2 <= self.count {
+      position = ByteScan.first(UInt8(ascii: "<"), in: self, from: position, to: self.count - 1)
+      if position == self.count - 1 { return nil }
+      if self[position + 1] == UInt8(ascii: "/") { return position + 2 }
+      position += 1
+    }
+    return nil
+  }
+
+  /// The offset past the newline the parser drops at `start` (a line feed or a character
+  /// reference to one), as the tree reader's `droppingLeadingNewline` finds it.
+  func afterLeadingNewline(from start: Int, to end: Int) -> Int {
+    guard start < end else { return start }
+    if self[start] == 0x0A { return start + 1 }
+    let limit = min(end, start + 16)
+    guard limit - start > 2, self[start] == UInt8(ascii: "&"),
+      self[start + 1] == UInt8(ascii: "#")
+    else { return start }
+    let hex = self[start + 2] | 0x20 == UInt8(ascii: "x")
+    let digitsStart = start + (hex ? 3 : 2)
+    var position = digitsStart
+    var value = 0
+    while position < limit, let digit = digitValue(self[position], hex: hex) {
+      value = value * (hex ? 16 : 10) + digit
+      position += 1
+    }
+    guard value == 0x0A, position > digitsStart else { return start }
+    if position < limit, self[position] == UInt8(ascii: ";") { position += 1 }
+    return position
+  }
+
+  func hasPrefix(_ prefix: StaticString, at offset: Int) -> Bool {
     let count = prefix.utf8CodeUnitCount
-    guard offset + count <= bytes.count else { return false }
+    guard offset + count <= self.count else { return false }
     let start = prefix.utf8Start
-    for position in 0..<count where bytes[offset + position] != start[position] { return false }
+    for position in 0..<count where self[offset + position] != start[position] { return false }
     return true
   }
 
   /// Whether the bytes at `offset` are `prefix` (lowercase) with ASCII letters in any case.
-  private func hasPrefixIgnoringCase(_ prefix: StaticString, at offset: Int) -> Bool {
+  func hasPrefixIgnoringCase(_ prefix: StaticString, at offset: Int) -> Bool {
     let count = prefix.utf8CodeUnitCount
-    guard offset + count <= bytes.count else { return false }
+    guard offset + count <= self.count else { return false }
     let start = prefix.utf8Start
-    for position in 0..<count where lowercased(bytes[offset + position]) != start[position] {
+    for position in 0..<count where lowercased(self[offset + position]) != start[position] {
       return false
     }
     return true
   }
 
-  private func equalIgnoringCase(_ first: Int, _ second: Int, count: Int) -> Bool {
+  func equalIgnoringCase(_ first: Int, _ second: Int, count: Int) -> Bool {
     for position in 0..<count
-    where lowercased(bytes[first + position]) != lowercased(bytes[second + position]) {
+    where lowercased(self[first + position]) != lowercased(self[second + position]) {
       return false
     }
     return true
   }
 
   /// `svg` or `math`, which the standard does not list among HTML names.
-  private func isForeignRoot(_ name: TagName) -> Bool {
+  func isForeignRoot(_ name: TagName) -> Bool {
     guard name.id == 0 else { return false }
     return (name.count == 3 && hasPrefixIgnoringCase("svg", at: name.start))
       || (name.count == 4 && hasPrefixIgnoringCase("math", at: name.start))
   }
 
-  private func sameName(_ first: TagName, _ second: TagName) -> Bool {
+  func sameName(_ first: TagName, _ second: TagName) -> Bool {
     if first.id != 0 || second.id != 0 { return first.id == second.id }
     return first.count == second.count
       && equalIgnoringCase(first.start, second.start, count: first.count)
@@ -1031,8 +1110,9 @@ private func lowercased(_ byte: UInt8) -> UInt8 {
   byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
 }
 
-/// The IDs of the names the printer's rules compare with, read once per page.
-private struct NameIDs {
+/// The IDs of the names the printer's rules compare with, read once per page. A class, so that
+/// the printer holds one reference rather than 28 words.
+private final class NameIDs: Sendable {
   let html: Int
   let head: Int
   let body: Int
@@ -1101,19 +1181,25 @@ private struct NameIDs {
   }
 }
 
-/// The canonical text as it is written: one buffer, allocated for the whole page up front and
-/// grown by doubling, so that a write is a bounds check and a copy. The printer frees it.
+/// The canonical text as it is written: first into the storage of the `String` being made, and
+/// if it outgrows that, into a buffer of its own that grows by doubling; so that a write is a
+/// bounds check and a copy. The printer frees the buffer it owns.
 private struct OutputBytes {
   private var base: UnsafeMutablePointer<UInt8>
   private var capacity: Int
   private(set) var count = 0
+  /// Whether the bytes are still in the storage given at the start (which the `String` owns).
+  private(set) var isInPlace = true
 
-  init(capacity: Int) {
-    self.capacity = max(capacity, 16)
-    base = .allocate(capacity: self.capacity)
+  init(writingInto storage: UnsafeMutableBufferPointer<UInt8>) {
+    // A `String`'s storage always has an address, even when empty.
+    base = storage.baseAddress!
+    capacity = storage.count
   }
 
-  func deallocate() { base.deallocate() }
+  func deallocate() {
+    if !isInPlace { base.deallocate() }
+  }
 
   func makeString() -> String {
     String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
@@ -1125,13 +1211,14 @@ private struct OutputBytes {
   }
 
   private mutating func grow(to needed: Int) {
-    var newCapacity = capacity * 2
+    var newCapacity = max(capacity * 2, 4096)
     while newCapacity < needed { newCapacity *= 2 }
     let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
     newBase.update(from: base, count: count)
-    base.deallocate()
+    deallocate()
     base = newBase
     capacity = newCapacity
+    isInPlace = false
   }
 
   @inline(__always)
@@ -1144,11 +1231,33 @@ private struct OutputBytes {
   @inline(__always)
   mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     reserve(bytes.count)
-    // Most slices are a name or a short value, for which a call to `memmove` costs more.
-    if bytes.count <= 16 {
-      for position in 0..<bytes.count { base[count + position] = bytes[position] }
+    // Most slices are a name or a short value, for which a call to `memmove` costs more: they
+    // are copied a word at a time.
+    if bytes.count <= 64 {
+      let source = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
+      let target = UnsafeMutableRawPointer(base + count)
+      var position = 0
+      while position &+ 8 <= bytes.count {
+        let word = source.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+        target.storeBytes(of: word, toByteOffset: position, as: UInt64.self)
+        position &+= 8
+      }
+      while position < bytes.count {
+        base[count &+ position] = bytes[position]
+        position &+= 1
+      }
     } else {
       (base + count).update(from: bytes.baseAddress!, count: bytes.count)
+    }
+    count += bytes.count
+  }
+
+  /// `bytes` with ASCII capitals lowercased.
+  mutating func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>) {
+    reserve(bytes.count)
+    for position in 0..<bytes.count {
+      let byte = bytes[position]
+      base[count &+ position] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
     count += bytes.count
   }

@@ -218,8 +218,15 @@ struct PackedName: Equatable {
 struct PackedNameTable {
   static let shared = PackedNameTable(traitsByName)
 
-  private var keys = [PackedName?](repeating: nil, count: 512)
-  private var values = [HTMLElementTraits](repeating: [], count: 512)
+  /// A slot: a name and its traits, side by side; `high` is 0 in an empty slot (a name's length
+  /// is in it).
+  private struct Slot {
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var traits: HTMLElementTraits = []
+  }
+
+  private var slots = [Slot](repeating: Slot(), count: 512)
 
   private init(_ table: [String: HTMLElementTraits]) {
     for (name, traits) in table {
@@ -228,19 +235,21 @@ struct PackedNameTable {
       guard !bytes.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { continue }
       let key = bytes.withUnsafeBufferPointer { PackedName($0, from: 0, to: $0.count)! }
       var slot = key.hashSlot
-      while keys[slot] != nil { slot = (slot + 1) & 511 }
-      keys[slot] = key
-      values[slot] = traits
+      while slots[slot].high != 0 { slot = (slot + 1) & 511 }
+      slots[slot] = Slot(low: key.low, high: key.high, traits: traits)
     }
   }
 
   /// The traits of the lowercased name `key`; none for a name the standard does not list.
   func traits(of key: PackedName) -> HTMLElementTraits {
-    var slot = key.hashSlot
-    while let found = keys[slot] {
-      if found == key { return values[slot] }
-      slot = (slot + 1) & 511
+    slots.withUnsafeBufferPointer { slots in
+      var slot = key.hashSlot
+      while true {
+        let found = slots[slot]
+        if found.low == key.low, found.high == key.high { return found.traits }
+        if found.high == 0 { return [] }
+        slot = (slot &+ 1) & 511
+      }
     }
-    return []
   }
 }
