@@ -363,7 +363,9 @@ struct DirectHTMLPrinter {
       throw Unsupported()  // Compared as `String`s in the tree reader.
     }
     let count = attribute.nameEnd - attribute.nameStart
-    for other in attributes[..<attributeCount] where other.nameEnd - other.nameStart == count {
+    for position in 0..<attributeCount {
+      let other = attributes[position]
+      guard other.nameEnd - other.nameStart == count else { continue }
       if bytes.equalIgnoringCase(attribute.nameStart, other.nameStart, count: count) {
         return true
       }
@@ -517,10 +519,8 @@ struct DirectHTMLPrinter {
     if !traits.contains(.noReconstruction), !isTableContext { try reconstructFormatting() }
     serial += 1
     if traits.contains(.formatting) {
-      clearClosedMarkers()
       formatting.append(FormattingEntry(serial: serial, depth: open.count, id: id, isMarker: false))
     } else if traits.contains(.marker) {
-      clearClosedMarkers()
       formatting.append(FormattingEntry(serial: serial, depth: open.count, id: id, isMarker: true))
     }
     let compact = beginChild()
@@ -679,22 +679,25 @@ struct DirectHTMLPrinter {
     entry.depth < open.count && open[entry.depth].serial == entry.serial
   }
 
-  /// Removes the markers of closed elements from the end of `formatting`, with the entries after
-  /// them, down to the last marker of an open element.
-  private mutating func clearClosedMarkers() {
+  /// Clears `formatting` down to the marker of `tag`, which closes: the marker and the entries
+  /// after it go, as the tree reader clears them. Each marker's element is open, then: markers
+  /// are pushed with their element and the stack closes the elements pushed later first, so the
+  /// last marker is always that of the element closing.
+  private mutating func clearFormatting(downToMarkerOf tag: OpenTag) {
     var position = formatting.count
     while position > 0 {
       position -= 1
-      let entry = formatting[position]
-      guard entry.isMarker else { continue }
-      if entry.depth < open.count, open[entry.depth].serial == entry.serial { return }
-      formatting.removeLast(formatting.count - position)
+      guard formatting[position].isMarker else { continue }
+      if formatting[position].serial == tag.serial {
+        formatting.removeLast(formatting.count - position)
+      }
+      return
     }
   }
 
   /// The position in `formatting` of the last entry named `id` after the last marker.
+  /// (Mutating only so that calling it does not copy the printer, as for `isDuplicate`.)
   private mutating func formattingEntry(named id: Int) -> Int? {
-    clearClosedMarkers()
     for position in formatting.indices.reversed() {
       if formatting[position].isMarker { return nil }
       if formatting[position].id == id { return position }
@@ -704,7 +707,6 @@ struct DirectHTMLPrinter {
 
   /// The tree reader reopens closed formatting elements here: that needs the tree.
   private mutating func reconstructFormatting() throws(Unsupported) {
-    clearClosedMarkers()
     if let last = formatting.last, !last.isMarker, !isOpen(last) { throw Unsupported() }
   }
 
@@ -751,6 +753,7 @@ struct DirectHTMLPrinter {
       return
     }
     if tag.name.id != 0 { counts[tag.name.id] -= 1 }
+    if tag.name.traits.contains(.marker) { clearFormatting(downToMarkerOf: tag) }
     switch tag.layout {
     case .compactNested:
       writeEndTag(tag.name)
@@ -874,7 +877,8 @@ struct DirectHTMLPrinter {
   ) throws(Unsupported) {
     output.append(UInt8(ascii: "<"))
     appendName(name, foreign: foreign)
-    for attribute in attributes[..<attributeCount] {
+    for position in 0..<attributeCount {
+      let attribute = attributes[position]
       output.append(0x20)
       if foreign {
         append(from: attribute.nameStart, to: attribute.nameEnd)
