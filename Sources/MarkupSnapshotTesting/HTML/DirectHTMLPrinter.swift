@@ -187,7 +187,7 @@ struct DirectHTMLPrinter {
       }
       return
     }
-    if open.last?.foreign == true, bytes.hasPrefix("<![CDATA[", at: index) {
+    if inForeignContent, bytes.hasPrefix("<![CDATA[", at: index) {
       throw Unsupported()
     }
     bogusComment(from: index + 2)
@@ -399,12 +399,21 @@ struct DirectHTMLPrinter {
 
   // MARK: - Tree rules (the tree reader's, in its order)
 
+  // The current element's fields are read one by one rather than through `open.last`: copying
+  // the whole `OpenTag` out costs more than the rule it serves.
+
+  @inline(__always)
   private var isTableContext: Bool {
-    guard let last = open.last, !last.foreign else { return false }
-    return last.name.traits.contains(.tableContext)
+    guard let last = open.indices.last, !open[last].foreign else { return false }
+    return open[last].name.traits.contains(.tableContext)
   }
 
-  private var inForeignContent: Bool { open.last?.foreign ?? false }
+  @inline(__always)
+  private var inForeignContent: Bool { !open.isEmpty && open[open.count - 1].foreign }
+
+  /// The name ID of the current element, or -1 when none is open.
+  @inline(__always)
+  private var currentID: Int { open.isEmpty ? -1 : open[open.count - 1].name.id }
 
   private mutating func insertText(from tokenStart: Int, to end: Int) throws(Unsupported) {
     var start = tokenStart
@@ -418,11 +427,11 @@ struct DirectHTMLPrinter {
       whitespace = false
       break
     }
-    if !whitespace, open.last?.name.id == ids.head, !inForeignContent { popLast() }
+    if !whitespace, currentID == ids.head, !inForeignContent { popLast() }
     if !whitespace || bodyStarted, !isTableContext, !inForeignContent {
       try reconstructFormatting()
     }
-    if whitespace, !(open.last?.preserves ?? false) { return }
+    if whitespace, open.isEmpty || !open[open.count - 1].preserves { return }
     if !whitespace {
       sawElement = true
       bodyStarted = true
@@ -441,10 +450,11 @@ struct DirectHTMLPrinter {
     let id = name.id
     // The tree printer ends the page at any element named `plaintext`, even in SVG.
     if traits.contains(.plaintext) { throw Unsupported() }
-    if let last = open.last, last.foreign {
+    if inForeignContent {
       // HTML inside `foreignObject` or `mi`, and HTML tags that end SVG or MathML, need the
       // tree reader (`font` leaves it only with some attributes: it goes there too).
-      if last.name.traits.contains(.integrationPoint) || traits.contains(.foreignBreaker)
+      if open[open.count - 1].name.traits.contains(.integrationPoint)
+        || traits.contains(.foreignBreaker)
         || (name.count == 4 && bytes.hasPrefixIgnoringCase("font", at: name.start))
       {
         throw Unsupported()
@@ -473,12 +483,12 @@ struct DirectHTMLPrinter {
         return
       }
       if bodyStarted { return }
-      if open.last?.name.id == ids.head { popLast() }
+      if currentID == ids.head { popLast() }
     case ids.head:
       if bodyStarted || counts[ids.head] > 0 || counts[ids.body] > 0 { return }
     default:
       if !traits.contains(.headContent) {
-        if open.last?.name.id == ids.head { popLast() }
+        if currentID == ids.head { popLast() }
         bodyStarted = true
       }
     }
@@ -491,7 +501,7 @@ struct DirectHTMLPrinter {
     case ids.tr:
       popToTable(keeping: .tableSection)
     case _ where traits.contains(.heading):
-      if open.last?.name.traits.contains(.heading) == true { popLast() }
+      if !open.isEmpty, open[open.count - 1].name.traits.contains(.heading) { popLast() }
     case ids.li:
       let li = ids.li
       closeListItem { $0 == li }
@@ -508,10 +518,10 @@ struct DirectHTMLPrinter {
     case ids.button:
       closeInScope(ids.button, boundaries: .scope)
     case ids.option:
-      if open.last?.name.id == ids.option { popLast() }
+      if currentID == ids.option { popLast() }
     case ids.optgroup:
-      if open.last?.name.id == ids.option { popLast() }
-      if open.last?.name.id == ids.optgroup { popLast() }
+      if currentID == ids.option { popLast() }
+      if currentID == ids.optgroup { popLast() }
     case ids.caption, ids.colgroup, ids.tbody, ids.thead, ids.tfoot:
       popToTable(keeping: [])
     default: break
@@ -607,7 +617,7 @@ struct DirectHTMLPrinter {
     case ids.body, ids.html:
       break
     case ids.head:
-      if open.last?.name.id == ids.head { popLast() }
+      if currentID == ids.head { popLast() }
     case ids.li:
       closeInScope(ids.li, boundaries: [.scope, .list])
     case _ where traits.contains(.heading):
@@ -658,7 +668,7 @@ struct DirectHTMLPrinter {
   private mutating func popToTable(keeping: HTMLElementTraits) {
     guard counts[ids.table] > 0, let table = open.lastIndex(where: { $0.name.id == ids.table })
     else { return }
-    while open.count - 1 > table, open.last!.name.traits.isDisjoint(with: keeping) {
+    while open.count - 1 > table, open[open.count - 1].name.traits.isDisjoint(with: keeping) {
       popLast()
     }
   }
@@ -679,16 +689,16 @@ struct DirectHTMLPrinter {
     entry.depth < open.count && open[entry.depth].serial == entry.serial
   }
 
-  /// Clears `formatting` down to the marker of `tag`, which closes: the marker and the entries
-  /// after it go, as the tree reader clears them. Each marker's element is open, then: markers
-  /// are pushed with their element and the stack closes the elements pushed later first, so the
-  /// last marker is always that of the element closing.
-  private mutating func clearFormatting(downToMarkerOf tag: OpenTag) {
+  /// Clears `formatting` down to the marker of the element `serial`, which closes: the marker and
+  /// the entries after it go, as the tree reader clears them. Each marker's element is open,
+  /// then: markers are pushed with their element and the stack closes the elements pushed later
+  /// first, so the last marker is always that of the element closing.
+  private mutating func clearFormatting(downToMarkerOf serial: Int) {
     var position = formatting.count
     while position > 0 {
       position -= 1
       guard formatting[position].isMarker else { continue }
-      if formatting[position].serial == tag.serial {
+      if formatting[position].serial == serial {
         formatting.removeLast(formatting.count - position)
       }
       return
@@ -740,31 +750,37 @@ struct DirectHTMLPrinter {
 
   /// Closes the current element, finishing its lines as the tree printer writes them.
   private mutating func popLast() {
-    let tag = open.removeLast()
-    if tag.foreign {
-      if tag.layout == .empty {
+    let last = open.count - 1
+    let name = open[last].name
+    let layout = open[last].layout
+    let endsInText = open[last].endsInText
+    let foreign = open[last].foreign
+    let serial = open[last].serial
+    open.removeLast()
+    if foreign {
+      if layout == .empty {
         output.insert(UInt8(ascii: "/"), at: output.count - 1)  // `<g/>`
       } else {
-        if tag.endsInText, tag.layout == .multiLine { output.append(0x0A) }
-        if tag.layout == .multiLine { appendIndent(open.count) }
-        writeEndTag(tag.name, foreign: true)
+        if endsInText, layout == .multiLine { output.append(0x0A) }
+        if layout == .multiLine { appendIndent(open.count) }
+        writeEndTag(name, foreign: true)
       }
       output.append(0x0A)
       return
     }
-    if tag.name.id != 0 { counts[tag.name.id] -= 1 }
-    if tag.name.traits.contains(.marker) { clearFormatting(downToMarkerOf: tag) }
-    switch tag.layout {
+    if name.id != 0 { counts[name.id] -= 1 }
+    if name.traits.contains(.marker) { clearFormatting(downToMarkerOf: serial) }
+    switch layout {
     case .compactNested:
-      writeEndTag(tag.name)
+      writeEndTag(name)
       return
     case .multiLine:
-      if tag.endsInText { output.append(0x0A) }
+      if endsInText { output.append(0x0A) }
       appendIndent(open.count)
     case .empty, .singleText, .compactEmpty, .compact:
       break
     }
-    writeEndTag(tag.name)
+    writeEndTag(name)
     output.append(0x0A)
   }
 
