@@ -248,12 +248,13 @@ struct DirectHTMLPrinter {
           let capitals =
             (name &+ ByteScan.ones &* 0x3F) & ~(name &+ ByteScan.ones &* 0x25) & ByteScan.highs
           index = start + count
-          let key = PackedName(low: name | capitals &>> 2, high: 0, count: count)
+          let lowered = name | capitals &>> 2
           return TagName(
             start: start,
             count: count,
             capitals: capitals != 0,
-            traits: names.traits(of: key)
+            traits: names.traits(of: PackedName(low: lowered, high: 0, count: count)),
+            lowered: lowered
           )
         }
       }
@@ -281,7 +282,7 @@ struct DirectHTMLPrinter {
     let count = index - start
     let traits =
       count <= 15 ? names.traits(of: PackedName(low: low, high: high, count: count)) : []
-    return TagName(start: start, count: count, capitals: capitals, traits: traits)
+    return TagName(start: start, count: count, capitals: capitals, traits: traits, lowered: low)
   }
 
   /// Reads a tag's attributes into `attributes` through its `>`: whether it ends in `/>`, or
@@ -940,7 +941,9 @@ struct DirectHTMLPrinter {
 
   /// The name lowercased, or as written for SVG and MathML.
   private mutating func appendName(_ name: TagName, foreign: Bool) {
-    if name.capitals, !foreign {
+    if name.count <= 7, !foreign {
+      output.appendWord(name.lowered, count: name.count)
+    } else if name.capitals, !foreign {
       appendLowercased(from: name.start, to: name.start + name.count)
     } else {
       append(from: name.start, to: name.start + name.count)
@@ -955,6 +958,12 @@ struct DirectHTMLPrinter {
   @inline(__always)
   private mutating func append(from start: Int, to end: Int) {
     guard start < end else { return }
+    // A short slice, when the page goes on for a word after it, as whole words: the bytes
+    // written past its end are written over next, or left past the text's end.
+    if end - start <= 32, end + 8 <= bytes.count {
+      output.appendWords(from: bytes.baseAddress.unsafelyUnwrapped + start, count: end - start)
+      return
+    }
     output.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
   }
 
@@ -1064,6 +1073,9 @@ private struct TagName {
   var count: Int
   var capitals: Bool
   var traits: HTMLElementTraits
+  /// The first eight bytes lowercased, the first in the lowest byte: the whole name when it has
+  /// at most seven, which is then written as one word.
+  var lowered: UInt64
   var id: Int { traits.nameID }
 }
 
@@ -1270,6 +1282,34 @@ private struct OutputBytes {
       (base + count).update(from: bytes.baseAddress!, count: bytes.count)
     }
     count += bytes.count
+  }
+
+  /// The first `count` bytes of `word` (at most 8), the first in the lowest byte; written as
+  /// eight bytes, of which those after the first `count` are written over next.
+  @inline(__always)
+  mutating func appendWord(_ word: UInt64, count written: Int) {
+    reserve(8)
+    UnsafeMutableRawPointer(base + count).storeBytes(
+      of: word.littleEndian,
+      as: UInt64.self
+    )
+    count &+= written
+  }
+
+  /// The `byteCount` bytes at `source` copied a word at a time, as many words as they take: the
+  /// caller makes sure that the source can be read that far.
+  @inline(__always)
+  mutating func appendWords(from source: UnsafePointer<UInt8>, count byteCount: Int) {
+    reserve(byteCount &+ 8)
+    let target = UnsafeMutableRawPointer(base + count)
+    let source = UnsafeRawPointer(source)
+    var position = 0
+    repeat {
+      let word = source.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+      target.storeBytes(of: word, toByteOffset: position, as: UInt64.self)
+      position &+= 8
+    } while position < byteCount
+    count &+= byteCount
   }
 
   /// `bytes` with ASCII capitals lowercased.
