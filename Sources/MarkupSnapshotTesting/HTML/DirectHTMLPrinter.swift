@@ -950,8 +950,17 @@ struct DirectHTMLPrinter {
     }
   }
 
+  /// The ASCII bytes from `start` to `end` (a name: the printer refuses non-ASCII ones), with
+  /// capitals lowercased.
   private mutating func appendLowercased(from start: Int, to end: Int) {
     guard start < end else { return }
+    if end - start <= 32, end + 8 <= bytes.count {
+      output.appendLowercasedWords(
+        from: bytes.baseAddress.unsafelyUnwrapped + start,
+        count: end - start
+      )
+      return
+    }
     output.appendLowercased(UnsafeBufferPointer(rebasing: bytes[start..<end]))
   }
 
@@ -1257,7 +1266,7 @@ private struct OutputBytes {
   mutating func append(_ byte: UInt8) {
     reserve(1)
     base[count] = byte
-    count += 1
+    count &+= 1
   }
 
   @inline(__always)
@@ -1307,6 +1316,31 @@ private struct OutputBytes {
     repeat {
       let word = source.loadUnaligned(fromByteOffset: position, as: UInt64.self)
       target.storeBytes(of: word, toByteOffset: position, as: UInt64.self)
+      position &+= 8
+    } while position < byteCount
+    count &+= byteCount
+  }
+
+  /// ``appendWords(from:count:)`` with ASCII capitals lowercased: the `byteCount` bytes must be
+  /// ASCII (those after them in the last word may be anything: adding to an ASCII byte carries
+  /// into no other, and what comes after is written over next).
+  @inline(__always)
+  mutating func appendLowercasedWords(from source: UnsafePointer<UInt8>, count byteCount: Int) {
+    reserve(byteCount &+ 8)
+    let target = UnsafeMutableRawPointer(base + count)
+    let source = UnsafeRawPointer(source)
+    var position = 0
+    repeat {
+      let word = UInt64(
+        littleEndian: source.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+      )
+      let capitals =
+        (word &+ ByteScan.ones &* 0x3F) & ~(word &+ ByteScan.ones &* 0x25) & ByteScan.highs
+      target.storeBytes(
+        of: (word | capitals &>> 2).littleEndian,
+        toByteOffset: position,
+        as: UInt64.self
+      )
       position &+= 8
     } while position < byteCount
     count &+= byteCount
