@@ -933,6 +933,7 @@ struct DirectHTMLPrinter {
     append(from: run, to: end)
   }
 
+  @inline(__always)
   private mutating func writeEndTag(_ name: TagName, foreign: Bool = false) {
     output.append("</")
     appendName(name, foreign: foreign)
@@ -940,6 +941,7 @@ struct DirectHTMLPrinter {
   }
 
   /// The name lowercased, or as written for SVG and MathML.
+  @inline(__always)
   private mutating func appendName(_ name: TagName, foreign: Bool) {
     if name.count <= 7, !foreign {
       output.appendWord(name.lowered, count: name.count)
