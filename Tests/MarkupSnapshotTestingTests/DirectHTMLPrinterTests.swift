@@ -168,6 +168,25 @@ import Testing
     }
   }
 
+  /// The direct printer's table of packed names gives every listed name the traits the tree
+  /// reader's dictionary gives it, and unlisted names none.
+  @Test func theNameTableAgreesWithTheTreeReadersLists() {
+    func traits(_ name: String) -> HTMLElementTraits {
+      Array(name.utf8).withUnsafeBufferPointer {
+        PackedNameTable.shared.traits(of: PackedName($0, from: 0, to: $0.count)!)
+      }
+    }
+    let names = HTMLElementTraits.listedNames.filter { $0 == $0.lowercased() }
+    #expect(names.count > 100)
+    for name in names {
+      #expect(traits(name) == HTMLElementTraits(name: name), "\(name)")
+      #expect(traits(name.uppercased()) == HTMLElementTraits(name: name), "\(name)")
+    }
+    for name in ["x", "custom-el", "tablex", "tabl", "abcdefghijklmno", "h7"] {
+      #expect(traits(name).isEmpty, "\(name)")
+    }
+  }
+
   @Test func pagesThatNeedTheTreeAreRefused() {
     for page in [
       "<p><b>x<p>y",  // `b` reopened in the second `p`

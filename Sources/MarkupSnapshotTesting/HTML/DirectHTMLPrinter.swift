@@ -242,7 +242,8 @@ struct DirectHTMLPrinter {
         let end = bytes[start + count]
         // Non-ASCII names compare as `String`s in the tree reader, by canonical equivalence.
         if end >= 0x80 { throw Unsupported() }
-        if isSpace(end) || end == UInt8(ascii: "/") || end == UInt8(ascii: ">") {
+        // `/` and `>` are exact hits; a byte below `!` is whitespace or (rarely) part of the name.
+        if end > 0x20 || isSpace(end) {
           // The bytes before `end` are ASCII: adding to them carries into no other byte.
           let name = word & (UInt64(1) << UInt64(8 * count) &- 1)
           let capitals =

@@ -58,6 +58,9 @@ struct HTMLElementTraits: OptionSet {
   /// The traits of `name`; none for a name the standard does not list.
   init(name: String) { self = traitsByName[name] ?? [] }
 
+  /// Every name the standard's lists hold (for tests of ``PackedNameTable``).
+  static var listedNames: [String] { Array(traitsByName.keys) }
+
   /// A number from 1 for each name listed below, 0 for any other, so that the reader can count
   /// open elements by name in an array. It lives in the top byte, above the traits.
   var nameID: Int { Int(rawValue >> 24) }
@@ -205,10 +208,9 @@ struct PackedName: Equatable {
     high |= UInt64(count) << 56
   }
 
+  /// One multiplication: the name's bytes (and its length, in `high`) spread into the top bits.
   var hashSlot: Int {
-    Int(
-      truncatingIfNeeded: ((low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xFF51_AFD7_ED55_8CCD) >> 55
-    )
+    Int(truncatingIfNeeded: ((low ^ high ^ high &>> 29) &* 0xFF51_AFD7_ED55_8CCD) >> 55)
   }
 }
 
