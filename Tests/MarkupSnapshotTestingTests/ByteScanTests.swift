@@ -87,6 +87,27 @@ import Testing
     }
   }
 
+  /// Every ASCII byte at every position of a word is lowercased as `lowercased()` would, also
+  /// with non-ASCII bytes after it (whose carries go only further on).
+  @Test func capitalsAreFoundInEveryPlaceOfAWord() {
+    for byte in UInt8(0)..<0x80 {
+      for position in 0..<8 {
+        for after: UInt8 in [0x00, 0x41, 0xC3, 0xFF] {
+          var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+          bytes[position] = byte
+          for rest in (position + 1)..<8 { bytes[rest] = after }
+          let word = bytes.withUnsafeBufferPointer { ByteScan.word($0, at: 0) }
+          let lowered = word | ByteScan.capitals(word) &>> 2
+          let expected = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+          #expect(
+            UInt8(truncatingIfNeeded: lowered &>> UInt64(8 * position)) == expected,
+            "\(byte) at \(position), then \(after)"
+          )
+        }
+      }
+    }
+  }
+
   /// Random bytes, all 256 values, against the byte-by-byte loop.
   @Test func randomBytesScanAsByteByByte() {
     var generator = RandomHTMLTests.Generator(state: 88)

@@ -35,6 +35,14 @@ enum ByteScan {
   @inline(__always)
   static func spaceCandidates(_ word: UInt64) -> UInt64 { below(word, 0x21) }
 
+  /// High bits at the ASCII capitals of `word`: `word | capitals(word) >> 2` is it lowercased.
+  /// Exact for ASCII bytes, and for those before the first non-ASCII one (adding to an ASCII
+  /// byte carries into no other; a carry goes only to the bytes after).
+  @inline(__always)
+  static func capitals(_ word: UInt64) -> UInt64 {
+    (word &+ ones &* 0x3F) & ~(word &+ ones &* 0x25) & highs
+  }
+
   /// The position in its word of a mask's lowest byte: 8 for an empty mask.
   @inline(__always)
   static func first(_ mask: UInt64) -> Int { mask.trailingZeroBitCount &>> 3 }

@@ -244,10 +244,8 @@ struct DirectHTMLPrinter {
         if end >= 0x80 { throw Unsupported() }
         // `/` and `>` are exact hits; a byte below `!` is whitespace or (rarely) part of the name.
         if end > 0x20 || isSpace(end) {
-          // The bytes before `end` are ASCII: adding to them carries into no other byte.
           let name = word & (UInt64(1) << UInt64(8 * count) &- 1)
-          let capitals =
-            (name &+ ByteScan.ones &* 0x3F) & ~(name &+ ByteScan.ones &* 0x25) & ByteScan.highs
+          let capitals = ByteScan.capitals(name)
           index = start + count
           let lowered = name | capitals &>> 2
           return TagName(
@@ -958,9 +956,10 @@ struct DirectHTMLPrinter {
   private mutating func appendLowercased(from start: Int, to end: Int) {
     guard start < end else { return }
     if end - start <= 32, end + 8 <= bytes.count {
-      output.appendLowercasedWords(
+      output.appendWords(
         from: bytes.baseAddress.unsafelyUnwrapped + start,
-        count: end - start
+        count: end - start,
+        lowercasing: true
       )
       return
     }
@@ -1021,7 +1020,7 @@ private extension UnsafeBufferPointer<UInt8> {
   func afterLeadingNewline(from start: Int, to end: Int) -> Int {
     guard start < end else { return start }
     if self[start] == 0x0A { return start + 1 }
-    let limit = min(end, start + 16)
+    let limit = Swift.min(end, start + 16)
     guard limit - start > 2, self[start] == UInt8(ascii: "&"),
       self[start + 1] == UInt8(ascii: "#")
     else { return start }
@@ -1308,42 +1307,27 @@ private struct OutputBytes {
     count &+= written
   }
 
-  /// The `byteCount` bytes at `source` copied a word at a time, as many words as they take: the
-  /// caller makes sure that the source can be read that far.
+  /// The `byteCount` bytes at `source` copied a word at a time, as many words as they take (the
+  /// caller makes sure that the source can be read that far), ASCII capitals lowercased if
+  /// `lowercasing`: the bytes must then be ASCII (those after them in the last word may be
+  /// anything, see ``ByteScan/capitals(_:)``). What is written past them is written over next.
   @inline(__always)
-  mutating func appendWords(from source: UnsafePointer<UInt8>, count byteCount: Int) {
+  mutating func appendWords(
+    from source: UnsafePointer<UInt8>,
+    count byteCount: Int,
+    lowercasing: Bool = false
+  ) {
     reserve(byteCount &+ 8)
     let target = UnsafeMutableRawPointer(base + count)
     let source = UnsafeRawPointer(source)
     var position = 0
     repeat {
-      let word = source.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+      var word = source.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+      if lowercasing {
+        word = UInt64(littleEndian: word)
+        word = (word | ByteScan.capitals(word) &>> 2).littleEndian
+      }
       target.storeBytes(of: word, toByteOffset: position, as: UInt64.self)
-      position &+= 8
-    } while position < byteCount
-    count &+= byteCount
-  }
-
-  /// ``appendWords(from:count:)`` with ASCII capitals lowercased: the `byteCount` bytes must be
-  /// ASCII (those after them in the last word may be anything: adding to an ASCII byte carries
-  /// into no other, and what comes after is written over next).
-  @inline(__always)
-  mutating func appendLowercasedWords(from source: UnsafePointer<UInt8>, count byteCount: Int) {
-    reserve(byteCount &+ 8)
-    let target = UnsafeMutableRawPointer(base + count)
-    let source = UnsafeRawPointer(source)
-    var position = 0
-    repeat {
-      let word = UInt64(
-        littleEndian: source.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-      )
-      let capitals =
-        (word &+ ByteScan.ones &* 0x3F) & ~(word &+ ByteScan.ones &* 0x25) & ByteScan.highs
-      target.storeBytes(
-        of: (word | capitals &>> 2).littleEndian,
-        toByteOffset: position,
-        as: UInt64.self
-      )
       position &+= 8
     } while position < byteCount
     count &+= byteCount
