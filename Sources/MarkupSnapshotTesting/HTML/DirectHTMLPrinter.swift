@@ -41,6 +41,7 @@ struct DirectHTMLPrinter {
       text = try String(unsafeUninitializedCapacity: capacity ?? (bytes.count * 2 + 256)) {
         storage in
         var printer = DirectHTMLPrinter(bytes: bytes, output: OutputBytes(writingInto: storage))
+        defer { printer.deallocateStacks() }
         do {
           try printer.run()
         } catch {
@@ -68,10 +69,10 @@ struct DirectHTMLPrinter {
   /// The name IDs and the table of names, read once per page rather than through globals.
   private let ids = NameIDs.shared
   private let names = PackedNameTable.shared
-  private var open: [OpenTag] = []
+  private var open = FlatArray<OpenTag>()
   /// How many open elements have each listed name ID, as the tree reader's stack counts them.
-  private var counts = [Int32](repeating: 0, count: HTMLElementTraits.nameCount)
-  private var formatting: [FormattingEntry] = []
+  private var counts = FlatArray<Int32>(repeating: 0, count: HTMLElementTraits.nameCount)
+  private var formatting = FlatArray<FormattingEntry>()
   private var serial = 0
   /// The attributes of the tag read last: the first `attributeCount` (the array is reused).
   private var attributes: [TagAttribute] = []
@@ -86,6 +87,12 @@ struct DirectHTMLPrinter {
   private var pendingSpace = false
   /// Where the normalised text being written began in `output`.
   private var textStart = 0
+
+  private func deallocateStacks() {
+    open.deallocate()
+    counts.deallocate()
+    formatting.deallocate()
+  }
 
   private init(bytes: UnsafeBufferPointer<UInt8>, output: OutputBytes) {
     self.bytes = bytes
@@ -1118,6 +1125,70 @@ private enum Layout {
   case compact
   /// An element inside `pre` or `listing`, printed as it was.
   case compactNested
+}
+
+/// What the printer asks of an `Array` for its stacks and counts, without the uniqueness check
+/// (a runtime call) on every change, which the printer makes several times per element. Grows by
+/// doubling; the printer frees it. Positions are checked as an `Array` checks them. Only for
+/// elements that hold no references (nothing is deinitialised).
+private struct FlatArray<Element>: RandomAccessCollection {
+  private var base: UnsafeMutablePointer<Element>
+  private var capacity: Int
+  private(set) var count: Int
+
+  init() {
+    capacity = 16
+    base = .allocate(capacity: capacity)
+    count = 0
+  }
+
+  init(repeating element: Element, count: Int) {
+    capacity = Swift.max(count, 16)
+    base = .allocate(capacity: capacity)
+    base.initialize(repeating: element, count: count)
+    self.count = count
+  }
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
+
+  subscript(position: Int) -> Element {
+    @inline(__always) get {
+      precondition(position >= 0 && position < count, "Index out of range")
+      return base[position]
+    }
+    @inline(__always) set {
+      precondition(position >= 0 && position < count, "Index out of range")
+      base[position] = newValue
+    }
+  }
+
+  @inline(__always)
+  mutating func append(_ element: Element) {
+    if count == capacity {
+      let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+      larger.moveInitialize(from: base, count: count)
+      base.deallocate()
+      base = larger
+      capacity *= 2
+    }
+    (base + count).initialize(to: element)
+    count &+= 1
+  }
+
+  @inline(__always)
+  mutating func removeLast(_ removed: Int = 1) {
+    precondition(removed >= 0 && removed <= count, "Can't remove more than the array holds")
+    count &-= removed
+  }
+
+  mutating func remove(at position: Int) {
+    precondition(position >= 0 && position < count, "Index out of range")
+    (base + position).update(from: base + position + 1, count: count - position - 1)
+    count &-= 1
+  }
+
+  func deallocate() { base.deallocate() }
 }
 
 private struct OpenTag {
