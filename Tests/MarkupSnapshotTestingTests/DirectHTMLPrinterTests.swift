@@ -120,6 +120,73 @@ import Testing
     #expect(Self.compare([page], corpus: "orders page") == 1)
   }
 
+  /// Every token boundary at every offset modulo 8 (the printer scans words of eight bytes):
+  /// tag names of up to eight bytes and longer, capitals, attribute names and values, text
+  /// with multi-byte UTF-8 and whitespace, and a tag or `<` in the last seven bytes.
+  @Test func tokensAtEveryOffsetPrintTheSame() {
+    let bodies = [
+      "<DIV class=\"a b\" ID='x'>é <Span>€ x</Span>\t😀</DIV>",
+      "<table><TR><td>1</td><TD>a&amp;b</td></tr></table>",
+      "<p title=\"caf\u{E9}\" data-x=y>x y\nz</p><img src=x alt='e\"'>",
+      "<ul><li>One<li>Two</ul>x<b>y</b>",
+      "<pre>\n a  b</pre><textarea>\nt</textarea><script>if (a<b) {}</script>",
+      "<abcdefg>x</abcdefg><abcdefgh>y</abcdefgh><a\u{1}b>z</a\u{1}b>",
+      "x <", "x <b", "x </b", "<b>x</b", "a&b<", "é<", "€ <i", "<i>x</i >",
+    ]
+    var pages: [String] = []
+    for body in bodies {
+      for padding in 0..<16 {
+        pages.append(String(repeating: "x", count: padding) + body)
+        pages.append("<p>" + String(repeating: "€", count: padding) + "</p>" + body)
+      }
+    }
+    #expect(Self.compare(pages, corpus: "offsets") == pages.count)
+  }
+
+  @Test func nonASCIINamesAreRefusedAtEveryOffset() {
+    for padding in 0..<16 {
+      let text = String(repeating: "x", count: padding)
+      for page in ["<café>x</café>", "<div><abé>", "<p>x</pé>", "<abcdefghé>"] {
+        #expect(Self.directText(text + page) == nil, "\(text + page)")
+      }
+    }
+  }
+
+  /// The text is written into the new `String`'s own storage; a text that outgrows it moves to a
+  /// buffer of the printer's and comes out the same.
+  @Test func aTextThatOutgrowsItsFirstStoragePrintsTheSame() throws {
+    let deep = String(repeating: "<div>", count: 3_000) + "x"
+    let direct = try #require(Self.directText(deep))
+    #expect(direct.utf8.count > 2 * deep.utf8.count + 256)
+    #expect(direct == Self.treeText(deep))
+    let page = Self.ordersPage(rows: 50)
+    for capacity in [0, 1, 15, 16, 100, 4_096] {
+      let text = Array(page.utf8).withUnsafeBufferPointer {
+        DirectHTMLPrinter.canonicalText($0, capacity: capacity)
+      }
+      #expect(text == Self.directText(page), "capacity \(capacity)")
+    }
+  }
+
+  /// The direct printer's table of packed names gives every listed name the traits the tree
+  /// reader's dictionary gives it, and unlisted names none.
+  @Test func theNameTableAgreesWithTheTreeReadersLists() {
+    func traits(_ name: String) -> HTMLElementTraits {
+      Array(name.utf8).withUnsafeBufferPointer {
+        PackedNameTable.shared.traits(of: PackedName($0, from: 0, to: $0.count)!)
+      }
+    }
+    let names = HTMLElementTraits.listedNames.filter { $0 == $0.lowercased() }
+    #expect(names.count > 100)
+    for name in names {
+      #expect(traits(name) == HTMLElementTraits(name: name), "\(name)")
+      #expect(traits(name.uppercased()) == HTMLElementTraits(name: name), "\(name)")
+    }
+    for name in ["x", "custom-el", "tablex", "tabl", "abcdefghijklmno", "h7"] {
+      #expect(traits(name).isEmpty, "\(name)")
+    }
+  }
+
   @Test func pagesThatNeedTheTreeAreRefused() {
     for page in [
       "<p><b>x<p>y",  // `b` reopened in the second `p`

@@ -21,19 +21,43 @@ struct DirectHTMLPrinter {
   /// The canonical text of `bytes` (valid UTF-8, as ``MarkupText`` passes them), or `nil` when
   /// the tree reader must read the page.
   static func canonicalText(_ bytes: [UInt8]) -> String? {
-    bytes.withUnsafeBufferPointer(canonicalText)
+    bytes.withUnsafeBufferPointer { canonicalText($0) }
   }
 
   /// The canonical text of the UTF-8 in `bytes`, or `nil` when the tree reader must read it.
-  static func canonicalText(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    var printer = DirectHTMLPrinter(bytes: bytes)
-    defer { printer.output.deallocate() }
+  ///
+  /// The text is written straight into the new `String`'s storage, of `capacity` bytes (by
+  /// default what a one-line page's canonical text takes, with room to spare); a page whose text
+  /// outgrows it (deep nesting, many implied end tags) moves to a buffer of its own, which grows,
+  /// and is copied into a `String` at the end.
+  static func canonicalText(
+    _ bytes: UnsafeBufferPointer<UInt8>,
+    capacity: Int? = nil
+  ) -> String? {
+    var spilled: OutputBytes?
+    defer { spilled?.deallocate() }
+    let text: String
     do {
-      try printer.run()
+      text = try String(unsafeUninitializedCapacity: capacity ?? (bytes.count * 2 + 256)) {
+        storage in
+        var printer = DirectHTMLPrinter(bytes: bytes, output: OutputBytes(writingInto: storage))
+        defer { printer.deallocateStacks() }
+        do {
+          try printer.run()
+        } catch {
+          printer.output.deallocate()
+          throw error
+        }
+        guard printer.output.isInPlace else {
+          spilled = printer.output
+          return 0
+        }
+        return printer.output.count
+      }
     } catch {
       return nil
     }
-    return printer.output.makeString()
+    return spilled?.makeString() ?? text
   }
 
   /// Thrown where the page needs the tree reader.
@@ -45,10 +69,10 @@ struct DirectHTMLPrinter {
   /// The name IDs and the table of names, read once per page rather than through globals.
   private let ids = NameIDs.shared
   private let names = PackedNameTable.shared
-  private var open: [OpenTag] = []
+  private var open = FlatArray<OpenTag>()
   /// How many open elements have each listed name ID, as the tree reader's stack counts them.
-  private var counts = [Int32](repeating: 0, count: HTMLElementTraits.nameCount)
-  private var formatting: [FormattingEntry] = []
+  private var counts = FlatArray<Int32>(repeating: 0, count: HTMLElementTraits.nameCount)
+  private var formatting = FlatArray<FormattingEntry>()
   private var serial = 0
   /// The attributes of the tag read last: the first `attributeCount` (the array is reused).
   private var attributes: [TagAttribute] = []
@@ -64,10 +88,15 @@ struct DirectHTMLPrinter {
   /// Where the normalised text being written began in `output`.
   private var textStart = 0
 
-  private init(bytes: UnsafeBufferPointer<UInt8>) {
+  private func deallocateStacks() {
+    open.deallocate()
+    counts.deallocate()
+    formatting.deallocate()
+  }
+
+  private init(bytes: UnsafeBufferPointer<UInt8>, output: OutputBytes) {
     self.bytes = bytes
-    // Indentation and newlines: the canonical text of a one-line page is about a third longer.
-    output = OutputBytes(capacity: bytes.count + bytes.count / 2 + 256)
+    self.output = output
   }
 
   private mutating func run() throws(Unsupported) {
@@ -76,7 +105,7 @@ struct DirectHTMLPrinter {
       index = 3
     }
     while index < bytes.count {
-      if bytes[index] == UInt8(ascii: "<"), let markup = markupKind() {
+      if bytes[index] == UInt8(ascii: "<"), let markup = bytes.markupKind(at: index) {
         switch markup {
         case .comment: comment()
         case .declaration: try declaration()
@@ -92,39 +121,31 @@ struct DirectHTMLPrinter {
     if documentEndsInText { output.append(0x0A) }
   }
 
-  private enum MarkupKind { case comment, declaration, processingInstruction, endTag, startTag }
-
-  private func markupKind() -> MarkupKind? {
-    guard index + 1 < bytes.count else { return nil }
-    let next = bytes[index + 1]
-    if isASCIILetter(next) { return .startTag }
-    switch next {
-    case UInt8(ascii: "!"): return hasPrefix("<!--", at: index) ? .comment : .declaration
-    case UInt8(ascii: "?"): return .processingInstruction
-    case UInt8(ascii: "/"): return index + 2 < bytes.count ? .endTag : nil
-    default: return nil
-    }
-  }
+  enum MarkupKind { case comment, declaration, processingInstruction, endTag, startTag }
 
   // MARK: - Tokens
 
   private mutating func text() throws(Unsupported) {
     let start = index
-    index += 1
-    while index < bytes.count {
-      if bytes[index] == UInt8(ascii: "<"), markupKind() != nil { break }
-      index += 1
+    var position = index + 1
+    while true {
+      position = ByteScan.first(UInt8(ascii: "<"), in: bytes, from: position, to: bytes.count)
+      if position == bytes.count { break }
+      index = position
+      if bytes.markupKind(at: index) != nil { break }
+      position += 1
     }
+    index = position
     try insertText(from: start, to: index)
   }
 
   private mutating func comment() {
-    if hasPrefix("<!-->", at: index) {
+    if bytes.hasPrefix("<!-->", at: index) {
       index += 5
       writeComment(from: 0, to: 0)
       return
     }
-    if hasPrefix("<!--->", at: index) {
+    if bytes.hasPrefix("<!--->", at: index) {
       index += 6
       writeComment(from: 0, to: 0)
       return
@@ -132,11 +153,11 @@ struct DirectHTMLPrinter {
     let start = index + 4
     var end = start
     while end < bytes.count {
-      if hasPrefix("-->", at: end) {
+      if bytes.hasPrefix("-->", at: end) {
         index = end + 3
         break
       }
-      if hasPrefix("--!>", at: end) {
+      if bytes.hasPrefix("--!>", at: end) {
         index = end + 4
         break
       }
@@ -165,14 +186,17 @@ struct DirectHTMLPrinter {
         // The tree reader compares `String`s, by characters: a non-ASCII byte right after the
         // prefix may join its last letter.
         if end - start > 14, bytes[start + 14] >= 0x80 { throw Unsupported() }
-        quirks = !(end - start >= 14 && hasPrefixIgnoringCase("<!doctype html", at: start))
+        quirks =
+          !(end - start >= 14 && bytes.hasPrefixIgnoringCase("<!doctype html", at: start))
         let compact = beginChild()
         append(from: start, to: end)
         if !compact { output.append(0x0A) }
       }
       return
     }
-    if open.last?.foreign == true, hasPrefix("<![CDATA[", at: index) { throw Unsupported() }
+    if inForeignContent, bytes.hasPrefix("<![CDATA[", at: index) {
+      throw Unsupported()
+    }
     bogusComment(from: index + 2)
   }
 
@@ -214,6 +238,33 @@ struct DirectHTMLPrinter {
   /// The name at `index`, packed and looked up as it is read.
   private mutating func tagName() throws(Unsupported) -> TagName {
     let start = index
+    // A name of at most 7 bytes and the byte that ends it, in one word: most names.
+    if start + 8 <= bytes.count {
+      let word = ByteScan.word(bytes, at: start)
+      let ends =
+        ByteScan.spaceCandidates(word) | ByteScan.equal(word, UInt8(ascii: "/"))
+        | ByteScan.equal(word, UInt8(ascii: ">")) | (word & ByteScan.highs)
+      let count = ByteScan.first(ends)
+      if count < 8 {
+        let end = bytes[start + count]
+        // Non-ASCII names compare as `String`s in the tree reader, by canonical equivalence.
+        if end >= 0x80 { throw Unsupported() }
+        // `/` and `>` are exact hits; a byte below `!` is whitespace or (rarely) part of the name.
+        if end > 0x20 || isSpace(end) {
+          let name = word & (UInt64(1) << UInt64(8 * count) &- 1)
+          let capitals = ByteScan.capitals(name)
+          index = start + count
+          let lowered = name | capitals &>> 2
+          return TagName(
+            start: start,
+            count: count,
+            capitals: capitals != 0,
+            traits: names.traits(of: PackedName(low: lowered, high: 0, count: count)),
+            lowered: lowered
+          )
+        }
+      }
+    }
     var capitals = false
     var low: UInt64 = 0
     var high: UInt64 = 0
@@ -237,7 +288,7 @@ struct DirectHTMLPrinter {
     let count = index - start
     let traits =
       count <= 15 ? names.traits(of: PackedName(low: low, high: high, count: count)) : []
-    return TagName(start: start, count: count, capitals: capitals, traits: traits)
+    return TagName(start: start, count: count, capitals: capitals, traits: traits, lowered: low)
   }
 
   /// Reads a tag's attributes into `attributes` through its `>`: whether it ends in `/>`, or
@@ -260,16 +311,20 @@ struct DirectHTMLPrinter {
         continue
       }
       let nameStart = index
-      index += 1  // A leading `=` belongs to the name.
-      while index < bytes.count {
-        let byte = bytes[index]
-        if isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
-          || byte == UInt8(ascii: "=")
-        {
-          break
+      // A leading `=` belongs to the name.
+      index = ByteScan.firstHit(
+        in: bytes,
+        from: index + 1,
+        to: bytes.count,
+        candidates: {
+          ByteScan.spaceCandidates($0) | ByteScan.equal($0, UInt8(ascii: "/"))
+            | ByteScan.equal($0, UInt8(ascii: ">")) | ByteScan.equal($0, UInt8(ascii: "="))
+        },
+        isHit: {
+          isSpace($0) || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ">")
+            || $0 == UInt8(ascii: "=")
         }
-        index += 1
-      }
+      )
       var attribute = TagAttribute(nameStart: nameStart, nameEnd: index)
       while index < bytes.count, isSpace(bytes[index]) { index += 1 }
       if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
@@ -279,8 +334,7 @@ struct DirectHTMLPrinter {
         let quote = bytes[index]
         if quote == 0x22 || quote == 0x27 {
           let start = index + 1
-          var end = start
-          while end < bytes.count, bytes[end] != quote { end += 1 }
+          let end = ByteScan.first(quote, in: bytes, from: start, to: bytes.count)
           guard end < bytes.count else { return nil }
           index = end + 1
           attribute.value = (start, end)
@@ -309,13 +363,19 @@ struct DirectHTMLPrinter {
     }
   }
 
-  private func isDuplicate(_ attribute: TagAttribute) throws(Unsupported) -> Bool {
+  /// Whether an attribute of the tag read so far has the name of `attribute`. (Mutating only
+  /// because a non-mutating method, called from a mutating one, copies the printer's state.)
+  private mutating func isDuplicate(_ attribute: TagAttribute) throws(Unsupported) -> Bool {
     for position in attribute.nameStart..<attribute.nameEnd where bytes[position] >= 0x80 {
       throw Unsupported()  // Compared as `String`s in the tree reader.
     }
     let count = attribute.nameEnd - attribute.nameStart
-    for other in attributes[..<attributeCount] where other.nameEnd - other.nameStart == count {
-      if equalIgnoringCase(attribute.nameStart, other.nameStart, count: count) { return true }
+    for position in 0..<attributeCount {
+      let other = attributes[position]
+      guard other.nameEnd - other.nameStart == count else { continue }
+      if bytes.equalIgnoringCase(attribute.nameStart, other.nameStart, count: count) {
+        return true
+      }
     }
     return false
   }
@@ -327,9 +387,9 @@ struct DirectHTMLPrinter {
     var end = bytes.count
     var after = bytes.count
     var position = start
-    while let found = offset(pastEndTagOpenFrom: position) {
+    while let found = bytes.offset(pastEndTagOpenFrom: position) {
       let nameEnd = found + name.count
-      if nameEnd < bytes.count, equalIgnoringCase(found, name.start, count: name.count),
+      if nameEnd < bytes.count, bytes.equalIgnoringCase(found, name.start, count: name.count),
         isSpace(bytes[nameEnd]) || bytes[nameEnd] == UInt8(ascii: "/")
           || bytes[nameEnd] == UInt8(ascii: ">")
       {
@@ -344,53 +404,29 @@ struct DirectHTMLPrinter {
     return (start, end)
   }
 
-  private func offset(pastEndTagOpenFrom start: Int) -> Int? {
-    var position = start
-    while position + 2 <= bytes.count {
-      if bytes[position] == UInt8(ascii: "<"), bytes[position + 1] == UInt8(ascii: "/") {
-        return position + 2
-      }
-      position += 1
-    }
-    return nil
-  }
-
-  /// The offset past the newline the parser drops at `start` (a line feed or a character
-  /// reference to one), as the tree reader's `droppingLeadingNewline` finds it.
-  private func afterLeadingNewline(from start: Int, to end: Int) -> Int {
-    guard start < end else { return start }
-    if bytes[start] == 0x0A { return start + 1 }
-    let limit = min(end, start + 16)
-    guard limit - start > 2, bytes[start] == UInt8(ascii: "&"),
-      bytes[start + 1] == UInt8(ascii: "#")
-    else { return start }
-    let hex = bytes[start + 2] | 0x20 == UInt8(ascii: "x")
-    let digitsStart = start + (hex ? 3 : 2)
-    var position = digitsStart
-    var value = 0
-    while position < limit, let digit = digitValue(bytes[position], hex: hex) {
-      value = value * (hex ? 16 : 10) + digit
-      position += 1
-    }
-    guard value == 0x0A, position > digitsStart else { return start }
-    if position < limit, bytes[position] == UInt8(ascii: ";") { position += 1 }
-    return position
-  }
-
   // MARK: - Tree rules (the tree reader's, in its order)
 
+  // The current element's fields are read one by one rather than through `open.last`: copying
+  // the whole `OpenTag` out costs more than the rule it serves.
+
+  @inline(__always)
   private var isTableContext: Bool {
-    guard let last = open.last, !last.foreign else { return false }
-    return last.name.traits.contains(.tableContext)
+    guard let last = open.indices.last, !open[last].foreign else { return false }
+    return open[last].name.traits.contains(.tableContext)
   }
 
-  private var inForeignContent: Bool { open.last?.foreign ?? false }
+  @inline(__always)
+  private var inForeignContent: Bool { !open.isEmpty && open[open.count - 1].foreign }
+
+  /// The name ID of the current element, or -1 when none is open.
+  @inline(__always)
+  private var currentID: Int { open.isEmpty ? -1 : open[open.count - 1].name.id }
 
   private mutating func insertText(from tokenStart: Int, to end: Int) throws(Unsupported) {
     var start = tokenStart
     if dropNextNewline {
       dropNextNewline = false
-      start = afterLeadingNewline(from: start, to: end)
+      start = bytes.afterLeadingNewline(from: start, to: end)
       if start == end { return }
     }
     var whitespace = true
@@ -398,11 +434,11 @@ struct DirectHTMLPrinter {
       whitespace = false
       break
     }
-    if !whitespace, open.last?.name.id == ids.head, !inForeignContent { popLast() }
+    if !whitespace, currentID == ids.head, !inForeignContent { popLast() }
     if !whitespace || bodyStarted, !isTableContext, !inForeignContent {
       try reconstructFormatting()
     }
-    if whitespace, !(open.last?.preserves ?? false) { return }
+    if whitespace, open.isEmpty || !open[open.count - 1].preserves { return }
     if !whitespace {
       sawElement = true
       bodyStarted = true
@@ -421,18 +457,19 @@ struct DirectHTMLPrinter {
     let id = name.id
     // The tree printer ends the page at any element named `plaintext`, even in SVG.
     if traits.contains(.plaintext) { throw Unsupported() }
-    if let last = open.last, last.foreign {
+    if inForeignContent {
       // HTML inside `foreignObject` or `mi`, and HTML tags that end SVG or MathML, need the
       // tree reader (`font` leaves it only with some attributes: it goes there too).
-      if last.name.traits.contains(.integrationPoint) || traits.contains(.foreignBreaker)
-        || (name.count == 4 && hasPrefixIgnoringCase("font", at: name.start))
+      if open[open.count - 1].name.traits.contains(.integrationPoint)
+        || traits.contains(.foreignBreaker)
+        || (name.count == 4 && bytes.hasPrefixIgnoringCase("font", at: name.start))
       {
         throw Unsupported()
       }
       try openForeignElement(name, selfClosing: selfClosing)
       return
     }
-    if isForeignRoot(name) {
+    if bytes.isForeignRoot(name) {
       bodyStarted = true
       if !isTableContext { try reconstructFormatting() }
       try openForeignElement(name, selfClosing: selfClosing)
@@ -453,12 +490,12 @@ struct DirectHTMLPrinter {
         return
       }
       if bodyStarted { return }
-      if open.last?.name.id == ids.head { popLast() }
+      if currentID == ids.head { popLast() }
     case ids.head:
       if bodyStarted || counts[ids.head] > 0 || counts[ids.body] > 0 { return }
     default:
       if !traits.contains(.headContent) {
-        if open.last?.name.id == ids.head { popLast() }
+        if currentID == ids.head { popLast() }
         bodyStarted = true
       }
     }
@@ -471,7 +508,7 @@ struct DirectHTMLPrinter {
     case ids.tr:
       popToTable(keeping: .tableSection)
     case _ where traits.contains(.heading):
-      if open.last?.name.traits.contains(.heading) == true { popLast() }
+      if !open.isEmpty, open[open.count - 1].name.traits.contains(.heading) { popLast() }
     case ids.li:
       let li = ids.li
       closeListItem { $0 == li }
@@ -488,10 +525,10 @@ struct DirectHTMLPrinter {
     case ids.button:
       closeInScope(ids.button, boundaries: .scope)
     case ids.option:
-      if open.last?.name.id == ids.option { popLast() }
+      if currentID == ids.option { popLast() }
     case ids.optgroup:
-      if open.last?.name.id == ids.option { popLast() }
-      if open.last?.name.id == ids.optgroup { popLast() }
+      if currentID == ids.option { popLast() }
+      if currentID == ids.optgroup { popLast() }
     case ids.caption, ids.colgroup, ids.tbody, ids.thead, ids.tfoot:
       popToTable(keeping: [])
     default: break
@@ -499,10 +536,8 @@ struct DirectHTMLPrinter {
     if !traits.contains(.noReconstruction), !isTableContext { try reconstructFormatting() }
     serial += 1
     if traits.contains(.formatting) {
-      clearClosedMarkers()
       formatting.append(FormattingEntry(serial: serial, depth: open.count, id: id, isMarker: false))
     } else if traits.contains(.marker) {
-      clearClosedMarkers()
       formatting.append(FormattingEntry(serial: serial, depth: open.count, id: id, isMarker: true))
     }
     let compact = beginChild()
@@ -514,7 +549,7 @@ struct DirectHTMLPrinter {
     if traits.contains(.rawText) {
       var (start, end) = try rawText(of: name)
       let textarea = id == ids.textarea
-      if textarea { start = afterLeadingNewline(from: start, to: end) }
+      if textarea { start = bytes.afterLeadingNewline(from: start, to: end) }
       if compact || start < end {
         if textarea { output.append(0x0A) }
         append(from: start, to: end)
@@ -563,7 +598,7 @@ struct DirectHTMLPrinter {
       for position in open.indices.reversed() {
         guard open[position].foreign else { break }
         if open[position].name.count == name.count,
-          equalIgnoringCase(open[position].name.start, name.start, count: name.count)
+          bytes.equalIgnoringCase(open[position].name.start, name.start, count: name.count)
         {
           pop(to: position)
           return
@@ -589,7 +624,7 @@ struct DirectHTMLPrinter {
     case ids.body, ids.html:
       break
     case ids.head:
-      if open.last?.name.id == ids.head { popLast() }
+      if currentID == ids.head { popLast() }
     case ids.li:
       closeInScope(ids.li, boundaries: [.scope, .list])
     case _ where traits.contains(.heading):
@@ -640,14 +675,14 @@ struct DirectHTMLPrinter {
   private mutating func popToTable(keeping: HTMLElementTraits) {
     guard counts[ids.table] > 0, let table = open.lastIndex(where: { $0.name.id == ids.table })
     else { return }
-    while open.count - 1 > table, open.last!.name.traits.isDisjoint(with: keeping) {
+    while open.count - 1 > table, open[open.count - 1].name.traits.isDisjoint(with: keeping) {
       popLast()
     }
   }
 
   private mutating func closeOther(_ name: TagName) {
     for position in open.indices.reversed() {
-      if sameName(open[position].name, name) {
+      if bytes.sameName(open[position].name, name) {
         pop(to: position)
         return
       }
@@ -661,15 +696,25 @@ struct DirectHTMLPrinter {
     entry.depth < open.count && open[entry.depth].serial == entry.serial
   }
 
-  private mutating func clearClosedMarkers() {
-    while let marker = formatting.lastIndex(where: { $0.isMarker }), !isOpen(formatting[marker]) {
-      formatting.removeLast(formatting.count - marker)
+  /// Clears `formatting` down to the marker of the element `serial`, which closes: the marker and
+  /// the entries after it go, as the tree reader clears them. Each marker's element is open,
+  /// then: markers are pushed with their element and the stack closes the elements pushed later
+  /// first, so the last marker is always that of the element closing.
+  private mutating func clearFormatting(downToMarkerOf serial: Int) {
+    var position = formatting.count
+    while position > 0 {
+      position -= 1
+      guard formatting[position].isMarker else { continue }
+      if formatting[position].serial == serial {
+        formatting.removeLast(formatting.count - position)
+      }
+      return
     }
   }
 
   /// The position in `formatting` of the last entry named `id` after the last marker.
+  /// (Mutating only so that calling it does not copy the printer, as for `isDuplicate`.)
   private mutating func formattingEntry(named id: Int) -> Int? {
-    clearClosedMarkers()
     for position in formatting.indices.reversed() {
       if formatting[position].isMarker { return nil }
       if formatting[position].id == id { return position }
@@ -679,7 +724,6 @@ struct DirectHTMLPrinter {
 
   /// The tree reader reopens closed formatting elements here: that needs the tree.
   private mutating func reconstructFormatting() throws(Unsupported) {
-    clearClosedMarkers()
     if let last = formatting.last, !last.isMarker, !isOpen(last) { throw Unsupported() }
   }
 
@@ -713,30 +757,37 @@ struct DirectHTMLPrinter {
 
   /// Closes the current element, finishing its lines as the tree printer writes them.
   private mutating func popLast() {
-    let tag = open.removeLast()
-    if tag.foreign {
-      if tag.layout == .empty {
+    let last = open.count - 1
+    let name = open[last].name
+    let layout = open[last].layout
+    let endsInText = open[last].endsInText
+    let foreign = open[last].foreign
+    let serial = open[last].serial
+    open.removeLast()
+    if foreign {
+      if layout == .empty {
         output.insert(UInt8(ascii: "/"), at: output.count - 1)  // `<g/>`
       } else {
-        if tag.endsInText, tag.layout == .multiLine { output.append(0x0A) }
-        if tag.layout == .multiLine { appendIndent(open.count) }
-        writeEndTag(tag.name, foreign: true)
+        if endsInText, layout == .multiLine { output.append(0x0A) }
+        if layout == .multiLine { appendIndent(open.count) }
+        writeEndTag(name, foreign: true)
       }
       output.append(0x0A)
       return
     }
-    if tag.name.id != 0 { counts[tag.name.id] -= 1 }
-    switch tag.layout {
+    if name.id != 0 { counts[name.id] -= 1 }
+    if name.traits.contains(.marker) { clearFormatting(downToMarkerOf: serial) }
+    switch layout {
     case .compactNested:
-      writeEndTag(tag.name)
+      writeEndTag(name)
       return
     case .multiLine:
-      if tag.endsInText { output.append(0x0A) }
+      if endsInText { output.append(0x0A) }
       appendIndent(open.count)
     case .empty, .singleText, .compactEmpty, .compact:
       break
     }
-    writeEndTag(tag.name)
+    writeEndTag(name)
     output.append(0x0A)
   }
 
@@ -763,7 +814,7 @@ struct DirectHTMLPrinter {
       output.append(0x0A)
       open[last].layout = .multiLine
     case .singleText:
-      output.insertLineBreak(at: open[last].textStart, indent: indentWidth(open.count))
+      output.insertLineBreak(at: open[last].textStart, indent: Self.indentWidth(open.count))
       output.append(0x0A)
       open[last].layout = .multiLine
       open[last].endsInText = false
@@ -819,7 +870,13 @@ struct DirectHTMLPrinter {
         pendingSpace = false
       }
       let run = position
-      while position < end, !isSpace(bytes[position]) { position += 1 }
+      position = ByteScan.firstHit(
+        in: bytes,
+        from: position,
+        to: end,
+        candidates: ByteScan.spaceCandidates,
+        isHit: isSpace
+      )
       append(from: run, to: position)
     }
   }
@@ -843,7 +900,8 @@ struct DirectHTMLPrinter {
   ) throws(Unsupported) {
     output.append(UInt8(ascii: "<"))
     appendName(name, foreign: foreign)
-    for attribute in attributes[..<attributeCount] {
+    for position in 0..<attributeCount {
+      let attribute = attributes[position]
       output.append(0x20)
       if foreign {
         append(from: attribute.nameStart, to: attribute.nameEnd)
@@ -881,6 +939,7 @@ struct DirectHTMLPrinter {
     append(from: run, to: end)
   }
 
+  @inline(__always)
   private mutating func writeEndTag(_ name: TagName, foreign: Bool = false) {
     output.append("</")
     appendName(name, foreign: foreign)
@@ -888,71 +947,138 @@ struct DirectHTMLPrinter {
   }
 
   /// The name lowercased, or as written for SVG and MathML.
+  @inline(__always)
   private mutating func appendName(_ name: TagName, foreign: Bool) {
-    if name.capitals, !foreign {
+    if name.count <= 7, !foreign {
+      output.appendWord(name.lowered, count: name.count)
+    } else if name.capitals, !foreign {
       appendLowercased(from: name.start, to: name.start + name.count)
     } else {
       append(from: name.start, to: name.start + name.count)
     }
   }
 
+  /// The ASCII bytes from `start` to `end` (a name: the printer refuses non-ASCII ones), with
+  /// capitals lowercased.
   private mutating func appendLowercased(from start: Int, to end: Int) {
-    for position in start..<end {
-      let byte = bytes[position]
-      output.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+    guard start < end else { return }
+    if end - start <= 32, end + 8 <= bytes.count {
+      output.appendWords(
+        from: bytes.baseAddress.unsafelyUnwrapped + start,
+        count: end - start,
+        lowercasing: true
+      )
+      return
     }
+    output.appendLowercased(UnsafeBufferPointer(rebasing: bytes[start..<end]))
   }
 
+  @inline(__always)
   private mutating func append(from start: Int, to end: Int) {
     guard start < end else { return }
+    // A short slice, when the page goes on for a word after it, as whole words: the bytes
+    // written past its end are written over next, or left past the text's end.
+    if end - start <= 32, end + 8 <= bytes.count {
+      output.appendWords(from: bytes.baseAddress.unsafelyUnwrapped + start, count: end - start)
+      return
+    }
     output.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
   }
 
+  @inline(__always)
   private mutating func appendIndent(_ depth: Int) {
-    output.appendSpaces(indentWidth(depth))
+    output.appendSpaces(Self.indentWidth(depth))
   }
 
-  private func indentWidth(_ depth: Int) -> Int {
+  private static func indentWidth(_ depth: Int) -> Int {
     2 * min(depth, CanonicalPrinter.maximumIndentedDepth)
   }
 
-  // MARK: - Bytes
+}
 
-  private func hasPrefix(_ prefix: StaticString, at offset: Int) -> Bool {
+/// Reading the page's bytes: methods of the input rather than of the printer, whose calls would
+/// copy the printer's whole state (and retain its arrays) to read a few bytes.
+private extension UnsafeBufferPointer<UInt8> {
+  func markupKind(at index: Int) -> DirectHTMLPrinter.MarkupKind? {
+    guard index + 1 < self.count else { return nil }
+    let next = self[index + 1]
+    if isASCIILetter(next) { return .startTag }
+    switch next {
+    case UInt8(ascii: "!"): return hasPrefix("<!--", at: index) ? .comment : .declaration
+    case UInt8(ascii: "?"): return .processingInstruction
+    case UInt8(ascii: "/"): return index + 2 < self.count ? .endTag : nil
+    default: return nil
+    }
+  }
+
+  func offset(pastEndTagOpenFrom start: Int) -> Int? {
+    var position = start
+    while position + 2 <= self.count {
+      position = ByteScan.first(UInt8(ascii: "<"), in: self, from: position, to: self.count - 1)
+      if position == self.count - 1 { return nil }
+      if self[position + 1] == UInt8(ascii: "/") { return position + 2 }
+      position += 1
+    }
+    return nil
+  }
+
+  /// The offset past the newline the parser drops at `start` (a line feed or a character
+  /// reference to one), as the tree reader's `droppingLeadingNewline` finds it.
+  func afterLeadingNewline(from start: Int, to end: Int) -> Int {
+    guard start < end else { return start }
+    if self[start] == 0x0A { return start + 1 }
+    let limit = Swift.min(end, start + 16)
+    guard limit - start > 2, self[start] == UInt8(ascii: "&"),
+      self[start + 1] == UInt8(ascii: "#")
+    else { return start }
+    let hex = self[start + 2] | 0x20 == UInt8(ascii: "x")
+    let digitsStart = start + (hex ? 3 : 2)
+    var position = digitsStart
+    var value = 0
+    while position < limit, let digit = digitValue(self[position], hex: hex) {
+      value = value * (hex ? 16 : 10) + digit
+      position += 1
+    }
+    guard value == 0x0A, position > digitsStart else { return start }
+    if position < limit, self[position] == UInt8(ascii: ";") { position += 1 }
+    return position
+  }
+
+  func hasPrefix(_ prefix: StaticString, at offset: Int) -> Bool {
     let count = prefix.utf8CodeUnitCount
-    guard offset + count <= bytes.count else { return false }
+    guard offset + count <= self.count else { return false }
     let start = prefix.utf8Start
-    for position in 0..<count where bytes[offset + position] != start[position] { return false }
+    for position in 0..<count where self[offset + position] != start[position] { return false }
     return true
   }
 
   /// Whether the bytes at `offset` are `prefix` (lowercase) with ASCII letters in any case.
-  private func hasPrefixIgnoringCase(_ prefix: StaticString, at offset: Int) -> Bool {
+  func hasPrefixIgnoringCase(_ prefix: StaticString, at offset: Int) -> Bool {
     let count = prefix.utf8CodeUnitCount
-    guard offset + count <= bytes.count else { return false }
+    guard offset + count <= self.count else { return false }
     let start = prefix.utf8Start
-    for position in 0..<count where lowercased(bytes[offset + position]) != start[position] {
+    for position in 0..<count where lowercased(self[offset + position]) != start[position] {
       return false
     }
     return true
   }
 
-  private func equalIgnoringCase(_ first: Int, _ second: Int, count: Int) -> Bool {
+  func equalIgnoringCase(_ first: Int, _ second: Int, count: Int) -> Bool {
     for position in 0..<count
-    where lowercased(bytes[first + position]) != lowercased(bytes[second + position]) {
+    where lowercased(self[first + position]) != lowercased(self[second + position]) {
       return false
     }
     return true
   }
 
   /// `svg` or `math`, which the standard does not list among HTML names.
-  private func isForeignRoot(_ name: TagName) -> Bool {
+  func isForeignRoot(_ name: TagName) -> Bool {
     guard name.id == 0 else { return false }
     return (name.count == 3 && hasPrefixIgnoringCase("svg", at: name.start))
       || (name.count == 4 && hasPrefixIgnoringCase("math", at: name.start))
   }
 
-  private func sameName(_ first: TagName, _ second: TagName) -> Bool {
+  func sameName(_ first: TagName, _ second: TagName) -> Bool {
     if first.id != 0 || second.id != 0 { return first.id == second.id }
     return first.count == second.count
       && equalIgnoringCase(first.start, second.start, count: first.count)
@@ -965,6 +1091,9 @@ private struct TagName {
   var count: Int
   var capitals: Bool
   var traits: HTMLElementTraits
+  /// The first eight bytes lowercased, the first in the lowest byte: the whole name when it has
+  /// at most seven, which is then written as one word.
+  var lowered: UInt64
   var id: Int { traits.nameID }
 }
 
@@ -996,6 +1125,70 @@ private enum Layout {
   case compact
   /// An element inside `pre` or `listing`, printed as it was.
   case compactNested
+}
+
+/// What the printer asks of an `Array` for its stacks and counts, without the uniqueness check
+/// (a runtime call) on every change, which the printer makes several times per element. Grows by
+/// doubling; the printer frees it. Positions are checked as an `Array` checks them. Only for
+/// elements that hold no references (nothing is deinitialised).
+private struct FlatArray<Element>: RandomAccessCollection {
+  private var base: UnsafeMutablePointer<Element>
+  private var capacity: Int
+  private(set) var count: Int
+
+  init() {
+    capacity = 16
+    base = .allocate(capacity: capacity)
+    count = 0
+  }
+
+  init(repeating element: Element, count: Int) {
+    capacity = Swift.max(count, 16)
+    base = .allocate(capacity: capacity)
+    base.initialize(repeating: element, count: count)
+    self.count = count
+  }
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
+
+  subscript(position: Int) -> Element {
+    @inline(__always) get {
+      precondition(position >= 0 && position < count, "Index out of range")
+      return base[position]
+    }
+    @inline(__always) set {
+      precondition(position >= 0 && position < count, "Index out of range")
+      base[position] = newValue
+    }
+  }
+
+  @inline(__always)
+  mutating func append(_ element: Element) {
+    if count == capacity {
+      let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+      larger.moveInitialize(from: base, count: count)
+      base.deallocate()
+      base = larger
+      capacity *= 2
+    }
+    (base + count).initialize(to: element)
+    count &+= 1
+  }
+
+  @inline(__always)
+  mutating func removeLast(_ removed: Int = 1) {
+    precondition(removed >= 0 && removed <= count, "Can't remove more than the array holds")
+    count &-= removed
+  }
+
+  mutating func remove(at position: Int) {
+    precondition(position >= 0 && position < count, "Index out of range")
+    (base + position).update(from: base + position + 1, count: count - position - 1)
+    count &-= 1
+  }
+
+  func deallocate() { base.deallocate() }
 }
 
 private struct OpenTag {
@@ -1031,8 +1224,9 @@ private func lowercased(_ byte: UInt8) -> UInt8 {
   byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
 }
 
-/// The IDs of the names the printer's rules compare with, read once per page.
-private struct NameIDs {
+/// The IDs of the names the printer's rules compare with, read once per page. A class, so that
+/// the printer holds one reference rather than 28 words.
+private final class NameIDs: Sendable {
   let html: Int
   let head: Int
   let body: Int
@@ -1101,19 +1295,25 @@ private struct NameIDs {
   }
 }
 
-/// The canonical text as it is written: one buffer, allocated for the whole page up front and
-/// grown by doubling, so that a write is a bounds check and a copy. The printer frees it.
+/// The canonical text as it is written: first into the storage of the `String` being made, and
+/// if it outgrows that, into a buffer of its own that grows by doubling; so that a write is a
+/// bounds check and a copy. The printer frees the buffer it owns.
 private struct OutputBytes {
   private var base: UnsafeMutablePointer<UInt8>
   private var capacity: Int
   private(set) var count = 0
+  /// Whether the bytes are still in the storage given at the start (which the `String` owns).
+  private(set) var isInPlace = true
 
-  init(capacity: Int) {
-    self.capacity = max(capacity, 16)
-    base = .allocate(capacity: self.capacity)
+  init(writingInto storage: UnsafeMutableBufferPointer<UInt8>) {
+    // A `String`'s storage always has an address, even when empty.
+    base = storage.baseAddress!
+    capacity = storage.count
   }
 
-  func deallocate() { base.deallocate() }
+  func deallocate() {
+    if !isInPlace { base.deallocate() }
+  }
 
   func makeString() -> String {
     String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
@@ -1125,30 +1325,91 @@ private struct OutputBytes {
   }
 
   private mutating func grow(to needed: Int) {
-    var newCapacity = capacity * 2
+    var newCapacity = max(capacity * 2, 4096)
     while newCapacity < needed { newCapacity *= 2 }
     let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
     newBase.update(from: base, count: count)
-    base.deallocate()
+    deallocate()
     base = newBase
     capacity = newCapacity
+    isInPlace = false
   }
 
   @inline(__always)
   mutating func append(_ byte: UInt8) {
     reserve(1)
     base[count] = byte
-    count += 1
+    count &+= 1
   }
 
   @inline(__always)
   mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     reserve(bytes.count)
-    // Most slices are a name or a short value, for which a call to `memmove` costs more.
-    if bytes.count <= 16 {
-      for position in 0..<bytes.count { base[count + position] = bytes[position] }
+    // Most slices are a name or a short value, for which a call to `memmove` costs more: they
+    // are copied a word at a time.
+    if bytes.count <= 64 {
+      let source = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
+      let target = UnsafeMutableRawPointer(base + count)
+      var position = 0
+      while position &+ 8 <= bytes.count {
+        let word = source.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+        target.storeBytes(of: word, toByteOffset: position, as: UInt64.self)
+        position &+= 8
+      }
+      while position < bytes.count {
+        base[count &+ position] = bytes[position]
+        position &+= 1
+      }
     } else {
       (base + count).update(from: bytes.baseAddress!, count: bytes.count)
+    }
+    count += bytes.count
+  }
+
+  /// The first `count` bytes of `word` (at most 8), the first in the lowest byte; written as
+  /// eight bytes, of which those after the first `count` are written over next.
+  @inline(__always)
+  mutating func appendWord(_ word: UInt64, count written: Int) {
+    reserve(8)
+    UnsafeMutableRawPointer(base + count).storeBytes(
+      of: word.littleEndian,
+      as: UInt64.self
+    )
+    count &+= written
+  }
+
+  /// The `byteCount` bytes at `source` copied a word at a time, as many words as they take (the
+  /// caller makes sure that the source can be read that far), ASCII capitals lowercased if
+  /// `lowercasing`: the bytes must then be ASCII (those after them in the last word may be
+  /// anything, see ``ByteScan/capitals(_:)``). What is written past them is written over next.
+  @inline(__always)
+  mutating func appendWords(
+    from source: UnsafePointer<UInt8>,
+    count byteCount: Int,
+    lowercasing: Bool = false
+  ) {
+    reserve(byteCount &+ 8)
+    let target = UnsafeMutableRawPointer(base + count)
+    let source = UnsafeRawPointer(source)
+    var position = 0
+    repeat {
+      var word = source.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+      if lowercasing {
+        word = UInt64(littleEndian: word)
+        word = (word | ByteScan.capitals(word) &>> 2).littleEndian
+      }
+      target.storeBytes(of: word, toByteOffset: position, as: UInt64.self)
+      position &+= 8
+    } while position < byteCount
+    count &+= byteCount
+  }
+
+  /// `bytes` with ASCII capitals lowercased.
+  mutating func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>) {
+    reserve(bytes.count)
+    for position in 0..<bytes.count {
+      let byte = bytes[position]
+      base[count &+ position] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
     count += bytes.count
   }

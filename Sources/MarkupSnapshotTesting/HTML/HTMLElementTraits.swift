@@ -58,6 +58,9 @@ struct HTMLElementTraits: OptionSet {
   /// The traits of `name`; none for a name the standard does not list.
   init(name: String) { self = traitsByName[name] ?? [] }
 
+  /// Every name the standard's lists hold (for tests of ``PackedNameTable``).
+  static var listedNames: [String] { Array(traitsByName.keys) }
+
   /// A number from 1 for each name listed below, 0 for any other, so that the reader can count
   /// open elements by name in an array. It lives in the top byte, above the traits.
   var nameID: Int { Int(rawValue >> 24) }
@@ -205,10 +208,9 @@ struct PackedName: Equatable {
     high |= UInt64(count) << 56
   }
 
+  /// One multiplication: the name's bytes (and its length, in `high`) spread into the top bits.
   var hashSlot: Int {
-    Int(
-      truncatingIfNeeded: ((low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xFF51_AFD7_ED55_8CCD) >> 55
-    )
+    Int(truncatingIfNeeded: ((low ^ high ^ high &>> 29) &* 0xFF51_AFD7_ED55_8CCD) >> 55)
   }
 }
 
@@ -218,8 +220,15 @@ struct PackedName: Equatable {
 struct PackedNameTable {
   static let shared = PackedNameTable(traitsByName)
 
-  private var keys = [PackedName?](repeating: nil, count: 512)
-  private var values = [HTMLElementTraits](repeating: [], count: 512)
+  /// A slot: a name and its traits, side by side; `high` is 0 in an empty slot (a name's length
+  /// is in it).
+  private struct Slot {
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var traits: HTMLElementTraits = []
+  }
+
+  private var slots = [Slot](repeating: Slot(), count: 512)
 
   private init(_ table: [String: HTMLElementTraits]) {
     for (name, traits) in table {
@@ -228,19 +237,21 @@ struct PackedNameTable {
       guard !bytes.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { continue }
       let key = bytes.withUnsafeBufferPointer { PackedName($0, from: 0, to: $0.count)! }
       var slot = key.hashSlot
-      while keys[slot] != nil { slot = (slot + 1) & 511 }
-      keys[slot] = key
-      values[slot] = traits
+      while slots[slot].high != 0 { slot = (slot + 1) & 511 }
+      slots[slot] = Slot(low: key.low, high: key.high, traits: traits)
     }
   }
 
   /// The traits of the lowercased name `key`; none for a name the standard does not list.
   func traits(of key: PackedName) -> HTMLElementTraits {
-    var slot = key.hashSlot
-    while let found = keys[slot] {
-      if found == key { return values[slot] }
-      slot = (slot + 1) & 511
+    slots.withUnsafeBufferPointer { slots in
+      var slot = key.hashSlot
+      while true {
+        let found = slots[slot]
+        if found.low == key.low, found.high == key.high { return found.traits }
+        if found.high == 0 { return [] }
+        slot = (slot &+ 1) & 511
+      }
     }
-    return []
   }
 }

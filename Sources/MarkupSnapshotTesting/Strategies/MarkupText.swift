@@ -6,7 +6,9 @@ enum MarkupText {
   /// The canonical text of `text`, read in place when it is contiguous UTF-8 (a native string).
   static func html(_ text: String, redacting redactions: [MarkupRedaction]) -> String {
     if redactions.isEmpty,
-      let printed = text.utf8.withContiguousStorageIfAvailable(DirectHTMLPrinter.canonicalText),
+      let printed = text.utf8.withContiguousStorageIfAvailable({
+        DirectHTMLPrinter.canonicalText($0)
+      }),
       let printed
     {
       return printed
