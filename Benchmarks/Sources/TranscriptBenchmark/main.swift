@@ -222,10 +222,15 @@ let noOpLogger = Logger(label: "orders") { _ in SwiftLogNoOpLogHandler() }
 let runs = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 31
 Transcript.bootstrap()
 
-// `TranscriptBenchmark RUNS --profile-capture` (or `--profile-handler`) only runs the handler
-// with capture (or with the no-op logger and tracer) RUNS times, for a profiler.
+// `TranscriptBenchmark RUNS --profile-capture` (`--profile-bootstrap`, `--profile-handler`) only
+// runs the handler with the capture's logger and tracer (with the bootstrapped ones, with the
+// no-op logger and tracer) RUNS times, for a profiler.
 if CommandLine.arguments.contains("--profile-capture") {
   for _ in 0..<runs { kept = await capturedTranscript() }
+  exit(0)
+}
+if CommandLine.arguments.contains("--profile-bootstrap") {
+  for _ in 0..<runs { kept = await bootstrappedTranscript() }
   exit(0)
 }
 if CommandLine.arguments.contains("--profile-handler") {
