@@ -22,14 +22,21 @@ struct TranscriptOptions: Sendable {
 struct TranscriptText {
   let transcript: Transcript
   let options: TranscriptOptions
-  /// The text's UTF-8 bytes: appending bytes costs a fraction of appending to a `String`.
-  private var bytes: [UInt8] = []
+  /// The text's UTF-8 bytes, in memory this type allocates and ``rendered(_:options:)`` frees:
+  /// appending a few bytes is a copy, with neither `String`'s nor `Array`'s checks around it.
+  private var base: UnsafeMutablePointer<UInt8>
+  private var count = 0
+  private var capacity: Int
   /// UTF-8 offsets in `text` of the values that may hold a UUID or a date, in order.
   private var candidates: [Range<Int>] = []
   private var traceIDs: [String: Int] = [:]
   private var spanIDs: [String: Int] = [:]
   /// Each request ID's placeholder, made once: most entries of a request repeat its ID.
   private var requestIDs: [String: String] = [:]
+  /// The last request ID met and its placeholder, looked up without hashing.
+  private var lastRequestID: (id: String, placeholder: String)?
+  /// An entry's metadata while it is written, kept so that its storage is reused.
+  private var metadataPairs: [(key: String, value: Logger.MetadataValue, rank: Int)] = []
   private let children: [ObjectIdentifier: [TranscriptSpanState]]
 
   init(_ transcript: Transcript, options: TranscriptOptions) {
@@ -41,6 +48,13 @@ struct TranscriptText {
       children[ObjectIdentifier(parent), default: []].append(span)
     }
     self.children = children
+    // About 130 bytes an event, and a JSON body's pretty text is under twice the body.
+    var estimate = transcript.events.count * 136
+    for case .http(let message, _) in transcript.events {
+      estimate += (message.body?.count ?? 0) * 2
+    }
+    capacity = max(estimate, 256)
+    base = .allocate(capacity: capacity)
   }
 
   static func render(_ transcript: Transcript, options: TranscriptOptions) -> String {
@@ -53,12 +67,16 @@ struct TranscriptText {
     options: TranscriptOptions
   ) -> (text: String, candidates: [Range<Int>]) {
     var text = TranscriptText(transcript, options: options)
+    defer { text.base.deallocate() }
     text.render()
-    return (String(decoding: text.bytes, as: UTF8.self), text.candidates)
+    let string = String(
+      decoding: UnsafeBufferPointer(start: text.base, count: text.count),
+      as: UTF8.self
+    )
+    return (string, text.candidates)
   }
 
   private mutating func render() {
-    bytes.reserveCapacity(transcript.events.count * 96)
     for event in transcript.events {
       switch event {
       case .http(let message, let outgoing):
@@ -86,14 +104,43 @@ struct TranscriptText {
     }
   }
 
+  /// Room for `more` bytes after the text, by doubling.
+  private mutating func reserve(_ more: Int) {
+    guard count + more > capacity else { return }
+    let grown = max(capacity * 2, count + more)
+    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+    moved.initialize(from: base, count: count)
+    base.deallocate()
+    base = moved
+    capacity = grown
+  }
+
+  private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    reserve(bytes.count)
+    (base + count).initialize(from: source, count: bytes.count)
+    count += bytes.count
+  }
+
+  private mutating func append(_ byte: UInt8) {
+    reserve(1)
+    base[count] = byte
+    count += 1
+  }
+
   /// Starts a line: a line break before every line but the first.
   private mutating func newLine() {
-    if !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
+    if count > 0 { append(UInt8(ascii: "\n")) }
   }
 
   private mutating func write(_ string: String) {
     var string = string
-    string.withUTF8 { bytes.append(contentsOf: $0) }
+    string.withUTF8 { append($0) }
+  }
+
+  /// The transcript's own words, copied from the program's constants.
+  private mutating func write(words: StaticString) {
+    append(UnsafeBufferPointer(start: words.utf8Start, count: words.utf8CodeUnitCount))
   }
 
   /// A line of the transcript's own words, which never hold an identity.
@@ -105,7 +152,7 @@ struct TranscriptText {
   /// Appends a value that came from the work, escaped, noting it when it may hold an identity.
   /// One scan of a plain value's bytes decides both.
   private mutating func value(_ raw: String) {
-    let start = bytes.count
+    let start = count
     var raw = raw
     let plainAndMayHoldIdentity: Bool? = raw.withUTF8 { value in
       guard value.count <= TranscriptOptions.maximumValueLength else { return nil }
@@ -120,73 +167,113 @@ struct TranscriptText {
           hexDigits = TranscriptIdentities.isHexDigit(byte) ? hexDigits + 1 : 0
         }
       }
-      bytes.append(contentsOf: value)
+      append(value)
       return mayHoldIdentity
     }
     if let mayHoldIdentity = plainAndMayHoldIdentity {
-      if mayHoldIdentity { candidates.append(start..<bytes.count) }
+      if mayHoldIdentity { candidates.append(start..<count) }
     } else {
       let escaped = Self.escaped(raw)
       write(escaped)
       if TranscriptIdentities.mayHoldIdentity(escaped) {
-        candidates.append(start..<bytes.count)
+        candidates.append(start..<count)
       }
     }
   }
 
   /// Appends a text that is not escaped (what `.http` printed, a file path), noting each of its
   /// lines that may hold an identity: no identity spans a line break, and a response's body holds
-  /// far more lines than identities.
+  /// far more lines than identities. A line may hold one when a `-` in it follows four hex
+  /// digits, so only the `-`s are looked at (found with `memchr`), not every byte.
   private mutating func unescaped(_ value: String) {
     var value = value
     value.withUTF8 { value in
-      let start = bytes.count
-      bytes.append(contentsOf: value)
-      var lineStart = 0
-      var hexDigits = 0
-      var mayHoldIdentity = false
-      for (index, byte) in value.enumerated() {
-        switch byte {
-        case UInt8(ascii: "\n"):
-          if mayHoldIdentity { candidates.append(start + lineStart..<start + index) }
-          lineStart = index + 1
-          hexDigits = 0
-          mayHoldIdentity = false
-        case UInt8(ascii: "-"):
-          if hexDigits >= 4 { mayHoldIdentity = true }
-          hexDigits = 0
-        default:
-          hexDigits = TranscriptIdentities.isHexDigit(byte) ? hexDigits + 1 : 0
+      let start = count
+      append(value)
+      guard let first = value.baseAddress else { return }
+      var position = 0
+      while position < value.count,
+        let found = memchr(first + position, Int32(UInt8(ascii: "-")), value.count - position)
+      {
+        let dash = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - first
+        guard dash >= 4, (1...4).allSatisfy({ TranscriptIdentities.isHexDigit(value[dash - $0]) })
+        else {
+          position = dash + 1
+          continue
         }
+        var lineStart = dash - 4
+        while lineStart > 0, value[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+        let lineEnd =
+          memchr(first + dash, Int32(UInt8(ascii: "\n")), value.count - dash).map {
+            UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - first
+          } ?? value.count
+        candidates.append(start + lineStart..<start + lineEnd)
+        position = lineEnd + 1
       }
-      if mayHoldIdentity { candidates.append(start + lineStart..<start + value.count) }
     }
   }
 
   private mutating func log(_ record: TranscriptLogRecord) {
     newLine()
-    write("── log ")
-    write(record.event.level.rawValue)
-    write(" ")
+    write(words: "── log ")
+    write(words: Self.name(of: record.event.level))
+    write(words: " ")
     value(record.label)
-    write(": ")
+    write(words: ": ")
     value(record.event.message.description)
     if options.sourceLocations {
-      write(" (")
+      write(words: " (")
       // With its line: a date at the file's end reads on into `:line` in the whole text.
       unescaped("\(record.event.file):\(record.event.line)")
-      write(")")
+      write(words: ")")
     }
-    for (key, metadataValue) in record.sortedMetadata {
+    metadata(of: record)
+  }
+
+  /// The logger's metadata, the entry's over it, and the entry's error under `error`, sorted by
+  /// key: the pairs of `TranscriptLogRecord.sortedMetadata`, found without a dictionary lookup
+  /// (a logger's pair is dropped when the entry's pair with the same key sorts next to it) and
+  /// gathered in storage that every entry reuses.
+  private mutating func metadata(of record: TranscriptLogRecord) {
+    let hasError = record.event.error != nil
+    metadataPairs.removeAll(keepingCapacity: true)
+    for (key, value) in record.loggerMetadata where !(hasError && key == "error") {
+      metadataPairs.append((key, value, 0))
+    }
+    for (key, value) in record.event.metadata ?? [:] where !(hasError && key == "error") {
+      metadataPairs.append((key, value, 1))
+    }
+    if let error = record.event.error { metadataPairs.append(("error", "\(error)", 2)) }
+    guard !metadataPairs.isEmpty else { return }
+    if metadataPairs.count > 1 {
+      // By key, and of two pairs with one key (the logger's and the entry's), the entry's last.
+      metadataPairs.sort { $0.key != $1.key ? $0.key < $1.key : $0.rank < $1.rank }
+    }
+    let pairs = metadataPairs
+    for (position, pair) in pairs.enumerated() {
+      if position + 1 < pairs.count, pairs[position + 1].key == pair.key { continue }
       newLine()
-      write("  ")
-      value(key)
-      write(": ")
-      if Self.namesARequestID(key) {
-        value(requestID(metadataValue.description))
+      write(words: "  ")
+      value(pair.key)
+      write(words: ": ")
+      if Self.namesARequestID(pair.key) {
+        value(requestID(pair.value.description))
       } else {
-        value(metadataValue.description)
+        value(pair.value.description)
       }
+    }
+  }
+
+  /// The level as swift-log spells it (its raw value).
+  static func name(of level: Logger.Level) -> StaticString {
+    switch level {
+    case .trace: "trace"
+    case .debug: "debug"
+    case .info: "info"
+    case .notice: "notice"
+    case .warning: "warning"
+    case .error: "error"
+    case .critical: "critical"
     }
   }
 
@@ -196,23 +283,23 @@ struct TranscriptText {
     write(indent)
     // The name it ended with: a server framework renames its span once the route is known.
     value(span.endName ?? span.startName)
-    write(" (")
-    write(Self.name(of: span.kind))
-    write(")")
+    write(words: " (")
+    write(words: Self.name(of: span.kind))
+    write(words: ")")
     let inner = indent + "  "
     if span.endCount > 0 {
       attributes(span.attributes, indent: inner)
       for event in span.events {
         newLine()
         write(inner)
-        write("event ")
+        write(words: "event ")
         value(event.name)
         attributes(event.attributes, indent: inner + "  ")
       }
       for error in span.errors {
         newLine()
         write(inner)
-        write("error ")
+        write(words: "error ")
         value(String(describing: error))
       }
       for link in span.links {
@@ -227,10 +314,10 @@ struct TranscriptText {
       if let status = span.status {
         newLine()
         write(inner)
-        write("status ")
-        write(status.code == .ok ? "ok" : "error")
+        write(words: "status ")
+        write(words: status.code == .ok ? "ok" : "error")
         if let message = status.message {
-          write(": ")
+          write(words: ": ")
           value(message)
         }
       }
@@ -248,7 +335,7 @@ struct TranscriptText {
   }
 
   /// The name swift-distributed-tracing gives the kind's case.
-  static func name(of kind: SpanKind) -> String {
+  static func name(of kind: SpanKind) -> StaticString {
     switch kind {
     case .server: "server"
     case .client: "client"
@@ -273,7 +360,7 @@ struct TranscriptText {
       newLine()
       write(indent)
       value(key)
-      write(" = ")
+      write(words: " = ")
       value(Self.describe(attribute))
     }
   }
@@ -289,7 +376,9 @@ struct TranscriptText {
   static func namesARequestID(_ key: String) -> Bool {
     var key = key
     return key.withUTF8 { key in
-      requestIDSuffixes.contains { suffix in
+      // Every suffix ends in `d`: most keys are told apart by their last byte.
+      guard let last = key.last, last | 0x20 == UInt8(ascii: "d") else { return false }
+      return requestIDSuffixes.contains { suffix in
         // ASCII case folding: no other character lowercases into these suffixes' letters.
         key.count >= suffix.count
           && zip(key[(key.count - suffix.count)...], suffix).allSatisfy { byte, expected in
@@ -303,9 +392,15 @@ struct TranscriptText {
     .map { Array($0.utf8) }
 
   private mutating func requestID(_ id: String) -> String {
-    if let placeholder = requestIDs[id] { return placeholder }
-    let placeholder = "REQUEST_ID_\(requestIDs.count + 1)"
-    requestIDs[id] = placeholder
+    if let last = lastRequestID, last.id == id { return last.placeholder }
+    let placeholder: String
+    if let known = requestIDs[id] {
+      placeholder = known
+    } else {
+      placeholder = "REQUEST_ID_\(requestIDs.count + 1)"
+      requestIDs[id] = placeholder
+    }
+    lastRequestID = (id, placeholder)
     return placeholder
   }
 
