@@ -3,6 +3,9 @@ import HTTPTypes
 
 /// The text of an ``HTTPMessage``: its start line, its header fields, then its body.
 enum HTTPText {
+  /// The fields whose values `.http` replaces by default.
+  static let defaultVolatileFields: Set<HTTPField.Name> = [.date, .age]
+
   static func render(_ message: HTTPMessage, replacingValuesOf volatileFields: Set<HTTPField.Name>)
     -> String
   {
@@ -45,7 +48,12 @@ enum HTTPText {
 
   /// `HTTP/1.1 404 Not Found`; a status without a reason phrase is its code alone.
   static func statusLine(_ status: HTTPResponse.Status) -> String {
-    let code = String(format: "%03d", status.code)
+    // Three digits, as `%03d` writes a code of 0 to 999 (swift-http-types keeps codes there).
+    let digits = String(status.code)
+    let code =
+      (0...999).contains(status.code)
+      ? String(repeating: "0", count: 3 - digits.count) + digits
+      : String(format: "%03d", status.code)
     return status.reasonPhrase.isEmpty
       ? "HTTP/1.1 \(code)" : "HTTP/1.1 \(code) \(status.reasonPhrase)"
   }

@@ -20,27 +20,74 @@ enum PrettyJSONWriter {
   ///   its noted extent); memory is the text, and the members of the objects being written.
   static func text(of body: Data, extents: ContainerExtents, after prefix: String) -> String {
     body.withUnsafeBytes { raw in
-      var writer = PrettyJSONWalk(bytes: raw.bindMemory(to: UInt8.self), extents: extents)
+      var prefix = prefix
       // Pretty text is about 1.7 times a compact body, more with deep nesting.
-      writer.text.reserveCapacity(raw.count * 2 + 64)
+      var writer = PrettyJSONWalk(
+        bytes: raw.bindMemory(to: UInt8.self),
+        extents: extents,
+        text: TextBytes(capacity: prefix.utf8.count + raw.count * 2 + 64)
+      )
+      defer { writer.text.free() }
+      prefix.withUTF8 { writer.text.append(contentsOf: $0) }
       writer.writeValue(level: 0)
-      let prefixCount = prefix.utf8.count
-      // The bytes are written once more, into the string's own storage.
-      return String(unsafeUninitializedCapacity: prefixCount + writer.text.count) { buffer in
-        var prefix = prefix
-        prefix.withUTF8 { utf8 in
-          if let base = utf8.baseAddress, let target = buffer.baseAddress {
-            target.initialize(from: base, count: prefixCount)
-          }
-        }
-        writer.text.withUnsafeBufferPointer { text in
-          if let base = text.baseAddress, let target = buffer.baseAddress {
-            (target + prefixCount).initialize(from: base, count: text.count)
-          }
-        }
-        return prefixCount + writer.text.count
-      }
+      return String(decoding: writer.text.written, as: UTF8.self)
     }
+  }
+}
+
+/// Bytes appended one after another into memory that grows by doubling, until ``free()``: an
+/// append is a copy, without the uniqueness and capacity checks of `Array`'s generic one. For the
+/// texts this package writes byte by byte (a JSON body's, a transcript's).
+package struct TextBytes {
+  @usableFromInline var base: UnsafeMutablePointer<UInt8>
+  @usableFromInline var count = 0
+  @usableFromInline var capacity: Int
+
+  package init(capacity: Int) {
+    self.capacity = max(capacity, 16)
+    base = .allocate(capacity: self.capacity)
+  }
+
+  /// The bytes appended so far.
+  package var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+  /// How many bytes were appended.
+  @inlinable package var byteCount: Int { count }
+
+  @inlinable mutating func reserve(_ more: Int) {
+    if count + more > capacity { grow(more) }
+  }
+
+  @usableFromInline mutating func grow(_ more: Int) {
+    capacity = max(capacity * 2, count + more)
+    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    moved.initialize(from: base, count: count)
+    base.deallocate()
+    base = moved
+  }
+
+  @inlinable package mutating func append(_ byte: UInt8) {
+    reserve(1)
+    base[count] = byte
+    count += 1
+  }
+
+  @inlinable package mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    reserve(bytes.count)
+    (base + count).initialize(from: source, count: bytes.count)
+    count += bytes.count
+  }
+
+  @inlinable package mutating func append(repeating byte: UInt8, count more: Int) {
+    reserve(more)
+    (base + count).initialize(repeating: byte, count: more)
+    count += more
+  }
+
+  /// Gives the memory back; the bytes are not to be read after.
+  package func free() {
+    base.deallocate()
   }
 }
 
@@ -62,7 +109,7 @@ private struct PrettyJSONWalk {
   let bytes: UnsafeBufferPointer<UInt8>
   let extents: ContainerExtents
   /// The text written so far.
-  var text: [UInt8] = []
+  var text: TextBytes
   var index = 0
   /// The members of the objects being written, innermost last: one array for every level, so
   /// that an object costs no allocation of its own.
@@ -70,9 +117,10 @@ private struct PrettyJSONWalk {
   /// The decoded bytes of those members' names that hold an escape, likewise.
   var decodedNames: [UInt8] = []
 
-  init(bytes: UnsafeBufferPointer<UInt8>, extents: ContainerExtents) {
+  init(bytes: UnsafeBufferPointer<UInt8>, extents: ContainerExtents, text: TextBytes) {
     self.bytes = bytes
     self.extents = extents
+    self.text = text
   }
 
   mutating func skipWhitespace() {
@@ -104,7 +152,7 @@ private struct PrettyJSONWalk {
   }
 
   mutating func appendSpaces(_ count: Int) {
-    for _ in 0..<count { text.append(UInt8(ascii: " ")) }
+    text.append(repeating: UInt8(ascii: " "), count: count)
   }
 
   /// `[`, a line break, the elements one a line one level in, a line break, `]` at `level`; an

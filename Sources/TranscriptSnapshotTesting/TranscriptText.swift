@@ -22,11 +22,11 @@ struct TranscriptOptions: Sendable {
 struct TranscriptText {
   let transcript: Transcript
   let options: TranscriptOptions
-  /// The text's UTF-8 bytes, in memory this type allocates and ``rendered(_:options:)`` frees:
-  /// appending a few bytes is a copy, with neither `String`'s nor `Array`'s checks around it.
-  private var base: UnsafeMutablePointer<UInt8>
-  private var count = 0
-  private var capacity: Int
+  /// The text's UTF-8 bytes, freed by ``rendered(_:options:)``: appending a few bytes is a
+  /// copy, with neither `String`'s nor `Array`'s checks around it.
+  private var text: TextBytes
+  /// How many bytes of the text are written.
+  private var count: Int { text.byteCount }
   /// UTF-8 offsets in `text` of the values that may hold a UUID or a date, in order.
   private var candidates: [Range<Int>] = []
   private var traceIDs: [String: Int] = [:]
@@ -36,7 +36,16 @@ struct TranscriptText {
   /// The last request ID met and its placeholder, looked up without hashing.
   private var lastRequestID: (id: String, placeholder: String)?
   /// An entry's metadata while it is written, kept so that its storage is reused.
-  private var metadataPairs: [(key: String, value: Logger.MetadataValue, rank: Int)] = []
+  private var metadataPairs: [MetadataPair] = []
+
+  /// One pair of an entry's metadata; a struct, not a tuple, so that sorting copies it directly
+  /// rather than through the runtime's generic tuple witnesses.
+  private struct MetadataPair {
+    var key: String
+    var value: Logger.MetadataValue
+    /// 0 for the logger's, 1 for the entry's, 2 for the entry's error: the higher one wins.
+    var rank: Int
+  }
   private let children: [ObjectIdentifier: [TranscriptSpanState]]
 
   init(_ transcript: Transcript, options: TranscriptOptions) {
@@ -53,8 +62,7 @@ struct TranscriptText {
     for case .http(let message, _) in transcript.events {
       estimate += (message.body?.count ?? 0) * 2
     }
-    capacity = max(estimate, 256)
-    base = .allocate(capacity: capacity)
+    text = TextBytes(capacity: estimate)
   }
 
   static func render(_ transcript: Transcript, options: TranscriptOptions) -> String {
@@ -67,13 +75,9 @@ struct TranscriptText {
     options: TranscriptOptions
   ) -> (text: String, candidates: [Range<Int>]) {
     var text = TranscriptText(transcript, options: options)
-    defer { text.base.deallocate() }
+    defer { text.text.free() }
     text.render()
-    let string = String(
-      decoding: UnsafeBufferPointer(start: text.base, count: text.count),
-      as: UTF8.self
-    )
-    return (string, text.candidates)
+    return (String(decoding: text.text.written, as: UTF8.self), text.candidates)
   }
 
   private mutating func render() {
@@ -104,28 +108,12 @@ struct TranscriptText {
     }
   }
 
-  /// Room for `more` bytes after the text, by doubling.
-  private mutating func reserve(_ more: Int) {
-    guard count + more > capacity else { return }
-    let grown = max(capacity * 2, count + more)
-    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-    moved.initialize(from: base, count: count)
-    base.deallocate()
-    base = moved
-    capacity = grown
-  }
-
   private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-    guard let source = bytes.baseAddress else { return }
-    reserve(bytes.count)
-    (base + count).initialize(from: source, count: bytes.count)
-    count += bytes.count
+    text.append(contentsOf: bytes)
   }
 
   private mutating func append(_ byte: UInt8) {
-    reserve(1)
-    base[count] = byte
-    count += 1
+    text.append(byte)
   }
 
   /// Starts a line: a line break before every line but the first.
@@ -150,25 +138,16 @@ struct TranscriptText {
   }
 
   /// Appends a value that came from the work, escaped, noting it when it may hold an identity.
-  /// One scan of a plain value's bytes decides both.
+  /// A scan of its bytes decides the first, a look at each of its `-`s the second.
   private mutating func value(_ raw: String) {
     let start = count
     var raw = raw
     let plainAndMayHoldIdentity: Bool? = raw.withUTF8 { value in
-      guard value.count <= TranscriptOptions.maximumValueLength else { return nil }
-      var hexDigits = 0
-      var mayHoldIdentity = false
-      for byte in value {
-        if byte < 0x20 || byte == 0x7F || byte == 0xC2 { return nil }
-        if byte == UInt8(ascii: "-") {
-          if hexDigits >= 4 { mayHoldIdentity = true }
-          hexDigits = 0
-        } else {
-          hexDigits = TranscriptIdentities.isHexDigit(byte) ? hexDigits + 1 : 0
-        }
+      guard value.count <= TranscriptOptions.maximumValueLength, !Self.needsEscaping(value) else {
+        return nil
       }
       append(value)
-      return mayHoldIdentity
+      return TranscriptIdentities.mayHoldIdentity(value)
     }
     if let mayHoldIdentity = plainAndMayHoldIdentity {
       if mayHoldIdentity { candidates.append(start..<count) }
@@ -190,23 +169,12 @@ struct TranscriptText {
     value.withUTF8 { value in
       let start = count
       append(value)
-      guard let first = value.baseAddress else { return }
       var position = 0
-      while position < value.count,
-        let found = memchr(first + position, Int32(UInt8(ascii: "-")), value.count - position)
-      {
-        let dash = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - first
-        guard dash >= 4, (1...4).allSatisfy({ TranscriptIdentities.isHexDigit(value[dash - $0]) })
-        else {
-          position = dash + 1
-          continue
-        }
+      while let dash = TranscriptIdentities.identityDash(in: value, from: position) {
         var lineStart = dash - 4
         while lineStart > 0, value[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
-        let lineEnd =
-          memchr(first + dash, Int32(UInt8(ascii: "\n")), value.count - dash).map {
-            UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - first
-          } ?? value.count
+        var lineEnd = dash + 1
+        while lineEnd < value.count, value[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
         candidates.append(start + lineStart..<start + lineEnd)
         position = lineEnd + 1
       }
@@ -238,30 +206,36 @@ struct TranscriptText {
     let hasError = record.event.error != nil
     metadataPairs.removeAll(keepingCapacity: true)
     for (key, value) in record.loggerMetadata where !(hasError && key == "error") {
-      metadataPairs.append((key, value, 0))
+      metadataPairs.append(MetadataPair(key: key, value: value, rank: 0))
     }
     for (key, value) in record.event.metadata ?? [:] where !(hasError && key == "error") {
-      metadataPairs.append((key, value, 1))
+      metadataPairs.append(MetadataPair(key: key, value: value, rank: 1))
     }
-    if let error = record.event.error { metadataPairs.append(("error", "\(error)", 2)) }
+    if let error = record.event.error {
+      metadataPairs.append(MetadataPair(key: "error", value: "\(error)", rank: 2))
+    }
     guard !metadataPairs.isEmpty else { return }
     if metadataPairs.count > 1 {
       // By key, and of two pairs with one key (the logger's and the entry's), the entry's last.
       metadataPairs.sort { $0.key != $1.key ? $0.key < $1.key : $0.rank < $1.rank }
     }
-    let pairs = metadataPairs
-    for (position, pair) in pairs.enumerated() {
-      if position + 1 < pairs.count, pairs[position + 1].key == pair.key { continue }
+    // Taken out while written (and put back for the next entry), so that each pair is read in
+    // place rather than copied out.
+    var pairs: [MetadataPair] = []
+    swap(&pairs, &metadataPairs)
+    for position in pairs.indices {
+      if position + 1 < pairs.count, pairs[position + 1].key == pairs[position].key { continue }
       newLine()
       write(words: "  ")
-      value(pair.key)
+      value(pairs[position].key)
       write(words: ": ")
-      if Self.namesARequestID(pair.key) {
-        value(requestID(pair.value.description))
+      if Self.namesARequestID(pairs[position].key) {
+        value(requestID(pairs[position].value.description))
       } else {
-        value(pair.value.description)
+        value(pairs[position].value.description)
       }
     }
+    swap(&pairs, &metadataPairs)
   }
 
   /// The level as swift-log spells it (its raw value).
@@ -345,10 +319,10 @@ struct TranscriptText {
     }
   }
 
-  /// The message exactly as `.http` prints it.
+  /// The message exactly as `.http` prints it (the text it snapshots, without making the
+  /// strategy for each message).
   static func http(_ message: HTTPMessage) -> String {
-    var text = ""
-    Snapshotting<HTTPMessage, String>.http.snapshot(message).run { text = $0 }
+    let text = httpText(of: message)
     return text.hasSuffix("\n") ? String(text.dropLast()) : text
   }
 
@@ -378,13 +352,19 @@ struct TranscriptText {
     return key.withUTF8 { key in
       // Every suffix ends in `d`: most keys are told apart by their last byte.
       guard let last = key.last, last | 0x20 == UInt8(ascii: "d") else { return false }
-      return requestIDSuffixes.contains { suffix in
-        // ASCII case folding: no other character lowercases into these suffixes' letters.
-        key.count >= suffix.count
-          && zip(key[(key.count - suffix.count)...], suffix).allSatisfy { byte, expected in
-            (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected
+      for suffix in requestIDSuffixes where key.count >= suffix.count {
+        var matches = true
+        for (offset, expected) in suffix.enumerated() {
+          let byte = key[key.count - suffix.count + offset]
+          // ASCII case folding: no other character lowercases into these suffixes' letters.
+          if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected {
+            matches = false
+            break
           }
+        }
+        if matches { return true }
       }
+      return false
     }
   }
 
@@ -438,7 +418,8 @@ struct TranscriptText {
   /// Whether any byte may need an escape: a C0 control, DEL, or 0xC2, which may begin a C1
   /// control character (U+0080 to U+009F) and sends the value the long way, which decides.
   static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
+    for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0xC2 { return true }
+    return false
   }
 
   /// One line whatever the value holds: control characters as `\u{…}` escapes (newlines and
