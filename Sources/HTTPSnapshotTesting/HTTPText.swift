@@ -48,12 +48,9 @@ enum HTTPText {
 
   /// `HTTP/1.1 404 Not Found`; a status without a reason phrase is its code alone.
   static func statusLine(_ status: HTTPResponse.Status) -> String {
-    // Three digits, as `%03d` writes a code of 0 to 999 (swift-http-types keeps codes there).
+    // Three digits, zero-padded: swift-http-types keeps a code within 0...999.
     let digits = String(status.code)
-    let code =
-      (0...999).contains(status.code)
-      ? String(repeating: "0", count: 3 - digits.count) + digits
-      : String(format: "%03d", status.code)
+    let code = String(repeating: "0", count: max(3 - digits.count, 0)) + digits
     return status.reasonPhrase.isEmpty
       ? "HTTP/1.1 \(code)" : "HTTP/1.1 \(code) \(status.reasonPhrase)"
   }
