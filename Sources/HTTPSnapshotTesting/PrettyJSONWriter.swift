@@ -54,7 +54,7 @@ package struct TextBytes {
   /// How many bytes were appended.
   @inlinable package var byteCount: Int { count }
 
-  @inlinable mutating func reserve(_ more: Int) {
+  @inlinable @inline(__always) mutating func reserve(_ more: Int) {
     if count + more > capacity { grow(more) }
   }
 
@@ -66,20 +66,22 @@ package struct TextBytes {
     base = moved
   }
 
-  @inlinable package mutating func append(_ byte: UInt8) {
+  @inlinable @inline(__always) package mutating func append(_ byte: UInt8) {
     reserve(1)
     base[count] = byte
     count += 1
   }
 
-  @inlinable package mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+  @inlinable @inline(__always)
+  package mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress else { return }
     reserve(bytes.count)
     (base + count).initialize(from: source, count: bytes.count)
     count += bytes.count
   }
 
-  @inlinable package mutating func append(repeating byte: UInt8, count more: Int) {
+  @inlinable @inline(__always)
+  package mutating func append(repeating byte: UInt8, count more: Int) {
     reserve(more)
     (base + count).initialize(repeating: byte, count: more)
     count += more
@@ -227,7 +229,7 @@ private struct PrettyJSONWalk {
     index += 1  // `}`
     let end = index
     let top = members.count
-    sortByName(base..<top)
+    let strictlyAscending = sortByName(base..<top)
     text.append(UInt8(ascii: "{"))
     text.append(0x0A)
     var first = true
@@ -235,7 +237,9 @@ private struct PrettyJSONWalk {
     for position in base..<top {
       let member = members[position]
       // Of a run of equal names, only the last (the last written in the body) is kept.
-      if position + 1 < top, compareNames(member, members[position + 1], decodedNames) == 0 {
+      if !strictlyAscending, position + 1 < top,
+        compareNames(member, members[position + 1], decodedNames) == 0
+      {
         continue
       }
       if !first {
@@ -263,7 +267,9 @@ private struct PrettyJSONWalk {
   /// Sorts the members in `range` by the names' UTF-8 bytes, as `.sortedKeys` sorts, then by
   /// place; members already in that order (as an encoder with sorted keys sends them) are only
   /// compared once each.
-  mutating func sortByName(_ range: Range<Int>) {
+  /// - Returns: Whether the names came strictly ascending, so that no two are equal.
+  @discardableResult
+  mutating func sortByName(_ range: Range<Int>) -> Bool {
     let decodedNames = decodedNames
     var sorted = true
     for position in range.dropFirst()
@@ -271,12 +277,28 @@ private struct PrettyJSONWalk {
       sorted = false
       break
     }
-    if sorted { return }
+    if sorted { return true }
     let bytes = bytes
-    members[range].sort { first, second in
+    func precedes(_ first: Member, _ second: Member) -> Bool {
       let order = Self.compareNames(first, second, bytes, decodedNames)
       return order != 0 ? order < 0 : first.order < second.order
     }
+    guard range.count <= 16 else {
+      members[range].sort(by: precedes)
+      return false
+    }
+    // Most objects are small: an insertion sort allocates nothing (the library's sort takes
+    // room for a merge).
+    for position in range.dropFirst() {
+      let member = members[position]
+      var slot = position
+      while slot > range.lowerBound, precedes(member, members[slot - 1]) {
+        members[slot] = members[slot - 1]
+        slot -= 1
+      }
+      members[slot] = member
+    }
+    return false
   }
 
   func compareNames(_ first: Member, _ second: Member, _ decodedNames: [UInt8]) -> Int {
@@ -405,6 +427,7 @@ private struct PrettyJSONWalk {
     text.append(UInt8(ascii: "\""))
     var mark = index
     while true {
+      skipPlainWords()
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         flush(from: mark)
@@ -430,6 +453,31 @@ private struct PrettyJSONWalk {
       } else {
         index += 1
       }
+    }
+  }
+
+  /// Steps over eight bytes at a time while none of them is `"`, `/` or `\`: the bytes a
+  /// string's text is copied as they are.
+  mutating func skipPlainWords() {
+    guard let base = bytes.baseAddress else { return }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while index + 8 <= bytes.count {
+      // Byte by byte from the lowest: the first byte of the string is the word's lowest.
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+      // A byte of `word ^ (c * ones)` is zero where `word` holds `c`; the lowest flagged byte
+      // is always a real match (a borrow only flags bytes above one).
+      let quotes = word ^ (0x22 &* ones)
+      let slashes = word ^ (0x2F &* ones)
+      let backslashes = word ^ (0x5C &* ones)
+      let found =
+        ((quotes &- ones) & ~quotes | (slashes &- ones) & ~slashes
+          | (backslashes &- ones) & ~backslashes) & highs
+      if found != 0 {
+        index += found.trailingZeroBitCount / 8
+        return
+      }
+      index += 8
     }
   }
 

@@ -149,6 +149,34 @@ struct JSONFastPathTests {
     #expect(proved > 5_000)
   }
 
+  /// A string's text is stepped over eight bytes at a time up to its first `"`, `/` or `\`:
+  /// each of them at every offset of strings of every length up to 40, near the body's end and
+  /// far from it, is written as the encoder writes it.
+  @Test func specialBytesAtEveryOffsetOfAString() {
+    for length in 0...40 {
+      for offset in 0...length {
+        for special in [#"\""#, "/", #"\\"#, #"\n"#, #"\u00e9"#, "é"] {
+          let plain = String(repeating: "abcdefgh", count: 6)
+          let text = String(plain.prefix(offset)) + special + String(plain.prefix(length - offset))
+          for body in [#"["\#(text)"]"#, #"{"\#(text)":["\#(text)", 1]}"#] {
+            let data = Data(body.utf8)
+            guard case .value(let value) = JSONBody.read(data).reading,
+              case .value(let extents) = JSONBody.check(data).reading
+            else {
+              Issue.record("not read: \(body)")
+              return
+            }
+            let written = PrettyJSONWriter.text(of: data, extents: extents, after: "")
+            if written != prettyJSONText(of: value) {
+              Issue.record("differs for \(body)")
+              return
+            }
+          }
+        }
+      }
+    }
+  }
+
   /// An object's members are sorted among themselves while the members of the objects around it
   /// wait on the same stack: deep and wide objects, sorted and not, with repeated names.
   @Test func objectsInsideObjectsKeepTheirOwnMembers() {
