@@ -36,15 +36,15 @@ struct TranscriptText {
   /// The last request ID met and its placeholder, looked up without hashing.
   private var lastRequestID: (id: String, placeholder: String)?
   /// An entry's metadata while it is written, kept so that its storage is reused.
-  private var metadataPairs: [MetadataPair] = []
+  private var metadataSlots: [MetadataSlot] = []
 
-  /// One pair of an entry's metadata; a struct, not a tuple, so that sorting copies it directly
-  /// rather than through the runtime's generic tuple witnesses.
-  private struct MetadataPair {
-    var key: String
-    var value: Logger.MetadataValue
-    /// 0 for the logger's, 1 for the entry's, 2 for the entry's error: the higher one wins.
-    var rank: Int
+  /// Where one pair of an entry's metadata is: plain data, so that sorting moves no strings.
+  private struct MetadataSlot {
+    /// 0 for the logger's metadata, 1 for the entry's, 2 for the entry's error: of two pairs
+    /// with one key, the higher one wins.
+    var rank: UInt8
+    /// The pair's place in its dictionary (unused for the error).
+    var index: Logger.Metadata.Index
   }
   private let children: [ObjectIdentifier: [TranscriptSpanState]]
 
@@ -122,8 +122,10 @@ struct TranscriptText {
   }
 
   private mutating func write(_ string: String) {
-    var string = string
-    string.withUTF8 { append($0) }
+    if string.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+      var string = string
+      string.withUTF8 { append($0) }
+    }
   }
 
   /// The transcript's own words, copied from the program's constants.
@@ -141,14 +143,12 @@ struct TranscriptText {
   /// A scan of its bytes decides the first, a look at each of its `-`s the second.
   private mutating func value(_ raw: String) {
     let start = count
-    var raw = raw
-    let plainAndMayHoldIdentity: Bool? = raw.withUTF8 { value in
-      guard value.count <= TranscriptOptions.maximumValueLength, !Self.needsEscaping(value) else {
-        return nil
-      }
-      append(value)
-      return TranscriptIdentities.mayHoldIdentity(value)
-    }
+    // A native string's bytes are read where they are; another (bridged) is made contiguous.
+    let plainAndMayHoldIdentity: Bool? =
+      raw.utf8.withContiguousStorageIfAvailable { plain($0) } ?? {
+        var raw = raw
+        return raw.withUTF8 { plain($0) }
+      }()
     if let mayHoldIdentity = plainAndMayHoldIdentity {
       if mayHoldIdentity { candidates.append(start..<count) }
     } else {
@@ -158,6 +158,16 @@ struct TranscriptText {
         candidates.append(start..<count)
       }
     }
+  }
+
+  /// Appends a value that needs no escape and returns whether it may hold an identity, or
+  /// returns `nil` and appends nothing.
+  private mutating func plain(_ value: UnsafeBufferPointer<UInt8>) -> Bool? {
+    guard value.count <= TranscriptOptions.maximumValueLength, !Self.needsEscaping(value) else {
+      return nil
+    }
+    append(value)
+    return TranscriptIdentities.mayHoldIdentity(value)
   }
 
   /// Appends a text that is not escaped (what `.http` printed, a file path), noting each of its
@@ -203,39 +213,64 @@ struct TranscriptText {
   /// (a logger's pair is dropped when the entry's pair with the same key sorts next to it) and
   /// gathered in storage that every entry reuses.
   private mutating func metadata(of record: TranscriptLogRecord) {
-    let hasError = record.event.error != nil
-    metadataPairs.removeAll(keepingCapacity: true)
-    for (key, value) in record.loggerMetadata where !(hasError && key == "error") {
-      metadataPairs.append(MetadataPair(key: key, value: value, rank: 0))
+    let logger = record.loggerMetadata
+    let entry = record.event.metadata ?? [:]
+    let error = record.event.error
+    var slots: [MetadataSlot] = []
+    // Taken out while used (and put back for the next entry): its storage is reused.
+    swap(&slots, &metadataSlots)
+    defer { swap(&slots, &metadataSlots) }
+    slots.removeAll(keepingCapacity: true)
+    for index in logger.indices where error == nil || logger.keys[index] != "error" {
+      slots.append(MetadataSlot(rank: 0, index: index))
     }
-    for (key, value) in record.event.metadata ?? [:] where !(hasError && key == "error") {
-      metadataPairs.append(MetadataPair(key: key, value: value, rank: 1))
+    for index in entry.indices where error == nil || entry.keys[index] != "error" {
+      slots.append(MetadataSlot(rank: 1, index: index))
     }
-    if let error = record.event.error {
-      metadataPairs.append(MetadataPair(key: "error", value: "\(error)", rank: 2))
-    }
-    guard !metadataPairs.isEmpty else { return }
-    if metadataPairs.count > 1 {
-      // By key, and of two pairs with one key (the logger's and the entry's), the entry's last.
-      metadataPairs.sort { $0.key != $1.key ? $0.key < $1.key : $0.rank < $1.rank }
-    }
-    // Taken out while written (and put back for the next entry), so that each pair is read in
-    // place rather than copied out.
-    var pairs: [MetadataPair] = []
-    swap(&pairs, &metadataPairs)
-    for position in pairs.indices {
-      if position + 1 < pairs.count, pairs[position + 1].key == pairs[position].key { continue }
-      newLine()
-      write(words: "  ")
-      value(pairs[position].key)
-      write(words: ": ")
-      if Self.namesARequestID(pairs[position].key) {
-        value(requestID(pairs[position].value.description))
-      } else {
-        value(pairs[position].value.description)
+    if error != nil { slots.append(MetadataSlot(rank: 2, index: logger.startIndex)) }
+    func key(_ slot: MetadataSlot) -> String {
+      switch slot.rank {
+      case 0: logger.keys[slot.index]
+      case 1: entry.keys[slot.index]
+      default: "error"
       }
     }
-    swap(&pairs, &metadataPairs)
+    // By key, and of two pairs with one key (the logger's and the entry's), the entry's last:
+    // by insertion, as an entry has a few pairs, unless it has many.
+    func precedes(_ first: MetadataSlot, _ second: MetadataSlot) -> Bool {
+      let (firstKey, secondKey) = (key(first), key(second))
+      return firstKey != secondKey ? firstKey < secondKey : first.rank < second.rank
+    }
+    if slots.count > 32 { slots.sort(by: precedes) }
+    for position in slots.indices.dropFirst() where slots.count <= 32 {
+      let slot = slots[position]
+      let slotKey = key(slot)
+      var place = position
+      while place > 0 {
+        let previousKey = key(slots[place - 1])
+        guard slotKey < previousKey || (slotKey == previousKey && slot.rank < slots[place - 1].rank)
+        else { break }
+        slots[place] = slots[place - 1]
+        place -= 1
+      }
+      slots[place] = slot
+    }
+    for position in slots.indices {
+      let slot = slots[position]
+      let slotKey = key(slot)
+      if position + 1 < slots.count, key(slots[position + 1]) == slotKey { continue }
+      newLine()
+      write(words: "  ")
+      value(slotKey)
+      write(words: ": ")
+      let described: String
+      switch slot.rank {
+      case 0: described = logger.values[slot.index].description
+      case 1: described = entry.values[slot.index].description
+      default: described = "\(error!)"
+      }
+      value(Self.namesARequestID(slotKey) ? requestID(described) : described)
+    }
   }
 
   /// The level as swift-log spells it (its raw value).

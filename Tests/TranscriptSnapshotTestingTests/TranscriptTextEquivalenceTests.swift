@@ -48,6 +48,26 @@ import Testing
     #expect(TranscriptTextTests.text(transcript) == expected.joined(separator: "\n"))
   }
 
+  /// An entry with more pairs than are sorted by insertion: the same merge.
+  @Test func manyMetadataPairsAreTheSortedMergedPairs() async {
+    let transcript = await Transcript.record { capture in
+      var logger = capture.logger(label: "app")
+      for key in 0..<60 { logger[metadataKey: "k\(key * 7 % 60)"] = "logger" }
+      logger[metadataKey: "error"] = "logger"
+      var metadata: Logger.Metadata = [:]
+      for key in stride(from: 0, to: 90, by: 3) { metadata["k\(key)"] = "entry" }
+      logger.info("many", metadata: metadata)
+      logger.info("failed", error: Failure(description: "boom"), metadata: metadata)
+    }
+    var expected: [String] = []
+    for case .log(let record) in transcript.events {
+      expected.append("── log info app: \(record.event.message)")
+      for (key, value) in record.sortedMetadata { expected.append("  \(key): \(value)") }
+    }
+    #expect(expected.count > 100)
+    #expect(TranscriptTextTests.text(transcript) == expected.joined(separator: "\n"))
+  }
+
   /// The lines of an unescaped text that may hold an identity are those where a `-` follows
   /// four hex digits: the rule walked byte by byte, against lines of hex digits, dashes and
   /// other bytes at random.
