@@ -36,29 +36,22 @@ enum PrettyJSONWriter {
 }
 
 /// Bytes appended one after another into memory that grows by doubling, until ``free()``: an
-/// append is a copy, without the uniqueness and capacity checks of `Array`'s generic one. For the
-/// texts this package writes byte by byte (a JSON body's, a transcript's).
-package struct TextBytes {
-  @usableFromInline var base: UnsafeMutablePointer<UInt8>
-  @usableFromInline var count = 0
-  @usableFromInline var capacity: Int
+/// append is a copy, without the uniqueness and capacity checks of `Array`'s generic one.
+struct TextBytes {
+  private var base: UnsafeMutablePointer<UInt8>
+  private var count = 0
+  private var capacity: Int
 
-  package init(capacity: Int) {
+  init(capacity: Int) {
     self.capacity = max(capacity, 16)
     base = .allocate(capacity: self.capacity)
   }
 
   /// The bytes appended so far.
-  package var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+  var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
-  /// How many bytes were appended.
-  @inlinable package var byteCount: Int { count }
-
-  @inlinable @inline(__always) mutating func reserve(_ more: Int) {
-    if count + more > capacity { grow(more) }
-  }
-
-  @usableFromInline mutating func grow(_ more: Int) {
+  private mutating func reserve(_ more: Int) {
+    guard count + more > capacity else { return }
     capacity = max(capacity * 2, count + more)
     let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     moved.initialize(from: base, count: count)
@@ -66,29 +59,27 @@ package struct TextBytes {
     base = moved
   }
 
-  @inlinable @inline(__always) package mutating func append(_ byte: UInt8) {
+  mutating func append(_ byte: UInt8) {
     reserve(1)
     base[count] = byte
     count += 1
   }
 
-  @inlinable @inline(__always)
-  package mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+  mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress else { return }
     reserve(bytes.count)
     (base + count).initialize(from: source, count: bytes.count)
     count += bytes.count
   }
 
-  @inlinable @inline(__always)
-  package mutating func append(repeating byte: UInt8, count more: Int) {
+  mutating func append(repeating byte: UInt8, count more: Int) {
     reserve(more)
     (base + count).initialize(repeating: byte, count: more)
     count += more
   }
 
   /// Gives the memory back; the bytes are not to be read after.
-  package func free() {
+  func free() {
     base.deallocate()
   }
 }
