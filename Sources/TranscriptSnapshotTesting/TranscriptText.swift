@@ -163,11 +163,13 @@ struct TranscriptText {
   private mutating func value(_ raw: String) {
     let start = count
     // A native string's bytes are read where they are; another (bridged) is made contiguous.
-    let plainAndMayHoldIdentity: Bool? =
-      raw.utf8.withContiguousStorageIfAvailable { plain($0) } ?? {
-        var raw = raw
-        return raw.withUTF8 { plain($0) }
-      }()
+    let plainAndMayHoldIdentity: Bool?
+    if let read = raw.utf8.withContiguousStorageIfAvailable({ plain($0) }) {
+      plainAndMayHoldIdentity = read
+    } else {
+      var raw = raw
+      plainAndMayHoldIdentity = raw.withUTF8 { plain($0) }
+    }
     if let mayHoldIdentity = plainAndMayHoldIdentity {
       if mayHoldIdentity { candidates.append(start..<count) }
     } else {

@@ -86,7 +86,9 @@ struct JSONFastPathTests {
       let checked = verdict(JSONBody.check(data).reading)
       verdicts[checked, default: 0] += 1
       if checked != verdict(JSONBody.read(data).reading) {
-        Issue.record("verdicts differ for \(String(decoding: body, as: UTF8.self).debugDescription)")
+        Issue.record(
+          "verdicts differ for \(String(decoding: body, as: UTF8.self).debugDescription)"
+        )
         return
       }
     }
@@ -138,7 +140,8 @@ struct JSONFastPathTests {
       let fraction =
         String(repeating: "0", count: below(6)) + digits(below(17))
         + String(repeating: "0", count: below(3))
-      let spelling = (below(3) == 0 ? "-" : "") + integer + "." + (fraction.isEmpty ? "0" : fraction)
+      let spelling =
+        (below(3) == 0 ? "-" : "") + integer + "." + (fraction.isEmpty ? "0" : fraction)
       guard let short = shortDecimal(spelling) else { continue }
       proved += 1
       if short != longWay(spelling) {
@@ -159,15 +162,7 @@ struct JSONFastPathTests {
           let plain = String(repeating: "abcdefgh", count: 6)
           let text = String(plain.prefix(offset)) + special + String(plain.prefix(length - offset))
           for body in [#"["\#(text)"]"#, #"{"\#(text)":["\#(text)", 1]}"#] {
-            let data = Data(body.utf8)
-            guard case .value(let value) = JSONBody.read(data).reading,
-              case .value(let extents) = JSONBody.check(data).reading
-            else {
-              Issue.record("not read: \(body)")
-              return
-            }
-            let written = PrettyJSONWriter.text(of: data, extents: extents, after: "")
-            if written != prettyJSONText(of: value) {
+            guard let (written, encoded) = writtenAndEncoded(body), written == encoded else {
               Issue.record("differs for \(body)")
               return
             }
@@ -184,13 +179,16 @@ struct JSONFastPathTests {
       {"z": {"b": {"y": 1, "x": {"k\u0041": 1, "kA": 2}}, "a": [{"q": 1, "p": {"s": 2, "r": 3}}]},
        "a\u00e9": {"c": 1, "b": 2, "a": 3}, "y": 2, "a\u00e9": {"d": 4}, "m": {}}
       """#
+    let texts = writtenAndEncoded(body)
+    #expect(texts != nil && texts?.written == texts?.encoded)
+  }
+
+  /// The writer's text of a body and the encoder's of its values, or `nil` if it is not read.
+  func writtenAndEncoded(_ body: String) -> (written: String, encoded: String)? {
     let data = Data(body.utf8)
     guard case .value(let value) = JSONBody.read(data).reading,
       case .value(let extents) = JSONBody.check(data).reading
-    else {
-      Issue.record("not read")
-      return
-    }
-    #expect(PrettyJSONWriter.text(of: data, extents: extents, after: "") == prettyJSONText(of: value))
+    else { return nil }
+    return (PrettyJSONWriter.text(of: data, extents: extents, after: ""), prettyJSONText(of: value))
   }
 }

@@ -36,16 +36,30 @@ import Testing
       for plan in plans {
         var logger = capture.logger(label: "app")
         for (key, value) in plan.logger { logger[metadataKey: key] = value }
-        logger.info("entry", error: plan.fails ? Failure(description: "boom") : nil, metadata: plan.entry)
+        let error = plan.fails ? Failure(description: "boom") : nil
+        logger.info("entry", error: error, metadata: plan.entry)
       }
     }
+    expectTheSortedMergedPairs(of: transcript, lines: 400)
+  }
+
+  /// Each entry's lines are the pairs `sortedMetadata` gives for it; the text has more than
+  /// `lines` lines, so that the comparison proves something.
+  func expectTheSortedMergedPairs(
+    of transcript: Transcript,
+    lines: Int,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     var expected: [String] = []
     for case .log(let record) in transcript.events {
-      expected.append("── log info app: entry")
+      expected.append("── log info app: \(record.event.message)")
       for (key, value) in record.sortedMetadata { expected.append("  \(key): \(value)") }
     }
-    #expect(expected.count > 400)
-    #expect(TranscriptTextTests.text(transcript) == expected.joined(separator: "\n"))
+    #expect(expected.count > lines, sourceLocation: sourceLocation)
+    #expect(
+      TranscriptTextTests.text(transcript) == expected.joined(separator: "\n"),
+      sourceLocation: sourceLocation
+    )
   }
 
   /// An entry with more pairs than are sorted by insertion: the same merge.
@@ -59,13 +73,7 @@ import Testing
       logger.info("many", metadata: metadata)
       logger.info("failed", error: Failure(description: "boom"), metadata: metadata)
     }
-    var expected: [String] = []
-    for case .log(let record) in transcript.events {
-      expected.append("── log info app: \(record.event.message)")
-      for (key, value) in record.sortedMetadata { expected.append("  \(key): \(value)") }
-    }
-    #expect(expected.count > 100)
-    #expect(TranscriptTextTests.text(transcript) == expected.joined(separator: "\n"))
+    expectTheSortedMergedPairs(of: transcript, lines: 100)
   }
 
   /// The lines of an unescaped text that may hold an identity are those where a `-` follows
@@ -86,7 +94,11 @@ import Testing
           outgoing: false
         )
       ])
-      let options = TranscriptOptions(minimumLevel: .trace, durationBucket: nil, sourceLocations: false)
+      let options = TranscriptOptions(
+        minimumLevel: .trace,
+        durationBucket: nil,
+        sourceLocations: false
+      )
       let (text, candidates) = TranscriptText.rendered(transcript, options: options)
       let start = "── response\n".utf8.count
       let bytes = Array(text.utf8)
