@@ -15,72 +15,100 @@ import Foundation
 enum PrettyJSONWriter {
   /// `prefix` followed by the text of `body`, in one string.
   ///
+  /// - Parameter chunkSize: The bytes written before they are moved into the string (a test
+  ///   makes it small, to move them often).
   /// - Complexity: O(*n* log *m*) for *n* bytes and objects of at most *m* members, in one pass
   ///   (an object's members are found, then written; each member's container is stepped over by
-  ///   its noted extent); memory is the text, and the members of the objects being written.
-  static func text(of body: Data, extents: ContainerExtents, after prefix: String) -> String {
+  ///   its noted extent); memory is the text, one chunk, and the members of the objects being
+  ///   written.
+  static func text(
+    of body: Data,
+    extents: ContainerExtents,
+    after prefix: String,
+    chunkSize: Int = 64 * 1024
+  ) -> String {
     body.withUnsafeBytes { raw in
-      var prefix = prefix
-      // Pretty text is about 1.7 times a compact body, more with deep nesting.
       var writer = PrettyJSONWalk(
         bytes: raw.bindMemory(to: UInt8.self),
         extents: extents,
-        text: TextBytes(capacity: prefix.utf8.count + raw.count * 2 + 64)
+        // Pretty text is about 1.7 times a compact body, more with deep nesting.
+        text: TextChunks(after: prefix, chunkSize: chunkSize, expecting: raw.count * 2)
       )
-      defer { writer.text.free() }
-      prefix.withUTF8 { writer.text.append(contentsOf: $0) }
       writer.writeValue(level: 0)
-      return String(decoding: writer.text.written, as: UTF8.self)
+      return writer.text.finish()
     }
   }
 }
 
-/// Bytes appended one after another into memory that grows by doubling, until ``free()``: an
-/// append is a copy, without the uniqueness and capacity checks of `Array`'s generic one.
-struct TextBytes {
-  private var base: UnsafeMutablePointer<UInt8>
+/// Bytes appended one after another into a buffer of fixed size, whose whole characters are
+/// moved into a string each time it fills: an append is a copy, without the uniqueness and
+/// capacity checks of `Array`'s generic one, and the text is never held twice (bytes, then a
+/// string made of them) but for one buffer's worth.
+struct TextChunks {
+  private var text: String
+  private let base: UnsafeMutablePointer<UInt8>
   private var count = 0
-  private var capacity: Int
+  private let capacity: Int
 
-  init(capacity: Int) {
-    self.capacity = max(capacity, 16)
-    base = .allocate(capacity: self.capacity)
-  }
-
-  /// The bytes appended so far.
-  var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
-
-  private mutating func reserve(_ more: Int) {
-    guard count + more > capacity else { return }
-    capacity = max(capacity * 2, count + more)
-    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-    moved.initialize(from: base, count: count)
-    base.deallocate()
-    base = moved
+  /// A text that starts with `prefix`, with room for `expectedCount` bytes more.
+  init(after prefix: String, chunkSize: Int, expecting expectedCount: Int) {
+    text = prefix
+    // Room a string reserves is only paged in as it is written.
+    text.reserveCapacity(prefix.utf8.count + expectedCount)
+    // Longer than any character, so that a full buffer always holds a whole one.
+    capacity = max(chunkSize, 8)
+    base = .allocate(capacity: capacity)
   }
 
   mutating func append(_ byte: UInt8) {
-    reserve(1)
+    if count == capacity { moveOut() }
     base[count] = byte
     count += 1
   }
 
   mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
-    guard let source = bytes.baseAddress else { return }
-    reserve(bytes.count)
-    (base + count).initialize(from: source, count: bytes.count)
-    count += bytes.count
+    guard var source = bytes.baseAddress else { return }
+    var remaining = bytes.count
+    while remaining > 0 {
+      if count == capacity { moveOut() }
+      let taken = min(remaining, capacity - count)
+      (base + count).initialize(from: source, count: taken)
+      count += taken
+      source += taken
+      remaining -= taken
+    }
   }
 
   mutating func append(repeating byte: UInt8, count more: Int) {
-    reserve(more)
-    (base + count).initialize(repeating: byte, count: more)
-    count += more
+    var remaining = more
+    while remaining > 0 {
+      if count == capacity { moveOut() }
+      let taken = min(remaining, capacity - count)
+      (base + count).initialize(repeating: byte, count: taken)
+      count += taken
+      remaining -= taken
+    }
   }
 
-  /// Gives the memory back; the bytes are not to be read after.
-  func free() {
+  /// Moves the buffer's bytes into the text up to its last character, which may be unfinished
+  /// and stays (a string made of part of a character would repair it into another).
+  private mutating func moveOut() {
+    var end = count
+    if end > 0, base[end - 1] >= 0x80 {
+      while end > 0, base[end - 1] & 0xC0 == 0x80 { end -= 1 }
+      end = max(end - 1, 0)  // its first byte
+    }
+    text.append(String(decoding: UnsafeBufferPointer(start: base, count: end), as: UTF8.self))
+    memmove(base, base + end, count - end)
+    count -= end
+  }
+
+  /// The whole text; the buffer is given back, so nothing is to be appended after.
+  mutating func finish() -> String {
+    text.append(String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self))
+    count = 0
     base.deallocate()
+    return text
   }
 }
 
@@ -102,7 +130,7 @@ private struct PrettyJSONWalk {
   let bytes: UnsafeBufferPointer<UInt8>
   let extents: ContainerExtents
   /// The text written so far.
-  var text: TextBytes
+  var text: TextChunks
   var index = 0
   /// The members of the objects being written, innermost last: one array for every level, so
   /// that an object costs no allocation of its own.
@@ -110,7 +138,7 @@ private struct PrettyJSONWalk {
   /// The decoded bytes of those members' names that hold an escape, likewise.
   var decodedNames: [UInt8] = []
 
-  init(bytes: UnsafeBufferPointer<UInt8>, extents: ContainerExtents, text: TextBytes) {
+  init(bytes: UnsafeBufferPointer<UInt8>, extents: ContainerExtents, text: TextChunks) {
     self.bytes = bytes
     self.extents = extents
     self.text = text

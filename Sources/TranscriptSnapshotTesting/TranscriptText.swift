@@ -24,8 +24,8 @@ struct TranscriptText {
   let options: TranscriptOptions
   /// The text's UTF-8 bytes, in memory this type allocates and ``rendered(_:options:)`` frees:
   /// appending a few bytes is a copy, with neither `String`'s nor `Array`'s checks around it.
-  /// (The JSON writer's `TextBytes` does the same in its module; calls into another module are
-  /// not inlined, and they cost a tenth of the text's time here.)
+  /// (The JSON writer's `TextChunks` does much the same in its module; calls into another
+  /// module are not inlined, and they cost a tenth of the text's time here.)
   private var base: UnsafeMutablePointer<UInt8>
   private var count = 0
   private var capacity: Int
