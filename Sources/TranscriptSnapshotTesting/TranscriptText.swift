@@ -40,8 +40,9 @@ struct TranscriptText {
   /// An entry's metadata while it is written, kept so that its storage is reused.
   private var metadataSlots: [MetadataSlot] = []
 
-  /// Where one pair of an entry's metadata is: plain data, so that sorting moves no strings.
+  /// Where one pair of an entry's metadata is, and its key, read once: sorting moves no values.
   private struct MetadataSlot {
+    var key: String
     /// 0 for the logger's metadata, 1 for the entry's, 2 for the entry's error: of two pairs
     /// with one key, the higher one wins.
     var rank: UInt8
@@ -242,35 +243,31 @@ struct TranscriptText {
     swap(&slots, &metadataSlots)
     defer { swap(&slots, &metadataSlots) }
     slots.removeAll(keepingCapacity: true)
-    for index in logger.indices where error == nil || logger.keys[index] != "error" {
-      slots.append(MetadataSlot(rank: 0, index: index))
-    }
-    for index in entry.indices where error == nil || entry.keys[index] != "error" {
-      slots.append(MetadataSlot(rank: 1, index: index))
-    }
-    if error != nil { slots.append(MetadataSlot(rank: 2, index: logger.startIndex)) }
-    func key(_ slot: MetadataSlot) -> String {
-      switch slot.rank {
-      case 0: logger.keys[slot.index]
-      case 1: entry.keys[slot.index]
-      default: "error"
+    for index in logger.indices {
+      let key = logger.keys[index]
+      if error == nil || key != "error" {
+        slots.append(MetadataSlot(key: key, rank: 0, index: index))
       }
+    }
+    for index in entry.indices {
+      let key = entry.keys[index]
+      if error == nil || key != "error" {
+        slots.append(MetadataSlot(key: key, rank: 1, index: index))
+      }
+    }
+    if error != nil {
+      slots.append(MetadataSlot(key: "error", rank: 2, index: logger.startIndex))
     }
     // By key, and of two pairs with one key (the logger's and the entry's), the entry's last:
     // by insertion, as an entry has a few pairs, unless it has many.
     func precedes(_ first: MetadataSlot, _ second: MetadataSlot) -> Bool {
-      let (firstKey, secondKey) = (key(first), key(second))
-      return firstKey != secondKey ? firstKey < secondKey : first.rank < second.rank
+      first.key != second.key ? first.key < second.key : first.rank < second.rank
     }
     if slots.count > 32 { slots.sort(by: precedes) }
     for position in slots.indices.dropFirst() where slots.count <= 32 {
       let slot = slots[position]
-      let slotKey = key(slot)
       var place = position
-      while place > 0 {
-        let previousKey = key(slots[place - 1])
-        guard slotKey < previousKey || (slotKey == previousKey && slot.rank < slots[place - 1].rank)
-        else { break }
+      while place > 0, precedes(slot, slots[place - 1]) {
         slots[place] = slots[place - 1]
         place -= 1
       }
@@ -278,8 +275,8 @@ struct TranscriptText {
     }
     for position in slots.indices {
       let slot = slots[position]
-      let slotKey = key(slot)
-      if position + 1 < slots.count, key(slots[position + 1]) == slotKey { continue }
+      let slotKey = slot.key
+      if position + 1 < slots.count, slots[position + 1].key == slotKey { continue }
       newLine()
       write(words: "  ")
       value(slotKey)
@@ -404,10 +401,10 @@ struct TranscriptText {
   /// Hummingbird's `hb.request.id`, and any key ending in `request.id`, `request_id`,
   /// `request-id` or `requestID` (in any case).
   static func namesARequestID(_ key: String) -> Bool {
+    // Every suffix ends in `d`: most keys are told apart by their last byte.
+    guard let last = key.utf8.last, last | 0x20 == UInt8(ascii: "d") else { return false }
     var key = key
     return key.withUTF8 { key in
-      // Every suffix ends in `d`: most keys are told apart by their last byte.
-      guard let last = key.last, last | 0x20 == UInt8(ascii: "d") else { return false }
       for suffix in requestIDSuffixes where key.count >= suffix.count {
         var matches = true
         for (offset, expected) in suffix.enumerated() {
