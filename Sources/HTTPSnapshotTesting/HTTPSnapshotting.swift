@@ -33,7 +33,7 @@ extension Snapshotting where Value == HTTPMessage, Format == String {
   /// - Complexity: O(*n*) in the size of the message, plus the JSON parse and print of a JSON
   ///   body.
   public static var http: Snapshotting {
-    .http(replacingValuesOf: [.date, .age])
+    .http(replacingValuesOf: HTTPText.defaultVolatileFields)
   }
 
   /// Snapshots a request or response with its body as HTTP/1.1 text, replacing the values of the
@@ -55,6 +55,12 @@ extension Snapshotting where Value == HTTPMessage, Format == String {
     strategy.pathExtension = "http"
     return strategy
   }
+}
+
+/// The text `.http` snapshots for `message`, for another module of this package that shows a
+/// message as `.http` does (the transcript) without making the strategy for each one.
+package func httpText(of message: HTTPMessage) -> String {
+  HTTPText.render(message, replacingValuesOf: HTTPText.defaultVolatileFields)
 }
 
 extension Snapshotting where Value == HTTPResponse, Format == String {

@@ -3,6 +3,9 @@ import HTTPTypes
 
 /// The text of an ``HTTPMessage``: its start line, its header fields, then its body.
 enum HTTPText {
+  /// The fields whose values `.http` replaces by default.
+  static let defaultVolatileFields: Set<HTTPField.Name> = [.date, .age]
+
   static func render(_ message: HTTPMessage, replacingValuesOf volatileFields: Set<HTTPField.Name>)
     -> String
   {
@@ -45,7 +48,9 @@ enum HTTPText {
 
   /// `HTTP/1.1 404 Not Found`; a status without a reason phrase is its code alone.
   static func statusLine(_ status: HTTPResponse.Status) -> String {
-    let code = String(format: "%03d", status.code)
+    // Three digits, zero-padded: swift-http-types keeps a code within 0...999.
+    let digits = String(status.code)
+    let code = String(repeating: "0", count: max(3 - digits.count, 0)) + digits
     return status.reasonPhrase.isEmpty
       ? "HTTP/1.1 \(code)" : "HTTP/1.1 \(code) \(status.reasonPhrase)"
   }

@@ -326,6 +326,8 @@ private struct JSONBodyParser {
   var keepsValues = true
   /// Where the containers that are members' values end, noted only when values are not kept.
   var extents = ContainerExtents()
+  /// Where the plain names of the objects being checked lie (see ``object(depth:)``).
+  var plainNames: [Range<Int>] = []
 
   init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -352,12 +354,38 @@ private struct JSONBodyParser {
     switch bytes[index] {
     case UInt8(ascii: "{"): return object(depth: depth)
     case UInt8(ascii: "["): return array(depth: depth)
-    case UInt8(ascii: "\""): return string().map(JSONBody.string)
+    case UInt8(ascii: "\""):
+      if !keepsValues { return skipString() ? .null : nil }
+      return string().map(JSONBody.string)
     case UInt8(ascii: "t"): return literal("true", .bool(true))
     case UInt8(ascii: "f"): return literal("false", .bool(false))
     case UInt8(ascii: "n"): return literal("null", .null)
     default: return number()
     }
+  }
+
+  /// Steps over a string without making it, for a check: ASCII without escapes is read here,
+  /// anything else by ``string()``, which decodes it and refuses invalid UTF-8.
+  mutating func skipString() -> Bool {
+    if plainString() != nil { return true }
+    return string() != nil
+  }
+
+  /// The contents of the string whose opening quote is at `index`, stepping past it, when they
+  /// are printable ASCII without an escape; otherwise `nil`, with `index` left at the quote.
+  mutating func plainString() -> Range<Int>? {
+    let quote = index
+    var position = quote + 1
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "\"") {
+        index = position + 1
+        return quote + 1..<position
+      }
+      if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\\") { return nil }
+      position += 1
+    }
+    return nil
   }
 
   /// The deepest nesting of a well-formed document (and nothing after it but whitespace), or
@@ -445,6 +473,12 @@ private struct JSONBodyParser {
     var members: [(name: String, value: JSONBody)] = []
     // Names seen, only for objects large enough that a linear search would cost.
     var names: [String: Int]? = nil
+    // A check keeps names only to find two that differ only in normalisation, which two names of
+    // printable ASCII without escapes never do: those are noted by place (on a stack shared by
+    // every level) and made into strings only if a name of another kind follows in the object.
+    var namesArePlain = !keepsValues
+    let plainBase = plainNames.count
+    defer { plainNames.removeSubrange(plainBase...) }
     skipWhitespace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
       index += 1
@@ -452,8 +486,23 @@ private struct JSONBodyParser {
     }
     while true {
       skipWhitespace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else {
-        return nil
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+      var key = ""
+      if namesArePlain, let plain = plainString() {
+        plainNames.append(plain)
+      } else {
+        if namesArePlain {
+          namesArePlain = false
+          for plain in plainNames[plainBase...] {
+            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[plain]), as: UTF8.self)
+            if position(of: name, in: members, names: &names) == nil {
+              names?[name] = members.count
+              members.append((name, .null))
+            }
+          }
+        }
+        guard let decoded = string() else { return nil }
+        key = decoded
       }
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
@@ -469,7 +518,9 @@ private struct JSONBodyParser {
       if let slot { extents.close(slot, at: index) }
       let member = keepsValues ? parsed : .null
       // A repeated name keeps its last value, in its first place, as a dictionary would.
-      if let existing = position(of: key, in: members, names: &names) {
+      if namesArePlain {
+        // Noted above.
+      } else if let existing = position(of: key, in: members, names: &names) {
         let first = members[existing].name
         if normalizationTwins == nil, !first.unicodeScalars.elementsEqual(key.unicodeScalars) {
           normalizationTwins = (first, key)
@@ -618,8 +669,10 @@ private struct JSONBodyParser {
       guard index < bytes.count, isDigit(bytes[index]) else { return nil }
       while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
+    var hasExponent = false
     if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
       isInteger = false
+      hasExponent = true
       index += 1
       if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
       {
@@ -628,6 +681,9 @@ private struct JSONBodyParser {
       guard index < bytes.count, isDigit(bytes[index]) else { return nil }
       while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
+    // Without an exponent, a number of fewer than 300 digits is within a `Double`'s range: a
+    // check has nothing more to learn from it.
+    if !keepsValues, !hasExponent, index - start < 300 { return .null }
     if isInteger, let integer = JSONBody.integer(spelledBy: bytes[start..<index]) {
       return .int(integer)
     }

@@ -13,74 +13,108 @@ import Foundation
 ///
 /// The body must be one that ``JSONBody/check(_:)`` read as a value: the writer does not validate.
 enum PrettyJSONWriter {
-  /// `prefix` followed by the text of `body`, in one string allocated once at its final size.
+  /// `prefix` followed by the text of `body`, in one string.
   ///
-  /// - Complexity: O(*n* log *m*) for *n* bytes and objects of at most *m* members: one pass to
-  ///   measure the text and one to write it; memory is the text and one object's members at a
-  ///   time per level of nesting.
-  static func text(of body: Data, extents: ContainerExtents, after prefix: String) -> String {
+  /// - Parameter chunkSize: The bytes written before they are moved into the string (a test
+  ///   makes it small, to move them often).
+  /// - Complexity: O(*n* log *m*) for *n* bytes and objects of at most *m* members, in one pass
+  ///   (an object's members are found, then written; each member's container is stepped over by
+  ///   its noted extent); memory is the text, one chunk, and the members of the objects being
+  ///   written.
+  static func text(
+    of body: Data,
+    extents: ContainerExtents,
+    after prefix: String,
+    chunkSize: Int = 64 * 1024
+  ) -> String {
     body.withUnsafeBytes { raw in
-      let bytes = raw.bindMemory(to: UInt8.self)
-      var counter = PrettyJSONWalk(bytes: bytes, extents: extents, sink: ByteCounter())
-      counter.writeValue(level: 0)
-      let prefixCount = prefix.utf8.count
-      let total = prefixCount + counter.sink.count
-      return String(unsafeUninitializedCapacity: total) { buffer in
-        var prefix = prefix
-        prefix.withUTF8 { utf8 in
-          if let base = utf8.baseAddress, let target = buffer.baseAddress {
-            target.initialize(from: base, count: prefixCount)
-          }
-        }
-        let sink = ByteWriter(base: buffer.baseAddress! + prefixCount)
-        var writer = PrettyJSONWalk(bytes: bytes, extents: extents, sink: sink)
-        writer.writeValue(level: 0)
-        return prefixCount + writer.sink.count
-      }
+      var writer = PrettyJSONWalk(
+        bytes: raw.bindMemory(to: UInt8.self),
+        extents: extents,
+        // Pretty text is about 1.7 times a compact body, more with deep nesting.
+        text: TextChunks(after: prefix, chunkSize: chunkSize, expecting: raw.count * 2)
+      )
+      writer.writeValue(level: 0)
+      return writer.text.finish()
     }
   }
 }
 
-/// Where the text goes: counted first, then written into room of exactly that size.
-private protocol JSONTextSink {
-  var count: Int { get }
-  mutating func append(_ byte: UInt8)
-  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>)
-  mutating func appendSpaces(_ count: Int)
-}
+/// Bytes appended one after another into a buffer of fixed size, whose whole characters are
+/// moved into a string each time it fills: an append is a copy, without the uniqueness and
+/// capacity checks of `Array`'s generic one, and the text is never held twice (bytes, then a
+/// string made of them) but for one buffer's worth.
+struct TextChunks {
+  private var text: String
+  private let base: UnsafeMutablePointer<UInt8>
+  private var count = 0
+  private let capacity: Int
 
-private struct ByteCounter: JSONTextSink {
-  var count = 0
-  mutating func append(_ byte: UInt8) { count += 1 }
-  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { count += bytes.count }
-  mutating func appendSpaces(_ count: Int) { self.count += count }
-}
-
-/// Writes into memory the counter measured, so it never checks for room.
-private struct ByteWriter: JSONTextSink {
-  let base: UnsafeMutablePointer<UInt8>
-  var count = 0
+  /// A text that starts with `prefix`, with room for `expectedCount` bytes more.
+  init(after prefix: String, chunkSize: Int, expecting expectedCount: Int) {
+    text = prefix
+    // Room a string reserves is only paged in as it is written.
+    text.reserveCapacity(prefix.utf8.count + expectedCount)
+    // Longer than any character, so that a full buffer always holds a whole one.
+    capacity = max(chunkSize, 8)
+    base = .allocate(capacity: capacity)
+  }
 
   mutating func append(_ byte: UInt8) {
+    if count == capacity { moveOut() }
     base[count] = byte
     count += 1
   }
 
-  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-    guard let source = bytes.baseAddress else { return }
-    (base + count).update(from: source, count: bytes.count)
-    count += bytes.count
+  mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    guard var source = bytes.baseAddress else { return }
+    var remaining = bytes.count
+    while remaining > 0 {
+      if count == capacity { moveOut() }
+      let taken = min(remaining, capacity - count)
+      (base + count).initialize(from: source, count: taken)
+      count += taken
+      source += taken
+      remaining -= taken
+    }
   }
 
-  mutating func appendSpaces(_ count: Int) {
-    (base + self.count).update(repeating: UInt8(ascii: " "), count: count)
-    self.count += count
+  mutating func append(repeating byte: UInt8, count more: Int) {
+    var remaining = more
+    while remaining > 0 {
+      if count == capacity { moveOut() }
+      let taken = min(remaining, capacity - count)
+      (base + count).initialize(repeating: byte, count: taken)
+      count += taken
+      remaining -= taken
+    }
+  }
+
+  /// Moves the buffer's bytes into the text up to its last character, which may be unfinished
+  /// and stays (a string made of part of a character would repair it into another).
+  private mutating func moveOut() {
+    var end = count
+    if end > 0, base[end - 1] >= 0x80 {
+      while end > 0, base[end - 1] & 0xC0 == 0x80 { end -= 1 }
+      end = max(end - 1, 0)  // its first byte
+    }
+    text.append(String(decoding: UnsafeBufferPointer(start: base, count: end), as: UTF8.self))
+    memmove(base, base + end, count - end)
+    count -= end
+  }
+
+  /// The whole text; the buffer is given back, so nothing is to be appended after.
+  mutating func finish() -> String {
+    text.append(String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self))
+    count = 0
+    base.deallocate()
+    return text
   }
 }
 
 /// One member of an object, found before any is written: members are written sorted.
 private struct Member {
-  /// Where the name's bytes are: in the body (no escape) or in the object's decoded names.
+  /// Where the name's bytes are: in the body (no escape) or in the walk's decoded names.
   var nameStart: Int
   var nameCount: Int
   var nameIsDecoded: Bool
@@ -91,17 +125,23 @@ private struct Member {
   var order: Int
 }
 
-/// A walk over a well-formed body that writes its pretty text into a sink.
-private struct PrettyJSONWalk<Sink: JSONTextSink> {
+/// A walk over a well-formed body that writes its pretty text.
+private struct PrettyJSONWalk {
   let bytes: UnsafeBufferPointer<UInt8>
   let extents: ContainerExtents
-  var sink: Sink
+  /// The text written so far.
+  var text: TextChunks
   var index = 0
+  /// The members of the objects being written, innermost last: one array for every level, so
+  /// that an object costs no allocation of its own.
+  var members: [Member] = []
+  /// The decoded bytes of those members' names that hold an escape, likewise.
+  var decodedNames: [UInt8] = []
 
-  init(bytes: UnsafeBufferPointer<UInt8>, extents: ContainerExtents, sink: Sink) {
+  init(bytes: UnsafeBufferPointer<UInt8>, extents: ContainerExtents, text: TextChunks) {
     self.bytes = bytes
     self.extents = extents
-    self.sink = sink
+    self.text = text
   }
 
   mutating func skipWhitespace() {
@@ -128,26 +168,30 @@ private struct PrettyJSONWalk<Sink: JSONTextSink> {
   }
 
   mutating func copy(count: Int) {
-    sink.append(UnsafeBufferPointer(rebasing: bytes[index..<index + count]))
+    text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + count]))
     index += count
+  }
+
+  mutating func appendSpaces(_ count: Int) {
+    text.append(repeating: UInt8(ascii: " "), count: count)
   }
 
   /// `[`, a line break, the elements one a line one level in, a line break, `]` at `level`; an
   /// empty array has both line breaks, as the encoder writes it.
   mutating func writeArray(level: Int) {
     index += 1
-    sink.append(UInt8(ascii: "["))
-    sink.append(0x0A)
+    text.append(UInt8(ascii: "["))
+    text.append(0x0A)
     skipWhitespace()
     if bytes[index] != UInt8(ascii: "]") {
       var first = true
       while true {
         if !first {
-          sink.append(UInt8(ascii: ","))
-          sink.append(0x0A)
+          text.append(UInt8(ascii: ","))
+          text.append(0x0A)
         }
         first = false
-        sink.appendSpaces(2 * (level + 1))
+        appendSpaces(2 * (level + 1))
         writeValue(level: level + 1)
         skipWhitespace()
         if bytes[index] == UInt8(ascii: ",") {
@@ -158,15 +202,15 @@ private struct PrettyJSONWalk<Sink: JSONTextSink> {
       }
     }
     index += 1  // `]`
-    sink.append(0x0A)
-    sink.appendSpaces(2 * level)
-    sink.append(UInt8(ascii: "]"))
+    text.append(0x0A)
+    appendSpaces(2 * level)
+    text.append(UInt8(ascii: "]"))
   }
 
   mutating func writeObject(level: Int) {
     index += 1
-    var members: [Member] = []
-    var decodedNames: [UInt8] = []
+    let base = members.count
+    let decodedBase = decodedNames.count
     skipWhitespace()
     if bytes[index] != UInt8(ascii: "}") {
       while true {
@@ -179,7 +223,7 @@ private struct PrettyJSONWalk<Sink: JSONTextSink> {
           nameIsDecoded: false,
           quote: quote,
           valueStart: 0,
-          order: members.count
+          order: members.count - base
         )
         if hasEscape {
           member.nameStart = decodedNames.count
@@ -203,46 +247,89 @@ private struct PrettyJSONWalk<Sink: JSONTextSink> {
     }
     index += 1  // `}`
     let end = index
-    sortByName(&members, decodedNames: decodedNames)
-    sink.append(UInt8(ascii: "{"))
-    sink.append(0x0A)
+    let top = members.count
+    let strictlyAscending = sortByName(base..<top)
+    text.append(UInt8(ascii: "{"))
+    text.append(0x0A)
     var first = true
-    for (position, member) in members.enumerated() {
+    // Members written below push theirs above `top` and take them off again.
+    for position in base..<top {
+      let member = members[position]
       // Of a run of equal names, only the last (the last written in the body) is kept.
-      if position + 1 < members.count,
-        compareNames(member, members[position + 1], decodedNames: decodedNames) == 0
+      if !strictlyAscending, position + 1 < top,
+        compareNames(member, members[position + 1], decodedNames) == 0
       {
         continue
       }
       if !first {
-        sink.append(UInt8(ascii: ","))
-        sink.append(0x0A)
+        text.append(UInt8(ascii: ","))
+        text.append(0x0A)
       }
       first = false
-      sink.appendSpaces(2 * (level + 1))
+      appendSpaces(2 * (level + 1))
       index = member.quote
       writeString()
-      sink.append(UInt8(ascii: " "))
-      sink.append(UInt8(ascii: ":"))
-      sink.append(UInt8(ascii: " "))
+      text.append(UInt8(ascii: " "))
+      text.append(UInt8(ascii: ":"))
+      text.append(UInt8(ascii: " "))
       index = member.valueStart
       writeValue(level: level + 1)
     }
-    sink.append(0x0A)
-    sink.appendSpaces(2 * level)
-    sink.append(UInt8(ascii: "}"))
+    text.append(0x0A)
+    appendSpaces(2 * level)
+    text.append(UInt8(ascii: "}"))
+    members.removeSubrange(base...)
+    decodedNames.removeSubrange(decodedBase...)
     index = end
   }
 
-  /// Sorted by the names' UTF-8 bytes, as `.sortedKeys` sorts, then by place.
-  func sortByName(_ members: inout [Member], decodedNames: [UInt8]) {
-    members.sort { first, second in
-      let order = compareNames(first, second, decodedNames: decodedNames)
+  /// Sorts the members in `range` by the names' UTF-8 bytes, as `.sortedKeys` sorts, then by
+  /// place; members already in that order (as an encoder with sorted keys sends them) are only
+  /// compared once each.
+  /// - Returns: Whether the names came strictly ascending, so that no two are equal.
+  @discardableResult
+  mutating func sortByName(_ range: Range<Int>) -> Bool {
+    let decodedNames = decodedNames
+    var sorted = true
+    for position in range.dropFirst()
+    where compareNames(members[position - 1], members[position], decodedNames) >= 0 {
+      sorted = false
+      break
+    }
+    if sorted { return true }
+    let bytes = bytes
+    func precedes(_ first: Member, _ second: Member) -> Bool {
+      let order = Self.compareNames(first, second, bytes, decodedNames)
       return order != 0 ? order < 0 : first.order < second.order
     }
+    guard range.count <= 16 else {
+      members[range].sort(by: precedes)
+      return false
+    }
+    // Most objects are small: an insertion sort allocates nothing (the library's sort takes
+    // room for a merge).
+    for position in range.dropFirst() {
+      let member = members[position]
+      var slot = position
+      while slot > range.lowerBound, precedes(member, members[slot - 1]) {
+        members[slot] = members[slot - 1]
+        slot -= 1
+      }
+      members[slot] = member
+    }
+    return false
   }
 
-  func compareNames(_ first: Member, _ second: Member, decodedNames: [UInt8]) -> Int {
+  func compareNames(_ first: Member, _ second: Member, _ decodedNames: [UInt8]) -> Int {
+    Self.compareNames(first, second, bytes, decodedNames)
+  }
+
+  static func compareNames(
+    _ first: Member,
+    _ second: Member,
+    _ bytes: UnsafeBufferPointer<UInt8>,
+    _ decodedNames: [UInt8]
+  ) -> Int {
     decodedNames.withUnsafeBufferPointer { decoded in
       let left = first.nameIsDecoded ? decoded : bytes
       let right = second.nameIsDecoded ? decoded : bytes
@@ -356,14 +443,15 @@ private struct PrettyJSONWalk<Sink: JSONTextSink> {
   /// written again the encoder's way, every other byte copied.
   mutating func writeString() {
     index += 1
-    sink.append(UInt8(ascii: "\""))
+    text.append(UInt8(ascii: "\""))
     var mark = index
     while true {
+      skipPlainWords()
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         flush(from: mark)
         index += 1
-        sink.append(UInt8(ascii: "\""))
+        text.append(UInt8(ascii: "\""))
         return
       }
       if byte == UInt8(ascii: "/") {
@@ -387,8 +475,33 @@ private struct PrettyJSONWalk<Sink: JSONTextSink> {
     }
   }
 
+  /// Steps over eight bytes at a time while none of them is `"`, `/` or `\`: the bytes a
+  /// string's text is copied as they are.
+  mutating func skipPlainWords() {
+    guard let base = bytes.baseAddress else { return }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while index + 8 <= bytes.count {
+      // Byte by byte from the lowest: the first byte of the string is the word's lowest.
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+      // A byte of `word ^ (c * ones)` is zero where `word` holds `c`; the lowest flagged byte
+      // is always a real match (a borrow only flags bytes above one).
+      let quotes = word ^ (0x22 &* ones)
+      let slashes = word ^ (0x2F &* ones)
+      let backslashes = word ^ (0x5C &* ones)
+      let found =
+        ((quotes &- ones) & ~quotes | (slashes &- ones) & ~slashes
+          | (backslashes &- ones) & ~backslashes) & highs
+      if found != 0 {
+        index += found.trailingZeroBitCount / 8
+        return
+      }
+      index += 8
+    }
+  }
+
   mutating func flush(from mark: Int) {
-    if index > mark { sink.append(UnsafeBufferPointer(rebasing: bytes[mark..<index])) }
+    if index > mark { text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[mark..<index])) }
   }
 
   /// One decoded scalar as the encoder writes it inside a string.
@@ -396,25 +509,25 @@ private struct PrettyJSONWalk<Sink: JSONTextSink> {
     let hexDigits: StaticString = "0123456789abcdef"
     switch scalar.value {
     case 0x22, 0x5C, 0x2F:
-      sink.append(UInt8(ascii: "\\"))
-      sink.append(UInt8(scalar.value))
+      text.append(UInt8(ascii: "\\"))
+      text.append(UInt8(scalar.value))
     case 0x08: appendEscape("b")
     case 0x0C: appendEscape("f")
     case 0x0A: appendEscape("n")
     case 0x0D: appendEscape("r")
     case 0x09: appendEscape("t")
     case 0..<0x20:
-      for byte in "\\u00".utf8 { sink.append(byte) }
-      sink.append(hexDigits.utf8Start[Int(scalar.value / 16)])
-      sink.append(hexDigits.utf8Start[Int(scalar.value % 16)])
+      for byte in "\\u00".utf8 { text.append(byte) }
+      text.append(hexDigits.utf8Start[Int(scalar.value / 16)])
+      text.append(hexDigits.utf8Start[Int(scalar.value % 16)])
     default:
-      for byte in UTF8.encode(scalar)! { sink.append(byte) }
+      for byte in UTF8.encode(scalar)! { text.append(byte) }
     }
   }
 
   mutating func appendEscape(_ letter: Unicode.Scalar) {
-    sink.append(UInt8(ascii: "\\"))
-    sink.append(UInt8(letter.value))
+    text.append(UInt8(ascii: "\\"))
+    text.append(UInt8(letter.value))
   }
 
   /// An integer that fits in `Int` as written (JSON's spelling of one is its description); any
@@ -429,15 +542,17 @@ private struct PrettyJSONWalk<Sink: JSONTextSink> {
       }
       index += 1
     }
-    let digits = bytes[start..<index]
-    if isInteger, JSONBody.integer(spelledBy: digits) != nil {
-      sink.append(UnsafeBufferPointer(rebasing: digits))
+    let digits = UnsafeBufferPointer(rebasing: bytes[start..<index])
+    if isInteger, JSONBody.integer(spelledBy: bytes[start..<index]) != nil {
+      text.append(contentsOf: digits)
       return
     }
-    let text = String(decoding: UnsafeBufferPointer(rebasing: digits), as: UTF8.self)
-    var description = Double(text)!.description
-    if description.hasSuffix(".0") { description.removeLast(2) }
-    description.withUTF8 { sink.append($0) }
+    if let description = PrettyJSONNumber.shortDecimal(digits) {
+      text.append(contentsOf: UnsafeBufferPointer(rebasing: description))
+      return
+    }
+    var description = PrettyJSONNumber.doubleDescription(digits)
+    description.withUTF8 { text.append(contentsOf: $0) }
   }
 
   func isNumberByte(_ byte: UInt8) -> Bool {
@@ -448,5 +563,65 @@ private struct PrettyJSONWalk<Sink: JSONTextSink> {
     default:
       return false
     }
+  }
+}
+
+/// How the encoder writes a number that is not an `Int`: its `Double`'s description without a
+/// trailing `.0`.
+enum PrettyJSONNumber {
+  /// The description the long way: the `Double` the spelling rounds to, described.
+  static func doubleDescription(_ spelling: UnsafeBufferPointer<UInt8>) -> String {
+    var description = Double(String(decoding: spelling, as: UTF8.self))!.description
+    if description.hasSuffix(".0") { description.removeLast(2) }
+    return description
+  }
+
+  /// The same description without making a `Double`, for the common spellings it can prove:
+  /// a decimal without an exponent (`19.90`, `-0.25`) of at most 15 significant digits, at
+  /// least 0.0001 or zero, and under 10^15. Any two decimals of at most 15 digits round to
+  /// different `Double`s, so the shortest spelling that rounds back to this one, which is what
+  /// `description` writes, has the same digits; and in that range `description` writes them
+  /// positionally. So the text is the spelling without the fraction's trailing zeros (and
+  /// without the point if nothing is left after it). `nil` for anything else.
+  static func shortDecimal(
+    _ spelling: UnsafeBufferPointer<UInt8>
+  ) -> Slice<UnsafeBufferPointer<UInt8>>? {
+    var position = spelling.startIndex
+    if position < spelling.endIndex, spelling[position] == UInt8(ascii: "-") { position += 1 }
+    let integerStart = position
+    while position < spelling.endIndex, isDigit(spelling[position]) { position += 1 }
+    let integerDigits = position - integerStart
+    guard integerDigits > 0, position < spelling.endIndex, spelling[position] == UInt8(ascii: ".")
+    else { return nil }
+    let point = position
+    position += 1
+    while position < spelling.endIndex, isDigit(spelling[position]) { position += 1 }
+    guard position == spelling.endIndex, position > point + 1 else { return nil }
+    // The fraction without its trailing zeros.
+    var fractionEnd = position
+    while fractionEnd > point + 1, spelling[fractionEnd - 1] == UInt8(ascii: "0") {
+      fractionEnd -= 1
+    }
+    if fractionEnd == point + 1 {
+      // A whole number: under 10^15, it is written as its integer part.
+      guard integerDigits <= 15 else { return nil }
+      return spelling[spelling.startIndex..<point]
+    }
+    let significant: Int
+    if integerDigits == 1, spelling[integerStart] == UInt8(ascii: "0") {
+      // `0.000ddd`: at least 0.0001 has at most three zeros after the point.
+      var firstNonZero = point + 1
+      while spelling[firstNonZero] == UInt8(ascii: "0") { firstNonZero += 1 }
+      guard firstNonZero - (point + 1) <= 3 else { return nil }
+      significant = fractionEnd - firstNonZero
+    } else {
+      significant = integerDigits + (fractionEnd - point - 1)
+    }
+    guard significant <= 15 else { return nil }
+    return spelling[spelling.startIndex..<fractionEnd]
+  }
+
+  static func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
   }
 }

@@ -57,16 +57,28 @@ final class TranscriptIdentities: @unchecked Sendable {
   }
 
   static func mayHoldIdentity(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    var hexDigits = 0
-    for byte in bytes {
-      if byte == UInt8(ascii: "-") {
-        if hexDigits >= 4 { return true }
-        hexDigits = 0
-      } else {
-        hexDigits = isHexDigit(byte) ? hexDigits + 1 : 0
+    identityDash(in: bytes, from: 0) != nil
+  }
+
+  /// The offset of the first `-` at or after `start` that follows four hex digits of `bytes`:
+  /// where an identity may be. Only the `-`s are looked at (found with `memchr`), and the four
+  /// bytes before each.
+  static func identityDash(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    guard let first = bytes.baseAddress else { return nil }
+    // A `-` before the fifth byte has no four bytes before it.
+    var position = max(start, 4)
+    while position < bytes.count,
+      let found = memchr(first + position, Int32(UInt8(ascii: "-")), bytes.count - position)
+    {
+      let dash = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - first
+      if isHexDigit(bytes[dash - 1]), isHexDigit(bytes[dash - 2]), isHexDigit(bytes[dash - 3]),
+        isHexDigit(bytes[dash - 4])
+      {
+        return dash
       }
+      position = dash + 1
     }
-    return false
+    return nil
   }
 
   @inline(__always)

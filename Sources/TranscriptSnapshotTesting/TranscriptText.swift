@@ -22,14 +22,33 @@ struct TranscriptOptions: Sendable {
 struct TranscriptText {
   let transcript: Transcript
   let options: TranscriptOptions
-  /// The text's UTF-8 bytes: appending bytes costs a fraction of appending to a `String`.
-  private var bytes: [UInt8] = []
+  /// The text's UTF-8 bytes, in memory this type allocates and ``rendered(_:options:)`` frees:
+  /// appending a few bytes is a copy, with neither `String`'s nor `Array`'s checks around it.
+  /// (The JSON writer's `TextChunks` does much the same in its module; calls into another
+  /// module are not inlined, and they cost a tenth of the text's time here.)
+  private var base: UnsafeMutablePointer<UInt8>
+  private var count = 0
+  private var capacity: Int
   /// UTF-8 offsets in `text` of the values that may hold a UUID or a date, in order.
   private var candidates: [Range<Int>] = []
   private var traceIDs: [String: Int] = [:]
   private var spanIDs: [String: Int] = [:]
   /// Each request ID's placeholder, made once: most entries of a request repeat its ID.
   private var requestIDs: [String: String] = [:]
+  /// The last request ID met and its placeholder, looked up without hashing.
+  private var lastRequestID: (id: String, placeholder: String)?
+  /// An entry's metadata while it is written, kept so that its storage is reused.
+  private var metadataSlots: [MetadataSlot] = []
+
+  /// Where one pair of an entry's metadata is, and its key, read once: sorting moves no values.
+  private struct MetadataSlot {
+    var key: String
+    /// 0 for the logger's metadata, 1 for the entry's, 2 for the entry's error: of two pairs
+    /// with one key, the higher one wins.
+    var rank: UInt8
+    /// The pair's place in its dictionary (unused for the error).
+    var index: Logger.Metadata.Index
+  }
   private let children: [ObjectIdentifier: [TranscriptSpanState]]
 
   init(_ transcript: Transcript, options: TranscriptOptions) {
@@ -41,6 +60,13 @@ struct TranscriptText {
       children[ObjectIdentifier(parent), default: []].append(span)
     }
     self.children = children
+    // About 130 bytes an event, and a JSON body's pretty text is under twice the body.
+    var estimate = transcript.events.count * 136
+    for case .http(let message, _) in transcript.events {
+      estimate += (message.body?.count ?? 0) * 2
+    }
+    capacity = max(estimate, 256)
+    base = .allocate(capacity: capacity)
   }
 
   static func render(_ transcript: Transcript, options: TranscriptOptions) -> String {
@@ -53,12 +79,13 @@ struct TranscriptText {
     options: TranscriptOptions
   ) -> (text: String, candidates: [Range<Int>]) {
     var text = TranscriptText(transcript, options: options)
+    defer { text.base.deallocate() }
     text.render()
-    return (String(decoding: text.bytes, as: UTF8.self), text.candidates)
+    let bytes = UnsafeBufferPointer(start: text.base, count: text.count)
+    return (String(decoding: bytes, as: UTF8.self), text.candidates)
   }
 
   private mutating func render() {
-    bytes.reserveCapacity(transcript.events.count * 96)
     for event in transcript.events {
       switch event {
       case .http(let message, let outgoing):
@@ -86,14 +113,44 @@ struct TranscriptText {
     }
   }
 
+  /// Room for `more` bytes after the text, by doubling.
+  private mutating func reserve(_ more: Int) {
+    guard count + more > capacity else { return }
+    capacity = max(capacity * 2, count + more)
+    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    moved.initialize(from: base, count: count)
+    base.deallocate()
+    base = moved
+  }
+
+  private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    reserve(bytes.count)
+    (base + count).initialize(from: source, count: bytes.count)
+    count += bytes.count
+  }
+
+  private mutating func append(_ byte: UInt8) {
+    reserve(1)
+    base[count] = byte
+    count += 1
+  }
+
   /// Starts a line: a line break before every line but the first.
   private mutating func newLine() {
-    if !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
+    if count > 0 { append(UInt8(ascii: "\n")) }
   }
 
   private mutating func write(_ string: String) {
-    var string = string
-    string.withUTF8 { bytes.append(contentsOf: $0) }
+    if string.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+      var string = string
+      string.withUTF8 { append($0) }
+    }
+  }
+
+  /// The transcript's own words, copied from the program's constants.
+  private mutating func write(words: StaticString) {
+    append(UnsafeBufferPointer(start: words.utf8Start, count: words.utf8CodeUnitCount))
   }
 
   /// A line of the transcript's own words, which never hold an identity.
@@ -103,90 +160,147 @@ struct TranscriptText {
   }
 
   /// Appends a value that came from the work, escaped, noting it when it may hold an identity.
-  /// One scan of a plain value's bytes decides both.
+  /// A scan of its bytes decides the first, a look at each of its `-`s the second.
   private mutating func value(_ raw: String) {
-    let start = bytes.count
-    var raw = raw
-    let plainAndMayHoldIdentity: Bool? = raw.withUTF8 { value in
-      guard value.count <= TranscriptOptions.maximumValueLength else { return nil }
-      var hexDigits = 0
-      var mayHoldIdentity = false
-      for byte in value {
-        if byte < 0x20 || byte == 0x7F || byte == 0xC2 { return nil }
-        if byte == UInt8(ascii: "-") {
-          if hexDigits >= 4 { mayHoldIdentity = true }
-          hexDigits = 0
-        } else {
-          hexDigits = TranscriptIdentities.isHexDigit(byte) ? hexDigits + 1 : 0
-        }
-      }
-      bytes.append(contentsOf: value)
-      return mayHoldIdentity
+    let start = count
+    // A native string's bytes are read where they are; another (bridged) is made contiguous.
+    let plainAndMayHoldIdentity: Bool?
+    if let read = raw.utf8.withContiguousStorageIfAvailable({ plain($0) }) {
+      plainAndMayHoldIdentity = read
+    } else {
+      var raw = raw
+      plainAndMayHoldIdentity = raw.withUTF8 { plain($0) }
     }
     if let mayHoldIdentity = plainAndMayHoldIdentity {
-      if mayHoldIdentity { candidates.append(start..<bytes.count) }
+      if mayHoldIdentity { candidates.append(start..<count) }
     } else {
       let escaped = Self.escaped(raw)
       write(escaped)
       if TranscriptIdentities.mayHoldIdentity(escaped) {
-        candidates.append(start..<bytes.count)
+        candidates.append(start..<count)
       }
     }
   }
 
+  /// Appends a value that needs no escape and returns whether it may hold an identity, or
+  /// returns `nil` and appends nothing.
+  private mutating func plain(_ value: UnsafeBufferPointer<UInt8>) -> Bool? {
+    guard value.count <= TranscriptOptions.maximumValueLength, !Self.needsEscaping(value) else {
+      return nil
+    }
+    append(value)
+    return TranscriptIdentities.mayHoldIdentity(value)
+  }
+
   /// Appends a text that is not escaped (what `.http` printed, a file path), noting each of its
   /// lines that may hold an identity: no identity spans a line break, and a response's body holds
-  /// far more lines than identities.
+  /// far more lines than identities. A line may hold one when a `-` in it follows four hex
+  /// digits, so only the `-`s are looked at (found with `memchr`), not every byte.
   private mutating func unescaped(_ value: String) {
     var value = value
     value.withUTF8 { value in
-      let start = bytes.count
-      bytes.append(contentsOf: value)
-      var lineStart = 0
-      var hexDigits = 0
-      var mayHoldIdentity = false
-      for (index, byte) in value.enumerated() {
-        switch byte {
-        case UInt8(ascii: "\n"):
-          if mayHoldIdentity { candidates.append(start + lineStart..<start + index) }
-          lineStart = index + 1
-          hexDigits = 0
-          mayHoldIdentity = false
-        case UInt8(ascii: "-"):
-          if hexDigits >= 4 { mayHoldIdentity = true }
-          hexDigits = 0
-        default:
-          hexDigits = TranscriptIdentities.isHexDigit(byte) ? hexDigits + 1 : 0
-        }
+      let start = count
+      append(value)
+      var position = 0
+      while let dash = TranscriptIdentities.identityDash(in: value, from: position) {
+        var lineStart = dash - 4
+        while lineStart > 0, value[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+        var lineEnd = dash + 1
+        while lineEnd < value.count, value[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+        candidates.append(start + lineStart..<start + lineEnd)
+        position = lineEnd + 1
       }
-      if mayHoldIdentity { candidates.append(start + lineStart..<start + value.count) }
     }
   }
 
   private mutating func log(_ record: TranscriptLogRecord) {
     newLine()
-    write("── log ")
-    write(record.event.level.rawValue)
-    write(" ")
+    write(words: "── log ")
+    write(words: Self.name(of: record.event.level))
+    write(words: " ")
     value(record.label)
-    write(": ")
+    write(words: ": ")
     value(record.event.message.description)
     if options.sourceLocations {
-      write(" (")
+      write(words: " (")
       // With its line: a date at the file's end reads on into `:line` in the whole text.
       unescaped("\(record.event.file):\(record.event.line)")
-      write(")")
+      write(words: ")")
     }
-    for (key, metadataValue) in record.sortedMetadata {
-      newLine()
-      write("  ")
-      value(key)
-      write(": ")
-      if Self.namesARequestID(key) {
-        value(requestID(metadataValue.description))
-      } else {
-        value(metadataValue.description)
+    metadata(of: record)
+  }
+
+  /// The logger's metadata, the entry's over it, and the entry's error under `error`, sorted by
+  /// key: the pairs of `TranscriptLogRecord.sortedMetadata`, found without a dictionary lookup
+  /// (a logger's pair is dropped when the entry's pair with the same key sorts next to it) and
+  /// gathered in storage that every entry reuses.
+  private mutating func metadata(of record: TranscriptLogRecord) {
+    let logger = record.loggerMetadata
+    let entry = record.event.metadata ?? [:]
+    let error = record.event.error
+    var slots: [MetadataSlot] = []
+    // Taken out while used (and put back for the next entry): its storage is reused.
+    swap(&slots, &metadataSlots)
+    defer { swap(&slots, &metadataSlots) }
+    slots.removeAll(keepingCapacity: true)
+    for index in logger.indices {
+      let key = logger.keys[index]
+      if error == nil || key != "error" {
+        slots.append(MetadataSlot(key: key, rank: 0, index: index))
       }
+    }
+    for index in entry.indices {
+      let key = entry.keys[index]
+      if error == nil || key != "error" {
+        slots.append(MetadataSlot(key: key, rank: 1, index: index))
+      }
+    }
+    if error != nil {
+      slots.append(MetadataSlot(key: "error", rank: 2, index: logger.startIndex))
+    }
+    // By key, and of two pairs with one key (the logger's and the entry's), the entry's last:
+    // by insertion, as an entry has a few pairs, unless it has many.
+    func precedes(_ first: MetadataSlot, _ second: MetadataSlot) -> Bool {
+      first.key != second.key ? first.key < second.key : first.rank < second.rank
+    }
+    if slots.count > 32 { slots.sort(by: precedes) }
+    for position in slots.indices.dropFirst() where slots.count <= 32 {
+      let slot = slots[position]
+      var place = position
+      while place > 0, precedes(slot, slots[place - 1]) {
+        slots[place] = slots[place - 1]
+        place -= 1
+      }
+      slots[place] = slot
+    }
+    for position in slots.indices {
+      let slot = slots[position]
+      let slotKey = slot.key
+      if position + 1 < slots.count, slots[position + 1].key == slotKey { continue }
+      newLine()
+      write(words: "  ")
+      value(slotKey)
+      write(words: ": ")
+      let described: String
+      switch slot.rank {
+      case 0: described = logger.values[slot.index].description
+      case 1: described = entry.values[slot.index].description
+      default: described = "\(error!)"
+      }
+      value(Self.namesARequestID(slotKey) ? requestID(described) : described)
+    }
+  }
+
+  /// The level as swift-log spells it (its raw value).
+  static func name(of level: Logger.Level) -> StaticString {
+    switch level {
+    case .trace: "trace"
+    case .debug: "debug"
+    case .info: "info"
+    case .notice: "notice"
+    case .warning: "warning"
+    case .error: "error"
+    case .critical: "critical"
     }
   }
 
@@ -196,23 +310,23 @@ struct TranscriptText {
     write(indent)
     // The name it ended with: a server framework renames its span once the route is known.
     value(span.endName ?? span.startName)
-    write(" (")
-    write(Self.name(of: span.kind))
-    write(")")
+    write(words: " (")
+    write(words: Self.name(of: span.kind))
+    write(words: ")")
     let inner = indent + "  "
     if span.endCount > 0 {
       attributes(span.attributes, indent: inner)
       for event in span.events {
         newLine()
         write(inner)
-        write("event ")
+        write(words: "event ")
         value(event.name)
         attributes(event.attributes, indent: inner + "  ")
       }
       for error in span.errors {
         newLine()
         write(inner)
-        write("error ")
+        write(words: "error ")
         value(String(describing: error))
       }
       for link in span.links {
@@ -227,10 +341,10 @@ struct TranscriptText {
       if let status = span.status {
         newLine()
         write(inner)
-        write("status ")
-        write(status.code == .ok ? "ok" : "error")
+        write(words: "status ")
+        write(words: status.code == .ok ? "ok" : "error")
         if let message = status.message {
-          write(": ")
+          write(words: ": ")
           value(message)
         }
       }
@@ -248,7 +362,7 @@ struct TranscriptText {
   }
 
   /// The name swift-distributed-tracing gives the kind's case.
-  static func name(of kind: SpanKind) -> String {
+  static func name(of kind: SpanKind) -> StaticString {
     switch kind {
     case .server: "server"
     case .client: "client"
@@ -258,10 +372,10 @@ struct TranscriptText {
     }
   }
 
-  /// The message exactly as `.http` prints it.
+  /// The message exactly as `.http` prints it (the text it snapshots, without making the
+  /// strategy for each message).
   static func http(_ message: HTTPMessage) -> String {
-    var text = ""
-    Snapshotting<HTTPMessage, String>.http.snapshot(message).run { text = $0 }
+    let text = httpText(of: message)
     return text.hasSuffix("\n") ? String(text.dropLast()) : text
   }
 
@@ -273,7 +387,7 @@ struct TranscriptText {
       newLine()
       write(indent)
       value(key)
-      write(" = ")
+      write(words: " = ")
       value(Self.describe(attribute))
     }
   }
@@ -287,15 +401,23 @@ struct TranscriptText {
   /// Hummingbird's `hb.request.id`, and any key ending in `request.id`, `request_id`,
   /// `request-id` or `requestID` (in any case).
   static func namesARequestID(_ key: String) -> Bool {
+    // Every suffix ends in `d`: most keys are told apart by their last byte.
+    guard let last = key.utf8.last, last | 0x20 == UInt8(ascii: "d") else { return false }
     var key = key
     return key.withUTF8 { key in
-      requestIDSuffixes.contains { suffix in
-        // ASCII case folding: no other character lowercases into these suffixes' letters.
-        key.count >= suffix.count
-          && zip(key[(key.count - suffix.count)...], suffix).allSatisfy { byte, expected in
-            (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected
+      for suffix in requestIDSuffixes where key.count >= suffix.count {
+        var matches = true
+        for (offset, expected) in suffix.enumerated() {
+          let byte = key[key.count - suffix.count + offset]
+          // ASCII case folding: no other character lowercases into these suffixes' letters.
+          if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected {
+            matches = false
+            break
           }
+        }
+        if matches { return true }
       }
+      return false
     }
   }
 
@@ -303,9 +425,15 @@ struct TranscriptText {
     .map { Array($0.utf8) }
 
   private mutating func requestID(_ id: String) -> String {
-    if let placeholder = requestIDs[id] { return placeholder }
-    let placeholder = "REQUEST_ID_\(requestIDs.count + 1)"
-    requestIDs[id] = placeholder
+    if let last = lastRequestID, last.id == id { return last.placeholder }
+    let placeholder: String
+    if let known = requestIDs[id] {
+      placeholder = known
+    } else {
+      placeholder = "REQUEST_ID_\(requestIDs.count + 1)"
+      requestIDs[id] = placeholder
+    }
+    lastRequestID = (id, placeholder)
     return placeholder
   }
 
@@ -343,7 +471,8 @@ struct TranscriptText {
   /// Whether any byte may need an escape: a C0 control, DEL, or 0xC2, which may begin a C1
   /// control character (U+0080 to U+009F) and sends the value the long way, which decides.
   static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
+    for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0xC2 { return true }
+    return false
   }
 
   /// One line whatever the value holds: control characters as `\u{…}` escapes (newlines and

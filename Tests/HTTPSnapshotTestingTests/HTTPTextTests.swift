@@ -44,6 +44,35 @@ import Testing
     #expect(text == "HTTP/1.1 299")
   }
 
+  /// The function another module calls for `.http`'s text (the transcript) gives the text the
+  /// strategy snapshots: a request, a response with a Date and a JSON body, and an empty one.
+  @Test func httpTextIsWhatTheStrategySnapshots() {
+    let messages = [
+      HTTPMessage(
+        HTTPRequest(method: .post, scheme: "https", authority: "api.test", path: "/a?b=1"),
+        body: Data("x=1&y=%20".utf8)
+      ),
+      HTTPMessage(
+        HTTPResponse(
+          status: .ok,
+          headerFields: [.contentType: "application/json", .date: "Tue, 1 Jan 2030 00:00:00 GMT"]
+        ),
+        body: Data(#"{"b":[1,2.50,"x/y"],"a":{"c":null}}"#.utf8)
+      ),
+      HTTPMessage(HTTPResponse(status: .noContent)),
+    ]
+    for message in messages {
+      #expect(httpText(of: message) == snapshotText(message, as: .http).text)
+    }
+  }
+
+  /// A code is three digits, zero-padded, as `%03d` wrote it before it was padded by hand.
+  @Test(arguments: [0, 7, 42, 100, 999])
+  func aStatusCodeIsThreeDigits(_ code: Int) {
+    let (text, _) = snapshotText(HTTPResponse(status: .init(code: code)), as: .http)
+    #expect(text == "HTTP/1.1 " + String(format: "%03d", code))
+  }
+
   @Test func aRequestIsItsRequestLineThenHostThenItsFields() {
     let request = HTTPRequest(
       method: .get,

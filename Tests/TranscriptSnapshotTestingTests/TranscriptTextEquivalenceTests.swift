@@ -1,0 +1,133 @@
+import Foundation
+import HTTPTypes
+import Logging
+import TestSupport
+import Testing
+
+@testable import TranscriptSnapshotTesting
+
+/// The text is written the fast way (metadata merged without dictionary lookups, identities
+/// looked for at each `-` only); these tests hold each to the plain rule it stands for.
+@Suite struct TranscriptTextEquivalenceTests {
+  init() { Bootstrap.once() }
+
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Entries with random metadata of their own over random logger metadata (shared keys, keys
+  /// equal but for Unicode normalisation, `error` with and without an error): each entry's lines
+  /// are the pairs of `sortedMetadata`, the merge written out with a dictionary lookup a key.
+  @Test func metadataLinesAreTheSortedMergedPairs() async {
+    var random = SplitMix64(state: 34)
+    func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+    let keys = ["a", "b", "error", "user", "Z", "é", "e\u{301}", "zone", "a.b", "ß", "", "0"]
+    var plans: [(logger: Logger.Metadata, entry: Logger.Metadata?, fails: Bool)] = []
+    for _ in 0..<400 {
+      var logger: Logger.Metadata = [:]
+      for _ in 0..<below(4) { logger[keys[below(keys.count)]] = "l\(below(9))" }
+      var entry: Logger.Metadata? = below(4) == 0 ? nil : [:]
+      if entry != nil {
+        for _ in 0..<below(5) { entry![keys[below(keys.count)]] = "e\(below(9))" }
+      }
+      plans.append((logger, entry, below(3) == 0))
+    }
+    let transcript = await Transcript.record { capture in
+      for plan in plans {
+        var logger = capture.logger(label: "app")
+        for (key, value) in plan.logger { logger[metadataKey: key] = value }
+        let error = plan.fails ? Failure(description: "boom") : nil
+        logger.info("entry", error: error, metadata: plan.entry)
+      }
+    }
+    expectTheSortedMergedPairs(of: transcript, lines: 400)
+  }
+
+  /// Each entry's lines are the pairs `sortedMetadata` gives for it; the text has more than
+  /// `lines` lines, so that the comparison proves something.
+  func expectTheSortedMergedPairs(
+    of transcript: Transcript,
+    lines: Int,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    var expected: [String] = []
+    for case .log(let record) in transcript.events {
+      expected.append("── log info app: \(record.event.message)")
+      for (key, value) in record.sortedMetadata { expected.append("  \(key): \(value)") }
+    }
+    #expect(expected.count > lines, sourceLocation: sourceLocation)
+    #expect(
+      TranscriptTextTests.text(transcript) == expected.joined(separator: "\n"),
+      sourceLocation: sourceLocation
+    )
+  }
+
+  /// An entry with more pairs than are sorted by insertion: the same merge.
+  @Test func manyMetadataPairsAreTheSortedMergedPairs() async {
+    let transcript = await Transcript.record { capture in
+      var logger = capture.logger(label: "app")
+      for key in 0..<60 { logger[metadataKey: "k\(key * 7 % 60)"] = "logger" }
+      logger[metadataKey: "error"] = "logger"
+      var metadata: Logger.Metadata = [:]
+      for key in stride(from: 0, to: 90, by: 3) { metadata["k\(key)"] = "entry" }
+      logger.info("many", metadata: metadata)
+      logger.info("failed", error: Failure(description: "boom"), metadata: metadata)
+    }
+    expectTheSortedMergedPairs(of: transcript, lines: 100)
+  }
+
+  /// The lines of an unescaped text that may hold an identity are those where a `-` follows
+  /// four hex digits: the rule walked byte by byte, against lines of hex digits, dashes and
+  /// other bytes at random.
+  @Test func linesThatMayHoldAnIdentityAreThoseOfTheByteByByteRule() {
+    var random = SplitMix64(state: 35)
+    func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+    let pieces = ["-", "-", "0", "a", "F", "9", "g", "\n", " ", "é", "DEAD", "beef-", "\n-"]
+    for _ in 0..<200 {
+      let body = (0..<below(60)).map { _ in pieces[below(pieces.count)] }.joined()
+      let transcript = Transcript(events: [
+        .http(
+          HTTPMessage(
+            HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain"]),
+            body: Data(body.utf8)
+          ),
+          outgoing: false
+        )
+      ])
+      let options = TranscriptOptions(
+        minimumLevel: .trace,
+        durationBucket: nil,
+        sourceLocations: false
+      )
+      let (text, candidates) = TranscriptText.rendered(transcript, options: options)
+      let start = "── response\n".utf8.count
+      let bytes = Array(text.utf8)
+      #expect(Self.byteByByte(bytes, from: start) == candidates, "for \(body.debugDescription)")
+    }
+  }
+
+  /// The rule as it was written first: a count of hex digits since the last `-`, line break or
+  /// other byte; a line is noted when a `-` comes after four or more.
+  static func byteByByte(_ bytes: [UInt8], from start: Int) -> [Range<Int>] {
+    var ranges: [Range<Int>] = []
+    var lineStart = start
+    var hexDigits = 0
+    var mayHold = false
+    for index in start..<bytes.count {
+      switch bytes[index] {
+      case UInt8(ascii: "\n"):
+        if mayHold { ranges.append(lineStart..<index) }
+        lineStart = index + 1
+        hexDigits = 0
+        mayHold = false
+      case UInt8(ascii: "-"):
+        if hexDigits >= 4 { mayHold = true }
+        hexDigits = 0
+      default:
+        hexDigits = TranscriptIdentities.isHexDigit(bytes[index]) ? hexDigits + 1 : 0
+      }
+    }
+    if mayHold { ranges.append(lineStart..<bytes.count) }
+    return ranges
+  }
+}
