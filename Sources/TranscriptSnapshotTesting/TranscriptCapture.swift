@@ -25,6 +25,15 @@ public struct Transcript: Sendable {
   /// The events in the order they happened.
   var events: FlattenSequence<[[TranscriptEvent]]> { blocks.joined() }
 
+  init(blocks: [[TranscriptEvent]]) {
+    self.blocks = blocks
+  }
+
+  /// A transcript of the given events, in one block.
+  init(events: [TranscriptEvent]) {
+    self.blocks = [events]
+  }
+
   /// Runs `work` with a capture of its own and returns what it recorded.
   ///
   /// The capture is the task's for as long as `work` runs: entries from loggers made by a
