@@ -231,9 +231,9 @@ struct TranscriptText {
   }
 
   /// The logger's metadata, the entry's over it, and the entry's error under `error`, sorted by
-  /// key: the pairs of `TranscriptLogRecord.sortedMetadata`, found without a dictionary lookup
-  /// (a logger's pair is dropped when the entry's pair with the same key sorts next to it) and
-  /// gathered in storage that every entry reuses.
+  /// key (the rule `TranscriptTextEquivalenceTests` writes out plainly), found without a
+  /// dictionary lookup (a logger's pair is dropped when the entry's pair with the same key sorts
+  /// next to it) and gathered in storage that every entry reuses.
   private mutating func metadata(of record: TranscriptLogRecord) {
     let logger = record.loggerMetadata
     let entry = record.event.metadata ?? [:]

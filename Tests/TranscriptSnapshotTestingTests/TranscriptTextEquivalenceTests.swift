@@ -131,3 +131,22 @@ import Testing
     return ranges
   }
 }
+
+extension TranscriptLogRecord {
+  /// The rule the text's merge stands for, written the plain way: the logger's metadata, the
+  /// entry's over it, and the entry's error under `error`, sorted by key (keys are unique, so the
+  /// order is total).
+  var sortedMetadata: [(key: String, value: Logger.MetadataValue)] {
+    let extra = event.metadata
+    let hasError = event.error != nil
+    var pairs: [(key: String, value: Logger.MetadataValue)] = []
+    pairs.reserveCapacity(loggerMetadata.count + (extra?.count ?? 0) + 1)
+    for pair in loggerMetadata where extra?[pair.key] == nil && !(hasError && pair.key == "error") {
+      pairs.append(pair)
+    }
+    for pair in extra ?? [:] where !(hasError && pair.key == "error") { pairs.append(pair) }
+    if let error = event.error { pairs.append(("error", "\(error)")) }
+    pairs.sort { $0.key < $1.key }
+    return pairs
+  }
+}
