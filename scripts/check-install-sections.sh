@@ -4,7 +4,8 @@
 # target for each of the reader's own targets it names), and builds it with its tests. The
 # packages sit side by side in one scratch folder, beside a link named swift-snapshot-testing to
 # this package (the README's `.package(path: "../swift-snapshot-testing")`), and share one build
-# folder, so the package's modules are compiled once for all of them.
+# folder, so the package's modules are compiled once for all of them (without debug information:
+# the question is only whether they build).
 #
 #   scripts/check-install-sections.sh [scratch folder]    (default: .docs-build/install-check)
 set -euo pipefail
@@ -21,7 +22,7 @@ failed=0
 while read -r name location; do
   echo "Building $name (from $location)…"
   if ! nice -n 5 "$swift" build --build-tests --package-path "$scratch/packages/$name" \
-    --scratch-path "$scratch/build" >"$scratch/$name.log" 2>&1; then
+    --scratch-path "$scratch/build" -Xswiftc -gnone -Xcc -g0 >"$scratch/$name.log" 2>&1; then
     grep -E "error:" "$scratch/$name.log" >&2 || tail -20 "$scratch/$name.log" >&2
     echo "error: the package made from $location's install section does not build" >&2
     failed=$((failed + 1))
