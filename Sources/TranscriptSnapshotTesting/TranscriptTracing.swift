@@ -103,8 +103,11 @@ public struct TranscriptSpan: Span {
     nonmutating set { state?.change { $0.attributes = newValue } }
     // `span.attributes[key] = value`: the attributes are moved out and back rather than read and
     // written, so that setting one changes the dictionary in place instead of copying it.
+    // A span's first attribute makes room for four, so that the next few are added without
+    // growing the dictionary again and again.
     nonmutating _modify {
       var attributes = state?.takeAttributes() ?? [:]
+      if attributes.isEmpty { attributes.reserveCapacity(4) }
       defer { state?.change { $0.attributes = attributes } }
       yield &attributes
     }
@@ -129,13 +132,13 @@ public struct TranscriptSpan: Span {
   public func end<Instant: TracerInstant>(at instant: @autoclosure () -> Instant) {
     guard let state else { return }
     let nanoseconds = instant().nanosecondsSinceEpoch
-    state.capture.lock.lock()
-    defer { state.capture.lock.unlock() }
-    guard !state.capture.closed else { return }
-    state.endCount += 1
-    if state.endCount == 1 {
-      state.endNanoseconds = nanoseconds
-      state.endName = state.name
+    state.capture.lock.withLock {
+      guard !state.capture.closed else { return }
+      state.endCount += 1
+      if state.endCount == 1 {
+        state.endNanoseconds = nanoseconds
+        state.endName = state.name
+      }
     }
   }
 }
@@ -197,27 +200,25 @@ final class TranscriptSpanState: @unchecked Sendable {
     InMemorySpanContext(traceID: traceID, spanID: spanID, parentSpanID: parent?.spanID)
   }
 
-  func read<T>(_ body: (TranscriptSpanState) -> T) -> T {
-    capture.lock.lock()
-    defer { capture.lock.unlock() }
-    return body(self)
+  func read<T: Sendable>(_ body: (TranscriptSpanState) -> T) -> T {
+    capture.lock.withLock { body(self) }
   }
 
   /// The attributes, left empty here until they are set again; a copy once the span no longer
   /// records, since a change is then dropped.
   func takeAttributes() -> SpanAttributes {
-    capture.lock.lock()
-    defer { capture.lock.unlock() }
-    guard isRecording else { return attributes }
-    defer { attributes = [:] }
-    return attributes
+    capture.lock.withLock {
+      guard isRecording else { return attributes }
+      defer { attributes = [:] }
+      return attributes
+    }
   }
 
   /// Applies a change while the span records; once it ended or the capture closed, drops it.
   func change(_ body: (TranscriptSpanState) -> Void) {
-    capture.lock.lock()
-    defer { capture.lock.unlock() }
-    if isRecording { body(self) }
+    capture.lock.withLock {
+      if isRecording { body(self) }
+    }
   }
 }
 
