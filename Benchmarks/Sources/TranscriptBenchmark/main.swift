@@ -400,6 +400,22 @@ func inMemoryCase() async -> Int {
   return keep((handler, tracer, response))
 }
 func captureCase() async -> Int { await keep(capturedTranscript()) }
+// What each half of the capture costs: its logger with `NoOpTracer`, and its tracer with the
+// dropping logger (whose entries are made as the capture's are, and dropped).
+func capturedLogsCase() async -> Int {
+  await keep(
+    Transcript.record { capture in
+      _ = listOrders(logger: requestLogger(capture.logger(label: "orders")), tracer: NoOpTracer())
+    }
+  )
+}
+func capturedSpansCase() async -> Int {
+  await keep(
+    Transcript.record { capture in
+      _ = listOrders(logger: requestLogger(droppingLogger), tracer: capture.tracer)
+    }
+  )
+}
 func bootstrapCase() async -> Int { await keep(bootstrappedTranscript()) }
 
 let captureTimes = await measure(
@@ -410,6 +426,8 @@ let captureTimes = await measure(
     ("in-memory", inMemoryCase),
     ("capture", captureCase),
     ("bootstrap", bootstrapCase),
+    ("captured logs", capturedLogsCase),
+    ("captured spans", capturedSpansCase),
   ]
 )
 
@@ -422,6 +440,8 @@ for (name, title) in [
   ("in-memory", "swift-log's `InMemoryLogHandler` at `.trace`, `InMemoryTracer`"),
   ("capture", "in `Transcript.record`, the capture's logger and tracer"),
   ("bootstrap", "in `Transcript.record`, `Logger(label:)` and the tracer of the bootstrap"),
+  ("captured logs", "in `Transcript.record`, the capture's logger and `NoOpTracer`"),
+  ("captured spans", "in `Transcript.record`, the dropping logger and the capture's tracer"),
 ] {
   let time = captureTimes[name]!
   let freed = captureTimes["\(name) freed"]!
