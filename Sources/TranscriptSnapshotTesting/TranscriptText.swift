@@ -39,15 +39,40 @@ struct TranscriptText {
   private var lastRequestID: (id: String, placeholder: String)?
   /// An entry's metadata while it is written, kept so that its storage is reused.
   private var metadataSlots: [MetadataSlot] = []
+  /// A span's attributes while they are written, likewise.
+  private var attributePairs: [(key: String, value: SpanAttribute)] = []
 
   /// Where one pair of an entry's metadata is, and its key, read once: sorting moves no values.
   private struct MetadataSlot {
     var key: String
-    /// 0 for the logger's metadata, 1 for the entry's, 2 for the entry's error: of two pairs
-    /// with one key, the higher one wins.
-    var rank: UInt8
-    /// The pair's place in its dictionary (unused for the error).
+    /// The entry's error, written under `error` (`index` is then unused).
+    var isError: Bool
     var index: Logger.Metadata.Index
+  }
+  /// The loggers' metadata met so far, by the address of its storage, and the last one met.
+  private var loggerPairsByStorage: [UInt: LoggerPairs] = [:]
+  private var lastLoggerPairs: LoggerPairs?
+
+  /// A logger's metadata, its pairs sorted by key; a class, so that a pair written once is kept
+  /// where every entry with this metadata finds it.
+  private final class LoggerPairs {
+    let storage: UInt?
+    let metadata: Logger.Metadata
+    var pairs: [LoggerPair] = []
+
+    init(storage: UInt?, metadata: Logger.Metadata) {
+      self.storage = storage
+      self.metadata = metadata
+    }
+  }
+
+  /// One pair of a logger's metadata, and once written (for a string), its line (a line break
+  /// first) and the ranges in that line that may hold an identity.
+  private struct LoggerPair {
+    var key: String
+    var index: Logger.Metadata.Index
+    var written: [UInt8]?
+    var candidates: [Range<Int>] = []
   }
   private let children: [ObjectIdentifier: [TranscriptSpanState]]
 
@@ -86,30 +111,37 @@ struct TranscriptText {
   }
 
   private mutating func render() {
-    for event in transcript.events {
-      switch event {
-      case .http(let message, let outgoing):
-        let kind: String
-        switch message.head {
-        case .request: kind = outgoing ? "outgoing request" : "request"
-        case .response: kind = outgoing ? "outgoing response" : "response"
-        }
-        line("── \(kind)")
-        newLine()
-        unescaped(Self.http(message))
-      case .log(let record):
-        guard record.event.level >= options.minimumLevel else { continue }
-        log(record)
-      case .span(let span):
-        // A child is written under its parent.
-        guard span.parent == nil else { continue }
-        line("── span")
-        self.span(span, depth: 0)
-      case .error(let description):
-        line("── error")
-        newLine()
-        value(description)
+    // By place in each block, so that an event is read where it is rather than copied out.
+    for block in transcript.blocks {
+      for position in block.indices {
+        render(block[position])
       }
+    }
+  }
+
+  private mutating func render(_ event: TranscriptEvent) {
+    switch event {
+    case .http(let message, let outgoing):
+      let kind: String
+      switch message.head {
+      case .request: kind = outgoing ? "outgoing request" : "request"
+      case .response: kind = outgoing ? "outgoing response" : "response"
+      }
+      line("── \(kind)")
+      newLine()
+      unescaped(Self.http(message))
+    case .log(let record):
+      guard record.event.level >= options.minimumLevel else { return }
+      log(record)
+    case .span(let span):
+      // A child is written under its parent.
+      guard span.parent == nil else { return }
+      line("── span")
+      self.span(span, depth: 0)
+    case .error(let description):
+      line("── error")
+      newLine()
+      value(description)
     }
   }
 
@@ -231,64 +263,137 @@ struct TranscriptText {
   }
 
   /// The logger's metadata, the entry's over it, and the entry's error under `error`, sorted by
-  /// key (the rule `TranscriptTextEquivalenceTests` writes out plainly), found without a
-  /// dictionary lookup (a logger's pair is dropped when the entry's pair with the same key sorts
-  /// next to it) and gathered in storage that every entry reuses.
+  /// key (the rule `TranscriptTextEquivalenceTests` writes out plainly). The logger's pairs come
+  /// sorted and mostly written already (``loggerPairs(of:)``); the entry's few pairs are sorted
+  /// in storage that every entry reuses, and the two lists are merged, the entry's pair winning
+  /// where both have a key.
   private mutating func metadata(of record: TranscriptLogRecord) {
-    let logger = record.loggerMetadata
-    let entry = record.event.metadata ?? [:]
     let error = record.event.error
+    let logger = loggerPairs(of: record.loggerMetadata)
+    guard record.event.metadata != nil || error != nil else {
+      for position in logger.pairs.indices { write(position, of: logger) }
+      return
+    }
+    let entry = record.event.metadata ?? [:]
     var slots: [MetadataSlot] = []
     // Taken out while used (and put back for the next entry): its storage is reused.
     swap(&slots, &metadataSlots)
     defer { swap(&slots, &metadataSlots) }
     slots.removeAll(keepingCapacity: true)
-    for index in logger.indices {
-      let key = logger.keys[index]
-      if error == nil || key != "error" {
-        slots.append(MetadataSlot(key: key, rank: 0, index: index))
-      }
-    }
     for index in entry.indices {
       let key = entry.keys[index]
       if error == nil || key != "error" {
-        slots.append(MetadataSlot(key: key, rank: 1, index: index))
+        slots.append(MetadataSlot(key: key, isError: false, index: index))
       }
     }
     if error != nil {
-      slots.append(MetadataSlot(key: "error", rank: 2, index: logger.startIndex))
+      slots.append(MetadataSlot(key: "error", isError: true, index: entry.startIndex))
     }
-    // By key, and of two pairs with one key (the logger's and the entry's), the entry's last:
-    // by insertion, as an entry has a few pairs, unless it has many.
-    func precedes(_ first: MetadataSlot, _ second: MetadataSlot) -> Bool {
-      first.key != second.key ? first.key < second.key : first.rank < second.rank
-    }
-    if slots.count > 32 { slots.sort(by: precedes) }
+    // By insertion, as an entry has a few pairs, unless it has many; keys are unique.
+    if slots.count > 32 { slots.sort { $0.key < $1.key } }
     for position in slots.indices.dropFirst() where slots.count <= 32 {
       let slot = slots[position]
       var place = position
-      while place > 0, precedes(slot, slots[place - 1]) {
+      while place > 0, slot.key < slots[place - 1].key {
         slots[place] = slots[place - 1]
         place -= 1
       }
       slots[place] = slot
     }
-    for position in slots.indices {
-      let slot = slots[position]
-      let slotKey = slot.key
-      if position + 1 < slots.count, slots[position + 1].key == slotKey { continue }
+    var next = 0
+    for slot in slots {
+      // The logger's pairs before this key; one with this key is the entry's to write.
+      while next < logger.pairs.count, logger.pairs[next].key <= slot.key {
+        let key = logger.pairs[next].key
+        next += 1
+        if key == slot.key { break }
+        if error == nil || key != "error" { write(next - 1, of: logger) }
+      }
       newLine()
       write(words: "  ")
-      value(slotKey)
+      value(slot.key)
       write(words: ": ")
-      let described: String
-      switch slot.rank {
-      case 0: described = logger.values[slot.index].description
-      case 1: described = entry.values[slot.index].description
-      default: described = "\(error!)"
+      if slot.isError {
+        metadataValue(.string("\(error!)"), key: slot.key)
+      } else {
+        metadataValue(entry.values[slot.index], key: slot.key)
       }
-      value(Self.namesARequestID(slotKey) ? requestID(described) : described)
     }
+    for position in logger.pairs.indices[next...]
+    where error == nil || logger.pairs[position].key != "error" {
+      write(position, of: logger)
+    }
+  }
+
+  /// Appends a metadata value: a request ID's placeholder, a string as it is, another value as
+  /// swift-log describes it.
+  private mutating func metadataValue(_ metadataValue: Logger.MetadataValue, key: String) {
+    if case .string(let string) = metadataValue {
+      value(Self.namesARequestID(key) ? requestID(string) : string)
+    } else {
+      let described = metadataValue.description
+      value(Self.namesARequestID(key) ? requestID(described) : described)
+    }
+  }
+
+  /// A logger's metadata sorted by key, each pair whose value is a string written out once.
+  ///
+  /// Most entries of a request share their logger's metadata: the same dictionary storage, as
+  /// the handler copied it for each entry. Its pairs are sorted the first time that storage is
+  /// met, and a pair whose value is a string is kept as written the first time it is written
+  /// (a request ID's placeholder included, numbered where it first appears), and copied after.
+  /// Two dictionaries with one storage hold the same pairs (the transcript holds both, so
+  /// neither storage was freed and reused). A value of another kind is described for each entry,
+  /// as its description may change.
+  private mutating func loggerPairs(of metadata: Logger.Metadata) -> LoggerPairs {
+    let storage = Self.storage(of: metadata)
+    if let last = lastLoggerPairs, last.storage == storage, storage != nil { return last }
+    if let storage, let known = loggerPairsByStorage[storage] {
+      lastLoggerPairs = known
+      return known
+    }
+    let made = LoggerPairs(storage: storage, metadata: metadata)
+    made.pairs.reserveCapacity(metadata.count)
+    for index in metadata.indices {
+      made.pairs.append(LoggerPair(key: metadata.keys[index], index: index))
+    }
+    made.pairs.sort { $0.key < $1.key }
+    if let storage { loggerPairsByStorage[storage] = made }
+    lastLoggerPairs = made
+    return made
+  }
+
+  /// Appends one of a logger's pairs, as written before or written now.
+  private mutating func write(_ position: Int, of logger: LoggerPairs) {
+    let start = count
+    if let written = logger.pairs[position].written {
+      written.withUnsafeBufferPointer { append($0) }
+      for candidate in logger.pairs[position].candidates {
+        candidates.append(start + candidate.lowerBound..<start + candidate.upperBound)
+      }
+      return
+    }
+    let firstCandidate = candidates.count
+    let key = logger.pairs[position].key
+    let metadataValue = logger.metadata.values[logger.pairs[position].index]
+    newLine()
+    write(words: "  ")
+    value(key)
+    write(words: ": ")
+    self.metadataValue(metadataValue, key: key)
+    guard case .string = metadataValue, logger.storage != nil else { return }
+    logger.pairs[position].written = Array(
+      UnsafeBufferPointer(start: base + start, count: count - start)
+    )
+    logger.pairs[position].candidates = candidates[firstCandidate...].map {
+      $0.lowerBound - start..<$0.upperBound - start
+    }
+  }
+
+  /// The address of a dictionary's storage, where a dictionary is one reference to it.
+  static func storage(of metadata: Logger.Metadata) -> UInt? {
+    guard MemoryLayout<Logger.Metadata>.size == MemoryLayout<UInt>.size else { return nil }
+    return unsafeBitCast(metadata, to: UInt.self)
   }
 
   /// The level as swift-log spells it (its raw value).
@@ -305,42 +410,44 @@ struct TranscriptText {
   }
 
   private mutating func span(_ span: TranscriptSpanState, depth: Int) {
-    let indent = String(repeating: "  ", count: depth)
+    let indent = depth * 2
     newLine()
-    write(indent)
+    write(spaces: indent)
     // The name it ended with: a server framework renames its span once the route is known.
     value(span.endName ?? span.startName)
     write(words: " (")
     write(words: Self.name(of: span.kind))
     write(words: ")")
-    let inner = indent + "  "
+    let inner = indent + 2
     if span.endCount > 0 {
       attributes(span.attributes, indent: inner)
       for event in span.events {
         newLine()
-        write(inner)
+        write(spaces: inner)
         write(words: "event ")
         value(event.name)
-        attributes(event.attributes, indent: inner + "  ")
+        attributes(event.attributes, indent: inner + 2)
       }
       for error in span.errors {
         newLine()
-        write(inner)
+        write(spaces: inner)
         write(words: "error ")
         value(String(describing: error))
       }
       for link in span.links {
+        newLine()
+        write(spaces: inner)
         if let linked = link.context[TranscriptSpanKey.self] {
-          line("\(inner)link \(traceID(linked.traceID)) \(spanID(linked.spanID))")
+          write("link \(traceID(linked.traceID)) \(spanID(linked.spanID))")
         } else if let context = link.context.inMemorySpanContext {
-          line("\(inner)link \(traceID(context.traceID)) \(spanID(context.spanID))")
+          write("link \(traceID(context.traceID)) \(spanID(context.spanID))")
         } else {
-          line("\(inner)link (a context with no span)")
+          write(words: "link (a context with no span)")
         }
       }
       if let status = span.status {
         newLine()
-        write(inner)
+        write(spaces: inner)
         write(words: "status ")
         write(words: status.code == .ok ? "ok" : "error")
         if let message = status.message {
@@ -350,14 +457,33 @@ struct TranscriptText {
       }
       if let bucket = options.durationBucket {
         let nanoseconds = span.endNanoseconds &- span.startNanoseconds
-        line("\(inner)duration \(Self.rounded(nanoseconds, to: bucket))")
+        newLine()
+        write(spaces: inner)
+        write("duration \(Self.rounded(nanoseconds, to: bucket))")
       }
-      if span.endCount > 1 { line("\(inner)! ended \(span.endCount) times") }
+      if span.endCount > 1 {
+        newLine()
+        write(spaces: inner)
+        write("! ended \(span.endCount) times")
+      }
     } else {
-      line("\(inner)! never ended")
+      newLine()
+      write(spaces: inner)
+      write(words: "! never ended")
     }
     for child in children[ObjectIdentifier(span)] ?? [] {
       self.span(child, depth: depth + 1)
+    }
+  }
+
+  /// Appends `count` spaces.
+  private mutating func write(spaces count: Int) {
+    let spaces: StaticString = "                                "
+    var left = count
+    while left > 0 {
+      let run = min(left, spaces.utf8CodeUnitCount)
+      append(UnsafeBufferPointer(start: spaces.utf8Start, count: run))
+      left -= run
     }
   }
 
@@ -379,17 +505,76 @@ struct TranscriptText {
     return text.hasSuffix("\n") ? String(text.dropLast()) : text
   }
 
-  /// One `key = value` line an attribute, keys sorted.
-  private mutating func attributes(_ attributes: SpanAttributes, indent: String) {
+  /// One `key = value` line an attribute, keys sorted, gathered in storage that every span
+  /// reuses.
+  private mutating func attributes(_ attributes: SpanAttributes, indent: Int) {
     var pairs: [(key: String, value: SpanAttribute)] = []
-    attributes.forEach { pairs.append(($0, $1)) }
-    for (key, attribute) in pairs.sorted(by: { $0.key < $1.key }) {
-      newLine()
-      write(indent)
-      value(key)
-      write(words: " = ")
-      value(Self.describe(attribute))
+    // Taken out while used (and put back after): its storage is reused.
+    swap(&pairs, &attributePairs)
+    defer {
+      pairs.removeAll(keepingCapacity: true)
+      swap(&pairs, &attributePairs)
     }
+    attributes.forEach { pairs.append(($0, $1)) }
+    pairs.sort { $0.key < $1.key }
+    for position in pairs.indices {
+      newLine()
+      write(spaces: indent)
+      value(pairs[position].key)
+      write(words: " = ")
+      attribute(pairs[position].value)
+    }
+  }
+
+  /// Appends an attribute's value as ``describe(_:)`` spells it, the common kinds without
+  /// making that string: an integer's digits, a boolean's word, a string between quotes.
+  private mutating func attribute(_ attribute: SpanAttribute) {
+    switch attribute {
+    case .int64(let number): write(integer: number)
+    case .int32(let number): write(integer: Int64(number))
+    case .bool(let truth): write(words: truth ? "true" : "false")
+    case .string(let string): quoted(string)
+    default: value(Self.describe(attribute))
+    }
+  }
+
+  /// Appends a decimal integer (digits, a `-` first if negative: never an identity nor an
+  /// escape).
+  private mutating func write(integer: Int64) {
+    reserve(20)
+    var magnitude = integer.magnitude
+    var length = 1
+    var rest = magnitude / 10
+    while rest > 0 {
+      length += 1
+      rest /= 10
+    }
+    if integer < 0 { append(UInt8(ascii: "-")) }
+    var place = count + length
+    repeat {
+      place -= 1
+      base[place] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+      magnitude /= 10
+    } while magnitude > 0
+    count += length
+  }
+
+  /// Appends a string between quotes, as `value("\"\(string)\"")` would: its bytes directly
+  /// when they need no escape and are short enough not to be cut.
+  private mutating func quoted(_ string: String) {
+    let start = count
+    let written: Bool? = string.utf8.withContiguousStorageIfAvailable { bytes in
+      guard bytes.count + 2 <= TranscriptOptions.maximumValueLength,
+        !Self.needsEscaping(bytes)
+      else { return false }
+      append(UInt8(ascii: "\""))
+      append(bytes)
+      append(UInt8(ascii: "\""))
+      // A quote is not a hex digit: the quoted value may hold one where the string may.
+      if TranscriptIdentities.mayHoldIdentity(bytes) { candidates.append(start..<count) }
+      return true
+    }
+    if written != true { value("\"\(string)\"") }
   }
 
   private mutating func traceID(_ id: String) -> String {
