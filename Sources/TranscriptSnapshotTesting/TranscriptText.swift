@@ -22,13 +22,18 @@ struct TranscriptOptions: Sendable {
 struct TranscriptText {
   let transcript: Transcript
   let options: TranscriptOptions
-  /// The text's UTF-8 bytes, in memory this type allocates and ``rendered(_:options:)`` frees:
-  /// appending a few bytes is a copy, with neither `String`'s nor `Array`'s checks around it.
-  /// (The JSON writer's `TextChunks` does much the same in its module; calls into another
-  /// module are not inlined, and they cost a tenth of the text's time here.)
+  /// The text's UTF-8 bytes: appending a few bytes is a copy, with neither `String`'s nor
+  /// `Array`'s checks around it. (The JSON writer's `TextChunks` does much the same in its
+  /// module; calls into another module are not inlined, and they cost a tenth of the text's
+  /// time here.) First the memory of the `String` being made, of the estimated size, so that the
+  /// text is never copied; if the text outgrows it, memory this type allocates (`ownsBase`) and
+  /// ``rendered(_:options:)`` frees.
   private var base: UnsafeMutablePointer<UInt8>
   private var count = 0
-  private var capacity: Int
+  private var capacity = 0
+  private var ownsBase = false
+  /// The text's size as estimated from its events and bodies.
+  private let estimate: Int
   /// UTF-8 offsets in `text` of the values that may hold a UUID or a date, in order.
   private var candidates: [Range<Int>] = []
   private var traceIDs: [String: Int] = [:]
@@ -58,7 +63,8 @@ struct TranscriptText {
   private final class LoggerPairs {
     let storage: UInt?
     let metadata: Logger.Metadata
-    var pairs: [LoggerPair] = []
+    /// Only the text that made it reads and writes it.
+    @exclusivity(unchecked) var pairs: [LoggerPair] = []
 
     init(storage: UInt?, metadata: Logger.Metadata) {
       self.storage = storage
@@ -80,18 +86,23 @@ struct TranscriptText {
     self.transcript = transcript
     self.options = options
     var children: [ObjectIdentifier: [TranscriptSpanState]] = [:]
-    for case .span(let span) in transcript.events {
-      guard let parent = span.parent else { continue }
-      children[ObjectIdentifier(parent), default: []].append(span)
+    // About 130 bytes an event, and a JSON body's pretty text is under twice the body.
+    var estimate = 0
+    for block in transcript.blocks {
+      estimate += block.count * 136
+      for position in block.indices {
+        switch block[position] {
+        case .span(let span):
+          guard let parent = span.parent else { continue }
+          children[ObjectIdentifier(parent), default: []].append(span)
+        case .http(let message, _): estimate += (message.body?.count ?? 0) * 2
+        case .log, .error: continue
+        }
+      }
     }
     self.children = children
-    // About 130 bytes an event, and a JSON body's pretty text is under twice the body.
-    var estimate = transcript.events.count * 136
-    for case .http(let message, _) in transcript.events {
-      estimate += (message.body?.count ?? 0) * 2
-    }
-    capacity = max(estimate, 256)
-    base = .allocate(capacity: capacity)
+    self.estimate = max(estimate, 256)
+    base = UnsafeMutablePointer(bitPattern: 1)!
   }
 
   static func render(_ transcript: Transcript, options: TranscriptOptions) -> String {
@@ -104,10 +115,21 @@ struct TranscriptText {
     options: TranscriptOptions
   ) -> (text: String, candidates: [Range<Int>]) {
     var text = TranscriptText(transcript, options: options)
-    defer { text.base.deallocate() }
-    text.render()
-    let bytes = UnsafeBufferPointer(start: text.base, count: text.count)
-    return (String(decoding: bytes, as: UTF8.self), text.candidates)
+    var string = String(unsafeUninitializedCapacity: text.estimate) { memory in
+      text.base = memory.baseAddress!
+      text.capacity = memory.count
+      text.render()
+      // Bytes are only kept in the string's memory if they all are there.
+      return text.ownsBase ? 0 : text.count
+    }
+    if text.ownsBase {
+      string = String(
+        decoding: UnsafeBufferPointer(start: text.base, count: text.count),
+        as: UTF8.self
+      )
+      text.base.deallocate()
+    }
+    return (string, text.candidates)
   }
 
   private mutating func render() {
@@ -129,7 +151,7 @@ struct TranscriptText {
       }
       line("── \(kind)")
       newLine()
-      unescaped(Self.http(message))
+      unescaped(httpText(of: message), droppingAFinalLineBreak: true)
     case .log(let record):
       guard record.event.level >= options.minimumLevel else { return }
       log(record)
@@ -151,8 +173,10 @@ struct TranscriptText {
     capacity = max(capacity * 2, count + more)
     let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     moved.initialize(from: base, count: count)
-    base.deallocate()
+    // The string's memory is the string's to free.
+    if ownsBase { base.deallocate() }
     base = moved
+    ownsBase = true
   }
 
   private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -228,9 +252,17 @@ struct TranscriptText {
   /// lines that may hold an identity: no identity spans a line break, and a response's body holds
   /// far more lines than identities. A line may hold one when a `-` in it follows four hex
   /// digits, so only the `-`s are looked at (found with `memchr`), not every byte.
-  private mutating func unescaped(_ value: String) {
+  private mutating func unescaped(_ value: String, droppingAFinalLineBreak: Bool = false) {
     var value = value
     value.withUTF8 { value in
+      // `.http` ends its text with a line break, which the next section's line break stands
+      // for: a last character `\n` (not `\r\n`, one character), as `hasSuffix("\n")` sees it.
+      var value = value
+      if droppingAFinalLineBreak, value.last == UInt8(ascii: "\n"),
+        value.count < 2 || value[value.count - 2] != UInt8(ascii: "\r")
+      {
+        value = UnsafeBufferPointer(rebasing: value.dropLast())
+      }
       let start = count
       append(value)
       var position = 0
@@ -268,13 +300,23 @@ struct TranscriptText {
   /// in storage that every entry reuses, and the two lists are merged, the entry's pair winning
   /// where both have a key.
   private mutating func metadata(of record: TranscriptLogRecord) {
-    let error = record.event.error
     let logger = loggerPairs(of: record.loggerMetadata)
-    guard record.event.metadata != nil || error != nil else {
-      for position in logger.pairs.indices { write(position, of: logger) }
+    let error = record.event.error
+    var next = 0
+    let entry = record.event.metadata ?? [:]
+    guard !entry.isEmpty || error != nil else {
+      writeLoggerPairs(logger, from: &next, before: nil, hasError: false)
       return
     }
-    let entry = record.event.metadata ?? [:]
+    // Most entries have one pair of their own: merged without sorting.
+    if error == nil, entry.count == 1 {
+      let index = entry.startIndex
+      let key = entry.keys[index]
+      writeLoggerPairs(logger, from: &next, before: key, hasError: false)
+      pair(key, entry.values[index])
+      writeLoggerPairs(logger, from: &next, before: nil, hasError: false)
+      return
+    }
     var slots: [MetadataSlot] = []
     // Taken out while used (and put back for the next entry): its storage is reused.
     swap(&slots, &metadataSlots)
@@ -300,29 +342,38 @@ struct TranscriptText {
       }
       slots[place] = slot
     }
-    var next = 0
     for slot in slots {
-      // The logger's pairs before this key; one with this key is the entry's to write.
-      while next < logger.pairs.count, logger.pairs[next].key <= slot.key {
-        let key = logger.pairs[next].key
-        next += 1
-        if key == slot.key { break }
-        if error == nil || key != "error" { write(next - 1, of: logger) }
-      }
-      newLine()
-      write(words: "  ")
-      value(slot.key)
-      write(words: ": ")
-      if slot.isError {
-        metadataValue(.string("\(error!)"), key: slot.key)
-      } else {
-        metadataValue(entry.values[slot.index], key: slot.key)
-      }
+      writeLoggerPairs(logger, from: &next, before: slot.key, hasError: error != nil)
+      pair(slot.key, slot.isError ? .string("\(error!)") : entry.values[slot.index])
     }
-    for position in logger.pairs.indices[next...]
-    where error == nil || logger.pairs[position].key != "error" {
-      write(position, of: logger)
+    writeLoggerPairs(logger, from: &next, before: nil, hasError: error != nil)
+  }
+
+  /// Appends the logger's pairs from `next` whose keys sort before `key` (all when `nil`),
+  /// leaving out one with that key, which the entry's pair replaces, and `error` when the entry
+  /// has an error; `next` is left after the last pair looked at.
+  private mutating func writeLoggerPairs(
+    _ logger: LoggerPairs,
+    from next: inout Int,
+    before key: String?,
+    hasError: Bool
+  ) {
+    while next < logger.pairs.count {
+      let loggerKey = logger.pairs[next].key
+      if let key, !(loggerKey <= key) { return }
+      next += 1
+      if let key, loggerKey == key { return }
+      if !hasError || loggerKey != "error" { write(next - 1, of: logger) }
     }
+  }
+
+  /// Appends one `key: value` line of an entry's metadata.
+  private mutating func pair(_ key: String, _ metadataValue: Logger.MetadataValue) {
+    newLine()
+    write(words: "  ")
+    value(key)
+    write(words: ": ")
+    self.metadataValue(metadataValue, key: key)
   }
 
   /// Appends a metadata value: a request ID's placeholder, a string as it is, another value as
@@ -374,13 +425,8 @@ struct TranscriptText {
       return
     }
     let firstCandidate = candidates.count
-    let key = logger.pairs[position].key
     let metadataValue = logger.metadata.values[logger.pairs[position].index]
-    newLine()
-    write(words: "  ")
-    value(key)
-    write(words: ": ")
-    self.metadataValue(metadataValue, key: key)
+    pair(logger.pairs[position].key, metadataValue)
     guard case .string = metadataValue, logger.storage != nil else { return }
     logger.pairs[position].written = Array(
       UnsafeBufferPointer(start: base + start, count: count - start)
@@ -496,13 +542,6 @@ struct TranscriptText {
     case .consumer: "consumer"
     case .internal: "internal"
     }
-  }
-
-  /// The message exactly as `.http` prints it (the text it snapshots, without making the
-  /// strategy for each message).
-  static func http(_ message: HTTPMessage) -> String {
-    let text = httpText(of: message)
-    return text.hasSuffix("\n") ? String(text.dropLast()) : text
   }
 
   /// One `key = value` line an attribute, keys sorted, gathered in storage that every span

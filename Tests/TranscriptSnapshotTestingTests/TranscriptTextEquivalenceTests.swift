@@ -169,6 +169,21 @@ import Testing
     #expect(TranscriptTextTests.text(transcript) == expected.joined(separator: "\n"))
   }
 
+  /// A message's section is `.http`'s text without its last character when that is a line
+  /// break (`hasSuffix("\n")`, which `\r\n`, one character, is not), however the body ends.
+  @Test func aMessageIsHTTPsTextWithoutItsFinalLineBreak() {
+    for body in ["", "a", "a\n", "a\r\n", "a\r", "\n", "\r\n", "a\n\n", "é\n", "a\r\n\r\n"] {
+      let message = HTTPMessage(
+        HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain"]),
+        body: Data(body.utf8)
+      )
+      let http = httpText(of: message)
+      let expected = "── response\n" + (http.hasSuffix("\n") ? String(http.dropLast()) : http)
+      let transcript = Transcript(events: [.http(message, outgoing: false)])
+      #expect(TranscriptTextTests.text(transcript) == expected, "for \(body.debugDescription)")
+    }
+  }
+
   /// The lines of an unescaped text that may hold an identity are those where a `-` follows
   /// four hex digits: the rule walked byte by byte, against lines of hex digits, dashes and
   /// other bytes at random.
