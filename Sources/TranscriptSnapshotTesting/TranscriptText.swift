@@ -625,24 +625,27 @@ struct TranscriptText {
   /// Hummingbird's `hb.request.id`, and any key ending in `request.id`, `request_id`,
   /// `request-id` or `requestID` (in any case).
   static func namesARequestID(_ key: String) -> Bool {
-    // Every suffix ends in `d`: most keys are told apart by their last byte.
-    guard let last = key.utf8.last, last | 0x20 == UInt8(ascii: "d") else { return false }
+    if let named = key.utf8.withContiguousStorageIfAvailable(namesARequestID) { return named }
     var key = key
-    return key.withUTF8 { key in
-      for suffix in requestIDSuffixes where key.count >= suffix.count {
-        var matches = true
-        for (offset, expected) in suffix.enumerated() {
-          let byte = key[key.count - suffix.count + offset]
-          // ASCII case folding: no other character lowercases into these suffixes' letters.
-          if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected {
-            matches = false
-            break
-          }
+    return key.withUTF8(namesARequestID)
+  }
+
+  private static func namesARequestID(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    // Every suffix ends in `d`: most keys are told apart by their last byte.
+    guard let last = key.last, last | 0x20 == UInt8(ascii: "d") else { return false }
+    for suffix in requestIDSuffixes where key.count >= suffix.count {
+      var matches = true
+      for (offset, expected) in suffix.enumerated() {
+        let byte = key[key.count - suffix.count + offset]
+        // ASCII case folding: no other character lowercases into these suffixes' letters.
+        if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected {
+          matches = false
+          break
         }
-        if matches { return true }
       }
-      return false
+      if matches { return true }
     }
+    return false
   }
 
   private static let requestIDSuffixes = ["request.id", "request_id", "request-id", "requestid"]
