@@ -44,6 +44,8 @@ struct TranscriptText {
   private var lastRequestID: (id: String, placeholder: String)?
   /// An entry's metadata while it is written, kept so that its storage is reused.
   private var metadataSlots: [MetadataSlot] = []
+  /// The last label written, as written, and whether it may hold an identity.
+  private var lastLabel: (label: String, written: [UInt8], mayHoldIdentity: Bool)?
   /// A span's attributes while they are written, likewise.
   private var attributePairs: [(key: String, value: SpanAttribute)] = []
 
@@ -133,11 +135,9 @@ struct TranscriptText {
   }
 
   private mutating func render() {
-    // By place in each block, so that an event is read where it is rather than copied out.
+    // By place in each block (a flattened sequence of the blocks costs more).
     for block in transcript.blocks {
-      for position in block.indices {
-        render(block[position])
-      }
+      for position in block.indices { render(block[position]) }
     }
   }
 
@@ -282,7 +282,7 @@ struct TranscriptText {
     write(words: "── log ")
     write(words: Self.name(of: record.event.level))
     write(words: " ")
-    value(record.label)
+    label(record.label)
     write(words: ": ")
     value(record.event.message.description)
     if options.sourceLocations {
@@ -292,6 +292,23 @@ struct TranscriptText {
       write(words: ")")
     }
     metadata(of: record)
+  }
+
+  /// Appends a logger's label: most entries repeat the label before, whose bytes are copied.
+  private mutating func label(_ label: String) {
+    if let last = lastLabel, last.label == label {
+      let start = count
+      last.written.withUnsafeBufferPointer { append($0) }
+      if last.mayHoldIdentity { candidates.append(start..<count) }
+      return
+    }
+    let start = count
+    let firstCandidate = candidates.count
+    value(label)
+    lastLabel = (
+      label, Array(UnsafeBufferPointer(start: base + start, count: count - start)),
+      candidates.count > firstCandidate
+    )
   }
 
   /// The logger's metadata, the entry's over it, and the entry's error under `error`, sorted by
