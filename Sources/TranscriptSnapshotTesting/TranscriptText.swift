@@ -426,7 +426,9 @@ struct TranscriptText {
       made.pairs.append(LoggerPair(key: metadata.keys[index], index: index))
     }
     made.pairs.sort { $0.key < $1.key }
-    if let storage { loggerPairsByStorage[storage] = made }
+    // A few loggers make most entries; a logger whose metadata changes at every entry would fill
+    // the table with pairs never met again, so it stops growing.
+    if let storage, loggerPairsByStorage.count < 64 { loggerPairsByStorage[storage] = made }
     lastLoggerPairs = made
     return made
   }
