@@ -22,13 +22,18 @@ struct TranscriptOptions: Sendable {
 struct TranscriptText {
   let transcript: Transcript
   let options: TranscriptOptions
-  /// The text's UTF-8 bytes, in memory this type allocates and ``rendered(_:options:)`` frees:
-  /// appending a few bytes is a copy, with neither `String`'s nor `Array`'s checks around it.
-  /// (The JSON writer's `TextChunks` does much the same in its module; calls into another
-  /// module are not inlined, and they cost a tenth of the text's time here.)
+  /// The text's UTF-8 bytes: appending a few bytes is a copy, with neither `String`'s nor
+  /// `Array`'s checks around it. (The JSON writer's `TextChunks` does much the same in its
+  /// module; calls into another module are not inlined, and they cost a tenth of the text's
+  /// time here.) First the memory of the `String` being made, of the estimated size, so that the
+  /// text is never copied; if the text outgrows it, memory this type allocates (`ownsBase`) and
+  /// ``rendered(_:options:)`` frees.
   private var base: UnsafeMutablePointer<UInt8>
   private var count = 0
-  private var capacity: Int
+  private var capacity = 0
+  private var ownsBase = false
+  /// The text's size as estimated from its events and bodies.
+  private let estimate: Int
   /// UTF-8 offsets in `text` of the values that may hold a UUID or a date, in order.
   private var candidates: [Range<Int>] = []
   private var traceIDs: [String: Int] = [:]
@@ -39,15 +44,43 @@ struct TranscriptText {
   private var lastRequestID: (id: String, placeholder: String)?
   /// An entry's metadata while it is written, kept so that its storage is reused.
   private var metadataSlots: [MetadataSlot] = []
+  /// The last label written, as written, and whether it may hold an identity.
+  private var lastLabel: (label: String, written: [UInt8], mayHoldIdentity: Bool)?
+  /// A span's attributes while they are written, likewise.
+  private var attributePairs: [(key: String, value: SpanAttribute)] = []
 
   /// Where one pair of an entry's metadata is, and its key, read once: sorting moves no values.
   private struct MetadataSlot {
     var key: String
-    /// 0 for the logger's metadata, 1 for the entry's, 2 for the entry's error: of two pairs
-    /// with one key, the higher one wins.
-    var rank: UInt8
-    /// The pair's place in its dictionary (unused for the error).
+    /// The entry's error, written under `error` (`index` is then unused).
+    var isError: Bool
     var index: Logger.Metadata.Index
+  }
+  /// The loggers' metadata met so far, by the address of its storage, and the last one met.
+  private var loggerPairsByStorage: [UInt: LoggerPairs] = [:]
+  private var lastLoggerPairs: LoggerPairs?
+
+  /// A logger's metadata, its pairs sorted by key; a class, so that a pair written once is kept
+  /// where every entry with this metadata finds it.
+  private final class LoggerPairs {
+    let storage: UInt?
+    let metadata: Logger.Metadata
+    /// Only the text that made it reads and writes it.
+    @exclusivity(unchecked) var pairs: [LoggerPair] = []
+
+    init(storage: UInt?, metadata: Logger.Metadata) {
+      self.storage = storage
+      self.metadata = metadata
+    }
+  }
+
+  /// One pair of a logger's metadata, and once written (for a string), its line (a line break
+  /// first) and the ranges in that line that may hold an identity.
+  private struct LoggerPair {
+    var key: String
+    var index: Logger.Metadata.Index
+    var written: [UInt8]?
+    var candidates: [Range<Int>] = []
   }
   private let children: [ObjectIdentifier: [TranscriptSpanState]]
 
@@ -55,18 +88,23 @@ struct TranscriptText {
     self.transcript = transcript
     self.options = options
     var children: [ObjectIdentifier: [TranscriptSpanState]] = [:]
-    for case .span(let span) in transcript.events {
-      guard let parent = span.parent else { continue }
-      children[ObjectIdentifier(parent), default: []].append(span)
+    // About 130 bytes an event, and a JSON body's pretty text is under twice the body.
+    var estimate = 0
+    for block in transcript.blocks {
+      estimate += block.count * 136
+      for position in block.indices {
+        switch block[position] {
+        case .span(let span):
+          guard let parent = span.parent else { continue }
+          children[ObjectIdentifier(parent), default: []].append(span)
+        case .http(let message, _): estimate += (message.body?.count ?? 0) * 2
+        case .log, .error: continue
+        }
+      }
     }
     self.children = children
-    // About 130 bytes an event, and a JSON body's pretty text is under twice the body.
-    var estimate = transcript.events.count * 136
-    for case .http(let message, _) in transcript.events {
-      estimate += (message.body?.count ?? 0) * 2
-    }
-    capacity = max(estimate, 256)
-    base = .allocate(capacity: capacity)
+    self.estimate = max(estimate, 256)
+    base = UnsafeMutablePointer(bitPattern: 1)!
   }
 
   static func render(_ transcript: Transcript, options: TranscriptOptions) -> String {
@@ -79,37 +117,53 @@ struct TranscriptText {
     options: TranscriptOptions
   ) -> (text: String, candidates: [Range<Int>]) {
     var text = TranscriptText(transcript, options: options)
-    defer { text.base.deallocate() }
-    text.render()
-    let bytes = UnsafeBufferPointer(start: text.base, count: text.count)
-    return (String(decoding: bytes, as: UTF8.self), text.candidates)
+    var string = String(unsafeUninitializedCapacity: text.estimate) { memory in
+      text.base = memory.baseAddress!
+      text.capacity = memory.count
+      text.render()
+      // Bytes are only kept in the string's memory if they all are there.
+      return text.ownsBase ? 0 : text.count
+    }
+    if text.ownsBase {
+      string = String(
+        decoding: UnsafeBufferPointer(start: text.base, count: text.count),
+        as: UTF8.self
+      )
+      text.base.deallocate()
+    }
+    return (string, text.candidates)
   }
 
   private mutating func render() {
-    for event in transcript.events {
-      switch event {
-      case .http(let message, let outgoing):
-        let kind: String
-        switch message.head {
-        case .request: kind = outgoing ? "outgoing request" : "request"
-        case .response: kind = outgoing ? "outgoing response" : "response"
-        }
-        line("── \(kind)")
-        newLine()
-        unescaped(Self.http(message))
-      case .log(let record):
-        guard record.event.level >= options.minimumLevel else { continue }
-        log(record)
-      case .span(let span):
-        // A child is written under its parent.
-        guard span.parent == nil else { continue }
-        line("── span")
-        self.span(span, depth: 0)
-      case .error(let description):
-        line("── error")
-        newLine()
-        value(description)
+    // By place in each block (a flattened sequence of the blocks costs more).
+    for block in transcript.blocks {
+      for position in block.indices { render(block[position]) }
+    }
+  }
+
+  private mutating func render(_ event: TranscriptEvent) {
+    switch event {
+    case .http(let message, let outgoing):
+      let kind: String
+      switch message.head {
+      case .request: kind = outgoing ? "outgoing request" : "request"
+      case .response: kind = outgoing ? "outgoing response" : "response"
       }
+      line("── \(kind)")
+      newLine()
+      unescaped(httpText(of: message), droppingAFinalLineBreak: true)
+    case .log(let record):
+      guard record.event.level >= options.minimumLevel else { return }
+      log(record)
+    case .span(let span):
+      // A child is written under its parent.
+      guard span.parent == nil else { return }
+      line("── span")
+      self.span(span, depth: 0)
+    case .error(let description):
+      line("── error")
+      newLine()
+      value(description)
     }
   }
 
@@ -119,8 +173,10 @@ struct TranscriptText {
     capacity = max(capacity * 2, count + more)
     let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     moved.initialize(from: base, count: count)
-    base.deallocate()
+    // The string's memory is the string's to free.
+    if ownsBase { base.deallocate() }
     base = moved
+    ownsBase = true
   }
 
   private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -196,9 +252,17 @@ struct TranscriptText {
   /// lines that may hold an identity: no identity spans a line break, and a response's body holds
   /// far more lines than identities. A line may hold one when a `-` in it follows four hex
   /// digits, so only the `-`s are looked at (found with `memchr`), not every byte.
-  private mutating func unescaped(_ value: String) {
+  private mutating func unescaped(_ value: String, droppingAFinalLineBreak: Bool = false) {
     var value = value
     value.withUTF8 { value in
+      // `.http` ends its text with a line break, which the next section's line break stands
+      // for: a last character `\n` (not `\r\n`, one character), as `hasSuffix("\n")` sees it.
+      var value = value
+      if droppingAFinalLineBreak, value.last == UInt8(ascii: "\n"),
+        value.count < 2 || value[value.count - 2] != UInt8(ascii: "\r")
+      {
+        value = UnsafeBufferPointer(rebasing: value.dropLast())
+      }
       let start = count
       append(value)
       var position = 0
@@ -218,7 +282,7 @@ struct TranscriptText {
     write(words: "── log ")
     write(words: Self.name(of: record.event.level))
     write(words: " ")
-    value(record.label)
+    label(record.label)
     write(words: ": ")
     value(record.event.message.description)
     if options.sourceLocations {
@@ -230,65 +294,171 @@ struct TranscriptText {
     metadata(of: record)
   }
 
+  /// Appends a logger's label: most entries repeat the label before, whose bytes are copied.
+  private mutating func label(_ label: String) {
+    if let last = lastLabel, last.label == label {
+      let start = count
+      last.written.withUnsafeBufferPointer { append($0) }
+      if last.mayHoldIdentity { candidates.append(start..<count) }
+      return
+    }
+    let start = count
+    let firstCandidate = candidates.count
+    value(label)
+    lastLabel = (
+      label, Array(UnsafeBufferPointer(start: base + start, count: count - start)),
+      candidates.count > firstCandidate
+    )
+  }
+
   /// The logger's metadata, the entry's over it, and the entry's error under `error`, sorted by
-  /// key (the rule `TranscriptTextEquivalenceTests` writes out plainly), found without a
-  /// dictionary lookup (a logger's pair is dropped when the entry's pair with the same key sorts
-  /// next to it) and gathered in storage that every entry reuses.
+  /// key (the rule `TranscriptTextEquivalenceTests` writes out plainly). The logger's pairs come
+  /// sorted and mostly written already (``loggerPairs(of:)``); the entry's few pairs are sorted
+  /// in storage that every entry reuses, and the two lists are merged, the entry's pair winning
+  /// where both have a key.
   private mutating func metadata(of record: TranscriptLogRecord) {
-    let logger = record.loggerMetadata
-    let entry = record.event.metadata ?? [:]
+    let logger = loggerPairs(of: record.loggerMetadata)
     let error = record.event.error
+    var next = 0
+    let entry = record.event.metadata ?? [:]
+    guard !entry.isEmpty || error != nil else {
+      writeLoggerPairs(logger, from: &next, before: nil, hasError: false)
+      return
+    }
+    // Most entries have one pair of their own: merged without sorting.
+    if error == nil, entry.count == 1 {
+      let index = entry.startIndex
+      let key = entry.keys[index]
+      writeLoggerPairs(logger, from: &next, before: key, hasError: false)
+      pair(key, entry.values[index])
+      writeLoggerPairs(logger, from: &next, before: nil, hasError: false)
+      return
+    }
     var slots: [MetadataSlot] = []
     // Taken out while used (and put back for the next entry): its storage is reused.
     swap(&slots, &metadataSlots)
     defer { swap(&slots, &metadataSlots) }
     slots.removeAll(keepingCapacity: true)
-    for index in logger.indices {
-      let key = logger.keys[index]
-      if error == nil || key != "error" {
-        slots.append(MetadataSlot(key: key, rank: 0, index: index))
-      }
-    }
     for index in entry.indices {
       let key = entry.keys[index]
       if error == nil || key != "error" {
-        slots.append(MetadataSlot(key: key, rank: 1, index: index))
+        slots.append(MetadataSlot(key: key, isError: false, index: index))
       }
     }
     if error != nil {
-      slots.append(MetadataSlot(key: "error", rank: 2, index: logger.startIndex))
+      slots.append(MetadataSlot(key: "error", isError: true, index: entry.startIndex))
     }
-    // By key, and of two pairs with one key (the logger's and the entry's), the entry's last:
-    // by insertion, as an entry has a few pairs, unless it has many.
-    func precedes(_ first: MetadataSlot, _ second: MetadataSlot) -> Bool {
-      first.key != second.key ? first.key < second.key : first.rank < second.rank
-    }
-    if slots.count > 32 { slots.sort(by: precedes) }
+    // By insertion, as an entry has a few pairs, unless it has many; keys are unique.
+    if slots.count > 32 { slots.sort { $0.key < $1.key } }
     for position in slots.indices.dropFirst() where slots.count <= 32 {
       let slot = slots[position]
       var place = position
-      while place > 0, precedes(slot, slots[place - 1]) {
+      while place > 0, slot.key < slots[place - 1].key {
         slots[place] = slots[place - 1]
         place -= 1
       }
       slots[place] = slot
     }
-    for position in slots.indices {
-      let slot = slots[position]
-      let slotKey = slot.key
-      if position + 1 < slots.count, slots[position + 1].key == slotKey { continue }
-      newLine()
-      write(words: "  ")
-      value(slotKey)
-      write(words: ": ")
-      let described: String
-      switch slot.rank {
-      case 0: described = logger.values[slot.index].description
-      case 1: described = entry.values[slot.index].description
-      default: described = "\(error!)"
-      }
-      value(Self.namesARequestID(slotKey) ? requestID(described) : described)
+    for slot in slots {
+      writeLoggerPairs(logger, from: &next, before: slot.key, hasError: error != nil)
+      pair(slot.key, slot.isError ? .string("\(error!)") : entry.values[slot.index])
     }
+    writeLoggerPairs(logger, from: &next, before: nil, hasError: error != nil)
+  }
+
+  /// Appends the logger's pairs from `next` whose keys sort before `key` (all when `nil`),
+  /// leaving out one with that key, which the entry's pair replaces, and `error` when the entry
+  /// has an error; `next` is left after the last pair looked at.
+  private mutating func writeLoggerPairs(
+    _ logger: LoggerPairs,
+    from next: inout Int,
+    before key: String?,
+    hasError: Bool
+  ) {
+    while next < logger.pairs.count {
+      let loggerKey = logger.pairs[next].key
+      if let key, !(loggerKey <= key) { return }
+      next += 1
+      if let key, loggerKey == key { return }
+      if !hasError || loggerKey != "error" { write(next - 1, of: logger) }
+    }
+  }
+
+  /// Appends one `key: value` line of an entry's metadata.
+  private mutating func pair(_ key: String, _ metadataValue: Logger.MetadataValue) {
+    newLine()
+    write(words: "  ")
+    value(key)
+    write(words: ": ")
+    self.metadataValue(metadataValue, key: key)
+  }
+
+  /// Appends a metadata value: a request ID's placeholder, a string as it is, another value as
+  /// swift-log describes it.
+  private mutating func metadataValue(_ metadataValue: Logger.MetadataValue, key: String) {
+    if case .string(let string) = metadataValue {
+      value(Self.namesARequestID(key) ? requestID(string) : string)
+    } else {
+      let described = metadataValue.description
+      value(Self.namesARequestID(key) ? requestID(described) : described)
+    }
+  }
+
+  /// A logger's metadata sorted by key, each pair whose value is a string written out once.
+  ///
+  /// Most entries of a request share their logger's metadata: the same dictionary storage, as
+  /// the handler copied it for each entry. Its pairs are sorted the first time that storage is
+  /// met, and a pair whose value is a string is kept as written the first time it is written
+  /// (a request ID's placeholder included, numbered where it first appears), and copied after.
+  /// Two dictionaries with one storage hold the same pairs (the transcript holds both, so
+  /// neither storage was freed and reused). A value of another kind is described for each entry,
+  /// as its description may change.
+  private mutating func loggerPairs(of metadata: Logger.Metadata) -> LoggerPairs {
+    let storage = Self.storage(of: metadata)
+    if let last = lastLoggerPairs, last.storage == storage, storage != nil { return last }
+    if let storage, let known = loggerPairsByStorage[storage] {
+      lastLoggerPairs = known
+      return known
+    }
+    let made = LoggerPairs(storage: storage, metadata: metadata)
+    made.pairs.reserveCapacity(metadata.count)
+    for index in metadata.indices {
+      made.pairs.append(LoggerPair(key: metadata.keys[index], index: index))
+    }
+    made.pairs.sort { $0.key < $1.key }
+    // A few loggers make most entries; a logger whose metadata changes at every entry would fill
+    // the table with pairs never met again, so it stops growing.
+    if let storage, loggerPairsByStorage.count < 64 { loggerPairsByStorage[storage] = made }
+    lastLoggerPairs = made
+    return made
+  }
+
+  /// Appends one of a logger's pairs, as written before or written now.
+  private mutating func write(_ position: Int, of logger: LoggerPairs) {
+    let start = count
+    if let written = logger.pairs[position].written {
+      written.withUnsafeBufferPointer { append($0) }
+      for candidate in logger.pairs[position].candidates {
+        candidates.append(start + candidate.lowerBound..<start + candidate.upperBound)
+      }
+      return
+    }
+    let firstCandidate = candidates.count
+    let metadataValue = logger.metadata.values[logger.pairs[position].index]
+    pair(logger.pairs[position].key, metadataValue)
+    guard case .string = metadataValue, logger.storage != nil else { return }
+    logger.pairs[position].written = Array(
+      UnsafeBufferPointer(start: base + start, count: count - start)
+    )
+    logger.pairs[position].candidates = candidates[firstCandidate...].map {
+      $0.lowerBound - start..<$0.upperBound - start
+    }
+  }
+
+  /// The address of a dictionary's storage, where a dictionary is one reference to it.
+  static func storage(of metadata: Logger.Metadata) -> UInt? {
+    guard MemoryLayout<Logger.Metadata>.size == MemoryLayout<UInt>.size else { return nil }
+    return unsafeBitCast(metadata, to: UInt.self)
   }
 
   /// The level as swift-log spells it (its raw value).
@@ -305,42 +475,44 @@ struct TranscriptText {
   }
 
   private mutating func span(_ span: TranscriptSpanState, depth: Int) {
-    let indent = String(repeating: "  ", count: depth)
+    let indent = depth * 2
     newLine()
-    write(indent)
+    write(spaces: indent)
     // The name it ended with: a server framework renames its span once the route is known.
     value(span.endName ?? span.startName)
     write(words: " (")
     write(words: Self.name(of: span.kind))
     write(words: ")")
-    let inner = indent + "  "
+    let inner = indent + 2
     if span.endCount > 0 {
       attributes(span.attributes, indent: inner)
       for event in span.events {
         newLine()
-        write(inner)
+        write(spaces: inner)
         write(words: "event ")
         value(event.name)
-        attributes(event.attributes, indent: inner + "  ")
+        attributes(event.attributes, indent: inner + 2)
       }
       for error in span.errors {
         newLine()
-        write(inner)
+        write(spaces: inner)
         write(words: "error ")
         value(String(describing: error))
       }
       for link in span.links {
+        newLine()
+        write(spaces: inner)
         if let linked = link.context[TranscriptSpanKey.self] {
-          line("\(inner)link \(traceID(linked.traceID)) \(spanID(linked.spanID))")
+          write("link \(traceID(linked.traceID)) \(spanID(linked.spanID))")
         } else if let context = link.context.inMemorySpanContext {
-          line("\(inner)link \(traceID(context.traceID)) \(spanID(context.spanID))")
+          write("link \(traceID(context.traceID)) \(spanID(context.spanID))")
         } else {
-          line("\(inner)link (a context with no span)")
+          write(words: "link (a context with no span)")
         }
       }
       if let status = span.status {
         newLine()
-        write(inner)
+        write(spaces: inner)
         write(words: "status ")
         write(words: status.code == .ok ? "ok" : "error")
         if let message = status.message {
@@ -350,14 +522,33 @@ struct TranscriptText {
       }
       if let bucket = options.durationBucket {
         let nanoseconds = span.endNanoseconds &- span.startNanoseconds
-        line("\(inner)duration \(Self.rounded(nanoseconds, to: bucket))")
+        newLine()
+        write(spaces: inner)
+        write("duration \(Self.rounded(nanoseconds, to: bucket))")
       }
-      if span.endCount > 1 { line("\(inner)! ended \(span.endCount) times") }
+      if span.endCount > 1 {
+        newLine()
+        write(spaces: inner)
+        write("! ended \(span.endCount) times")
+      }
     } else {
-      line("\(inner)! never ended")
+      newLine()
+      write(spaces: inner)
+      write(words: "! never ended")
     }
     for child in children[ObjectIdentifier(span)] ?? [] {
       self.span(child, depth: depth + 1)
+    }
+  }
+
+  /// Appends `count` spaces.
+  private mutating func write(spaces count: Int) {
+    let spaces: StaticString = "                                "
+    var left = count
+    while left > 0 {
+      let run = min(left, spaces.utf8CodeUnitCount)
+      append(UnsafeBufferPointer(start: spaces.utf8Start, count: run))
+      left -= run
     }
   }
 
@@ -372,24 +563,76 @@ struct TranscriptText {
     }
   }
 
-  /// The message exactly as `.http` prints it (the text it snapshots, without making the
-  /// strategy for each message).
-  static func http(_ message: HTTPMessage) -> String {
-    let text = httpText(of: message)
-    return text.hasSuffix("\n") ? String(text.dropLast()) : text
+  /// One `key = value` line an attribute, keys sorted, gathered in storage that every span
+  /// reuses.
+  private mutating func attributes(_ attributes: SpanAttributes, indent: Int) {
+    var pairs: [(key: String, value: SpanAttribute)] = []
+    // Taken out while used (and put back after): its storage is reused.
+    swap(&pairs, &attributePairs)
+    defer {
+      pairs.removeAll(keepingCapacity: true)
+      swap(&pairs, &attributePairs)
+    }
+    attributes.forEach { pairs.append(($0, $1)) }
+    pairs.sort { $0.key < $1.key }
+    for position in pairs.indices {
+      newLine()
+      write(spaces: indent)
+      value(pairs[position].key)
+      write(words: " = ")
+      attribute(pairs[position].value)
+    }
   }
 
-  /// One `key = value` line an attribute, keys sorted.
-  private mutating func attributes(_ attributes: SpanAttributes, indent: String) {
-    var pairs: [(key: String, value: SpanAttribute)] = []
-    attributes.forEach { pairs.append(($0, $1)) }
-    for (key, attribute) in pairs.sorted(by: { $0.key < $1.key }) {
-      newLine()
-      write(indent)
-      value(key)
-      write(words: " = ")
-      value(Self.describe(attribute))
+  /// Appends an attribute's value as ``describe(_:)`` spells it, the common kinds without
+  /// making that string: an integer's digits, a boolean's word, a string between quotes.
+  private mutating func attribute(_ attribute: SpanAttribute) {
+    switch attribute {
+    case .int64(let number): write(integer: number)
+    case .int32(let number): write(integer: Int64(number))
+    case .bool(let truth): write(words: truth ? "true" : "false")
+    case .string(let string): quoted(string)
+    default: value(Self.describe(attribute))
     }
+  }
+
+  /// Appends a decimal integer (digits, a `-` first if negative: never an identity nor an
+  /// escape).
+  private mutating func write(integer: Int64) {
+    reserve(20)
+    var magnitude = integer.magnitude
+    var length = 1
+    var rest = magnitude / 10
+    while rest > 0 {
+      length += 1
+      rest /= 10
+    }
+    if integer < 0 { append(UInt8(ascii: "-")) }
+    var place = count + length
+    repeat {
+      place -= 1
+      base[place] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+      magnitude /= 10
+    } while magnitude > 0
+    count += length
+  }
+
+  /// Appends a string between quotes, as `value("\"\(string)\"")` would: its bytes directly
+  /// when they need no escape and are short enough not to be cut.
+  private mutating func quoted(_ string: String) {
+    let start = count
+    let written: Bool? = string.utf8.withContiguousStorageIfAvailable { bytes in
+      guard bytes.count + 2 <= TranscriptOptions.maximumValueLength,
+        !Self.needsEscaping(bytes)
+      else { return false }
+      append(UInt8(ascii: "\""))
+      append(bytes)
+      append(UInt8(ascii: "\""))
+      // A quote is not a hex digit: the quoted value may hold one where the string may.
+      if TranscriptIdentities.mayHoldIdentity(bytes) { candidates.append(start..<count) }
+      return true
+    }
+    if written != true { value("\"\(string)\"") }
   }
 
   private mutating func traceID(_ id: String) -> String {
@@ -401,24 +644,27 @@ struct TranscriptText {
   /// Hummingbird's `hb.request.id`, and any key ending in `request.id`, `request_id`,
   /// `request-id` or `requestID` (in any case).
   static func namesARequestID(_ key: String) -> Bool {
-    // Every suffix ends in `d`: most keys are told apart by their last byte.
-    guard let last = key.utf8.last, last | 0x20 == UInt8(ascii: "d") else { return false }
+    if let named = key.utf8.withContiguousStorageIfAvailable(namesARequestID) { return named }
     var key = key
-    return key.withUTF8 { key in
-      for suffix in requestIDSuffixes where key.count >= suffix.count {
-        var matches = true
-        for (offset, expected) in suffix.enumerated() {
-          let byte = key[key.count - suffix.count + offset]
-          // ASCII case folding: no other character lowercases into these suffixes' letters.
-          if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected {
-            matches = false
-            break
-          }
+    return key.withUTF8(namesARequestID)
+  }
+
+  private static func namesARequestID(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    // Every suffix ends in `d`: most keys are told apart by their last byte.
+    guard let last = key.last, last | 0x20 == UInt8(ascii: "d") else { return false }
+    for suffix in requestIDSuffixes where key.count >= suffix.count {
+      var matches = true
+      for (offset, expected) in suffix.enumerated() {
+        let byte = key[key.count - suffix.count + offset]
+        // ASCII case folding: no other character lowercases into these suffixes' letters.
+        if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected {
+          matches = false
+          break
         }
-        if matches { return true }
       }
-      return false
+      if matches { return true }
     }
+    return false
   }
 
   private static let requestIDSuffixes = ["request.id", "request_id", "request-id", "requestid"]

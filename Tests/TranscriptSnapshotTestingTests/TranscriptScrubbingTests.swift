@@ -55,6 +55,26 @@ import Tracing
     ).text
   }
 
+  /// A label repeated by entry after entry is written once and copied after, still noted where
+  /// it may hold an identity: the text is that of scrubbing the whole text, and each header
+  /// holds the label escaped.
+  @Test func repeatedLabelsAreScrubbedAndEscapedAsTheFirst() async {
+    let labels = [
+      "app", "app", "job \(Self.id)", "job \(Self.id)", "tab\there", "tab\there", "app",
+      "job \(Self.other)", "job \(Self.id)",
+    ]
+    let transcript = await Transcript.record { capture in
+      for label in labels { capture.logger(label: label).info("entry") }
+    }
+    let text = snapshotText(transcript, as: .transcript).text
+    #expect(text == Self.wholeTextScrubbed(transcript))
+    #expect(
+      TranscriptTextTests.text(transcript)
+        == labels.map { "── log info \(TranscriptText.escaped($0)): entry" }.joined(separator: "\n")
+    )
+    #expect(text.components(separatedBy: "job UUID_1:").count == 4)
+  }
+
   @Test func theSameTextAsScrubbingTheWholeText() async {
     // The printed body is scrubbed line by line: identities at a line's ends, and a date whose
     // time would be on the next line.

@@ -76,6 +76,114 @@ import Testing
     expectTheSortedMergedPairs(of: transcript, lines: 100)
   }
 
+  /// Entries of one logger whose metadata changes every few entries, so that runs of entries
+  /// share one dictionary storage (whose sorted pairs the text writes once and copies after):
+  /// each entry's lines are still the pairs of `sortedMetadata`, values of every kind included.
+  @Test func aLoggersSharedMetadataIsTheSortedMergedPairs() async {
+    var random = SplitMix64(state: 36)
+    func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+    let keys = ["a", "b", "error", "user", "Z", "é", "e\u{301}", "zone", "a.b", "ß", "", "0"]
+    let values: [Logger.MetadataValue] = [
+      "text", .stringConvertible(42), .array(["x", .stringConvertible(1.5)]),
+      .dictionary(["k": "v"]), "with-dash 2024-", "",
+    ]
+    let transcript = await Transcript.record { capture in
+      var logger = capture.logger(label: "app")
+      for entry in 0..<400 {
+        if entry % 7 == 0 {
+          logger[metadataKey: keys[below(keys.count)]] = values[below(values.count)]
+        }
+        if entry % 29 == 0 { logger[metadataKey: keys[below(keys.count)]] = nil }
+        var metadata: Logger.Metadata? = below(3) == 0 ? nil : [:]
+        if metadata != nil {
+          for _ in 0..<below(3) { metadata![keys[below(keys.count)]] = values[below(values.count)] }
+        }
+        let error = below(5) == 0 ? Failure(description: "boom") : nil
+        logger.info("entry", error: error, metadata: metadata)
+      }
+    }
+    expectTheSortedMergedPairs(of: transcript, lines: 400)
+  }
+
+  /// A logger's request ID, written once and copied after, keeps the number of its first
+  /// appearance in the text, also when an entry's own request ID sorts before it.
+  @Test func aLoggersRequestIDIsNumberedWhereItFirstAppears() async {
+    let transcript = await Transcript.record { capture in
+      var logger = capture.logger(label: "app")
+      logger[metadataKey: "request_id"] = "first"
+      logger.info("one", metadata: ["a.request_id": "second"])
+      logger.info("two")
+      logger[metadataKey: "request_id"] = "second"
+      logger.info("three")
+      logger[metadataKey: "request_id"] = "third"
+      logger.info("four")
+      logger.info("five", metadata: ["request_id": "first"])
+    }
+    #expect(
+      TranscriptTextTests.text(transcript) == """
+        ── log info app: one
+          a.request_id: REQUEST_ID_1
+          request_id: REQUEST_ID_2
+        ── log info app: two
+          request_id: REQUEST_ID_2
+        ── log info app: three
+          request_id: REQUEST_ID_1
+        ── log info app: four
+          request_id: REQUEST_ID_3
+        ── log info app: five
+          request_id: REQUEST_ID_2
+        """
+    )
+  }
+
+  /// A span's attributes of every kind, written without describing the common ones first: each
+  /// line is the attribute described and escaped, the plain way, at the edges of every kind
+  /// (the extreme integers, strings that need an escape, and strings just short of and just
+  /// beyond the length where a value is cut).
+  @Test func attributesOfEveryKindAreTheirEscapedDescriptions() async {
+    let limit = TranscriptOptions.maximumValueLength
+    let attributes: [(String, SpanAttribute)] = [
+      ("i32.min", .int32(.min)), ("i32.max", .int32(.max)), ("i32.zero", .int32(0)),
+      ("i32.minus", .int32(-7)), ("i64.min", .int64(.min)), ("i64.max", .int64(.max)),
+      ("i64.ten", .int64(10)), ("i64.minus", .int64(-1_000)), ("yes", .bool(true)),
+      ("no", .bool(false)), ("empty", .string("")), ("plain", .string("plain text")),
+      ("line", .string("a\nb")), ("tab", .string("\t")), ("c1", .string("x\u{85}y")),
+      ("accent", .string("é\u{301}")), ("quote", .string("say \"hi\"")),
+      ("fits", .string(String(repeating: "a", count: limit - 2))),
+      ("cut", .string(String(repeating: "b", count: limit - 1))),
+      ("long", .string(String(repeating: "c", count: limit + 5))),
+      ("wide", .string(String(repeating: "é", count: limit / 2))),
+      ("id", .string("8F3C2A1E-4B5D-4E6F-8A9B-0C1D2E3F4A5B")), ("double", .double(0.1)),
+      ("ints", .int64Array([1, -2])), ("words", .stringArray(["a", "b\n"])),
+      ("convertible", .stringConvertible(3.25)),
+    ]
+    let transcript = await Transcript.record { capture in
+      capture.tracer.withSpan("job", ofKind: .internal) { span in
+        for (key, attribute) in attributes { span.attributes[key] = attribute }
+      }
+    }
+    var expected = ["── span", "job (internal)"]
+    for (key, attribute) in attributes.sorted(by: { $0.0 < $1.0 }) {
+      expected.append("  \(key) = \(TranscriptText.escaped(TranscriptText.describe(attribute)))")
+    }
+    #expect(TranscriptTextTests.text(transcript) == expected.joined(separator: "\n"))
+  }
+
+  /// A message's section is `.http`'s text without its last character when that is a line
+  /// break (`hasSuffix("\n")`, which `\r\n`, one character, is not), however the body ends.
+  @Test func aMessageIsHTTPsTextWithoutItsFinalLineBreak() {
+    for body in ["", "a", "a\n", "a\r\n", "a\r", "\n", "\r\n", "a\n\n", "é\n", "a\r\n\r\n"] {
+      let message = HTTPMessage(
+        HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain"]),
+        body: Data(body.utf8)
+      )
+      let http = httpText(of: message)
+      let expected = "── response\n" + (http.hasSuffix("\n") ? String(http.dropLast()) : http)
+      let transcript = Transcript(events: [.http(message, outgoing: false)])
+      #expect(TranscriptTextTests.text(transcript) == expected, "for \(body.debugDescription)")
+    }
+  }
+
   /// The lines of an unescaped text that may hold an identity are those where a `-` follows
   /// four hex digits: the rule walked byte by byte, against lines of hex digits, dashes and
   /// other bytes at random.

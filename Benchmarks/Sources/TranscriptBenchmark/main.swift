@@ -16,6 +16,12 @@
 // Usage:
 //   TranscriptBenchmark [RUNS]
 //       prints Markdown tables of medians (default 31 runs)
+//   TranscriptBenchmark RUNS --profile-text (--profile-capture, --profile-bootstrap,
+//   --profile-handler)
+//       only makes the text (runs the handler) RUNS times, for a profiler; the text's
+//       median time goes to standard error
+//   TranscriptBenchmark 1 --print-text
+//       prints the text, to compare two builds'
 
 import Foundation
 import InMemoryLogging
@@ -242,6 +248,23 @@ if CommandLine.arguments.contains("--profile-handler") {
 
 let transcript = await capturedTranscript()
 let transcriptText = text(of: transcript, as: .transcript)
+// `TranscriptBenchmark RUNS --profile-text` only makes the strategy's text RUNS times, for a
+// profiler; `--print-text` prints it once, to compare two builds' texts.
+if CommandLine.arguments.contains("--profile-text") {
+  var samples: [Double] = []
+  for _ in 0..<runs {
+    let start = processMilliseconds()
+    kept = text(of: transcript, as: .transcript)
+    samples.append(processMilliseconds() - start)
+    kept = nil
+  }
+  FileHandle.standardError.write(Data("text: \(format(median(samples))) (median)\n".utf8))
+  exit(0)
+}
+if CommandLine.arguments.contains("--print-text") {
+  print(transcriptText, terminator: "")
+  exit(0)
+}
 let lineCount = transcriptText.split(separator: "\n", omittingEmptySubsequences: false).count
 let logCount = transcriptText.components(separatedBy: "\n── log ").count - 1
 guard logCount == 1_000 else {
