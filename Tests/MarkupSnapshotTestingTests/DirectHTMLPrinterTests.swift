@@ -152,8 +152,8 @@ import Testing
     }
   }
 
-  /// The text is written into the new `String`'s own storage; a text that outgrows it moves to a
-  /// buffer of the printer's and comes out the same.
+  /// The text is written into a buffer sized from the page; a text that outgrows it moves to a
+  /// larger one and comes out the same, whatever the first size.
   @Test func aTextThatOutgrowsItsFirstStoragePrintsTheSame() throws {
     let deep = String(repeating: "<div>", count: 3_000) + "x"
     let direct = try #require(Self.directText(deep))

@@ -26,38 +26,27 @@ struct DirectHTMLPrinter {
 
   /// The canonical text of the UTF-8 in `bytes`, or `nil` when the tree reader must read it.
   ///
-  /// The text is written straight into the new `String`'s storage, of `capacity` bytes (by
-  /// default what a one-line page's canonical text takes, with room to spare); a page whose text
-  /// outgrows it (deep nesting, many implied end tags) moves to a buffer of its own, which grows,
-  /// and is copied into a `String` at the end.
+  /// The text is written into a buffer of `capacity` bytes (by default what a one-line page's
+  /// canonical text takes, with room to spare), which grows if the text outgrows it (deep
+  /// nesting, many implied end tags), and is copied into the `String` at the end.
   static func canonicalText(
     _ bytes: UnsafeBufferPointer<UInt8>,
     capacity: Int? = nil
   ) -> String? {
-    var spilled: OutputBytes?
-    defer { spilled?.deallocate() }
-    let text: String
+    var printer = DirectHTMLPrinter(
+      bytes: bytes,
+      output: OutputBytes(capacity: capacity ?? (bytes.count * 2 + 256))
+    )
+    defer {
+      printer.deallocateStacks()
+      printer.output.deallocate()
+    }
     do {
-      text = try String(unsafeUninitializedCapacity: capacity ?? (bytes.count * 2 + 256)) {
-        storage in
-        var printer = DirectHTMLPrinter(bytes: bytes, output: OutputBytes(writingInto: storage))
-        defer { printer.deallocateStacks() }
-        do {
-          try printer.run()
-        } catch {
-          printer.output.deallocate()
-          throw error
-        }
-        guard printer.output.isInPlace else {
-          spilled = printer.output
-          return 0
-        }
-        return printer.output.count
-      }
+      try printer.run()
     } catch {
       return nil
     }
-    return spilled?.makeString() ?? text
+    return printer.output.makeString()
   }
 
   /// Thrown where the page needs the tree reader.
@@ -1295,28 +1284,32 @@ private final class NameIDs: Sendable {
   }
 }
 
-/// The canonical text as it is written: first into the storage of the `String` being made, and
-/// if it outgrows that, into a buffer of its own that grows by doubling; so that a write is a
-/// bounds check and a copy. The printer frees the buffer it owns.
+/// The canonical text as it is written, into a buffer of the printer's that grows by doubling,
+/// so that a write is a bounds check and a copy. The printer frees it.
 private struct OutputBytes {
   private var base: UnsafeMutablePointer<UInt8>
   private var capacity: Int
   private(set) var count = 0
-  /// Whether the bytes are still in the storage given at the start (which the `String` owns).
-  private(set) var isInPlace = true
 
-  init(writingInto storage: UnsafeMutableBufferPointer<UInt8>) {
-    // A `String`'s storage always has an address, even when empty.
-    base = storage.baseAddress!
-    capacity = storage.count
+  init(capacity: Int) {
+    self.capacity = max(capacity, 16)
+    base = .allocate(capacity: self.capacity)
   }
 
-  func deallocate() {
-    if !isInPlace { base.deallocate() }
-  }
+  func deallocate() { base.deallocate() }
 
+  /// The text as a `String`, copied without validating it again: the printer writes only whole
+  /// characters of its input, which is valid UTF-8 (slices of it end at ASCII bytes, names with
+  /// other bytes are refused, and the rest is ASCII). Validating 1.5 MB that holds one non-ASCII
+  /// byte would take a fifth of the print (see the Performance article); the tests' debug builds
+  /// still check every text.
   func makeString() -> String {
-    String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    let text = UnsafeBufferPointer(start: base, count: count)
+    assert(String(validating: text, as: UTF8.self) != nil, "The canonical text is not UTF-8")
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      return unsafe String(copying: UTF8Span(unchecked: text.span))
+    }
+    return String(decoding: text, as: UTF8.self)
   }
 
   @inline(__always)
@@ -1329,10 +1322,9 @@ private struct OutputBytes {
     while newCapacity < needed { newCapacity *= 2 }
     let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
     newBase.update(from: base, count: count)
-    deallocate()
+    base.deallocate()
     base = newBase
     capacity = newCapacity
-    isInPlace = false
   }
 
   @inline(__always)
