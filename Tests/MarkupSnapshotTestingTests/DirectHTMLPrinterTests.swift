@@ -168,6 +168,21 @@ import Testing
     }
   }
 
+  /// The text is copied into its `String` without being validated again: the `String` must still
+  /// know what it holds, comparing by canonical equivalence and counting characters as one made
+  /// from validated bytes does.
+  @Test func theUncheckedTextIsAStringLikeAnyOther() throws {
+    let page = "<p title='e\u{301}'>cafe\u{301} \u{1F600}"
+    let decomposed = try #require(Self.directText(page))
+    #expect(decomposed == "<p title=\"\u{E9}\">caf\u{E9} \u{1F600}</p>\n")
+    #expect(decomposed.count == 24)
+    #expect(decomposed.unicodeScalars.count == 26)
+    #expect(Array(decomposed.utf8) == Array(Self.treeText(page).utf8))
+    let ascii = try #require(Self.directText("<p>plain</p>"))
+    #expect(ascii == "<p>plain</p>\n")
+    #expect(ascii.utf8.count == ascii.count)
+  }
+
   /// The direct printer's table of packed names gives every listed name the traits the tree
   /// reader's dictionary gives it, and unlisted names none.
   @Test func theNameTableAgreesWithTheTreeReadersLists() {
