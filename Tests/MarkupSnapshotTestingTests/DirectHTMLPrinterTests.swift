@@ -183,6 +183,33 @@ import Testing
     #expect(ascii.utf8.count == ascii.count)
   }
 
+  /// The rules' fixed name IDs are those the table gives: each constant its name's, the names
+  /// first in their order, and no two listed names one ID.
+  @Test func theRulesFixedNameIDsAreTheTables() {
+    let constants = [
+      ("html", RuleNameID.html), ("head", RuleNameID.head), ("body", RuleNameID.body),
+      ("p", RuleNameID.paragraph), ("br", RuleNameID.br), ("table", RuleNameID.table),
+      ("tbody", RuleNameID.tbody), ("thead", RuleNameID.thead), ("tfoot", RuleNameID.tfoot),
+      ("tr", RuleNameID.tr), ("td", RuleNameID.td), ("th", RuleNameID.th),
+      ("caption", RuleNameID.caption), ("colgroup", RuleNameID.colgroup), ("li", RuleNameID.li),
+      ("dd", RuleNameID.dd), ("dt", RuleNameID.dt), ("a", RuleNameID.a),
+      ("nobr", RuleNameID.nobr), ("button", RuleNameID.button), ("option", RuleNameID.option),
+      ("optgroup", RuleNameID.optgroup), ("dialog", RuleNameID.dialog),
+      ("template", RuleNameID.template), ("pre", RuleNameID.pre),
+      ("listing", RuleNameID.listing), ("textarea", RuleNameID.textarea),
+      ("image", RuleNameID.image),
+    ]
+    #expect(constants.map(\.0) == RuleNameID.names)
+    for (offset, (name, id)) in constants.enumerated() {
+      #expect(HTMLElementTraits(name: name).nameID == id, "\(name)")
+      #expect(id == offset + 1, "\(name)")
+    }
+    let ids = HTMLElementTraits.listedNames.map { HTMLElementTraits(name: $0).nameID }
+    #expect(Set(ids).count == ids.count)
+    #expect(!ids.contains(0))
+    #expect(ids.allSatisfy { $0 < HTMLElementTraits.nameCount })
+  }
+
   /// The direct printer's table of packed names gives every listed name the traits the tree
   /// reader's dictionary gives it, and unlisted names none.
   @Test func theNameTableAgreesWithTheTreeReadersLists() {

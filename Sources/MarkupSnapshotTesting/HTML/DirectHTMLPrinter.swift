@@ -55,8 +55,7 @@ struct DirectHTMLPrinter {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
   private var output: OutputBytes
-  /// The name IDs and the table of names, read once per page rather than through globals.
-  private let ids = NameIDs.shared
+  /// The table of names, read once per page rather than through a global.
   private let names = PackedNameTable.shared
   private var open = FlatArray<OpenTag>()
   /// How many open elements have each listed name ID, as the tree reader's stack counts them.
@@ -423,7 +422,7 @@ struct DirectHTMLPrinter {
       whitespace = false
       break
     }
-    if !whitespace, currentID == ids.head, !inForeignContent { popLast() }
+    if !whitespace, currentID == ID.head, !inForeignContent { popLast() }
     if !whitespace || bodyStarted, !isTableContext, !inForeignContent {
       try reconstructFormatting()
     }
@@ -464,61 +463,59 @@ struct DirectHTMLPrinter {
       try openForeignElement(name, selfClosing: selfClosing)
       return
     }
-    if id == ids.image { throw Unsupported() }
+    if id == ID.image { throw Unsupported() }
     let ruleID = traits.contains(.startTagRule) ? id : 0
     switch ruleID {
-    case ids.html:
-      if let root = open.first, root.name.id == ids.html {
+    case ID.html:
+      if let root = open.first, root.name.id == ID.html {
         if attributeCount > 0 { throw Unsupported() }
         return
       }
       if bodyStarted || !open.isEmpty { return }
-    case ids.body:
-      if open.contains(where: { $0.name.id == ids.body }) {
+    case ID.body:
+      if open.contains(where: { $0.name.id == ID.body }) {
         if attributeCount > 0 { throw Unsupported() }
         return
       }
       if bodyStarted { return }
-      if currentID == ids.head { popLast() }
-    case ids.head:
-      if bodyStarted || counts[ids.head] > 0 || counts[ids.body] > 0 { return }
+      if currentID == ID.head { popLast() }
+    case ID.head:
+      if bodyStarted || counts[ID.head] > 0 || counts[ID.body] > 0 { return }
     default:
       if !traits.contains(.headContent) {
-        if currentID == ids.head { popLast() }
+        if currentID == ID.head { popLast() }
         bodyStarted = true
       }
     }
-    if traits.contains(.closesParagraph) || (id == ids.table && !quirks) {
-      closeInScope(ids.paragraph, boundaries: [.scope, .button])
+    if traits.contains(.closesParagraph) || (id == ID.table && !quirks) {
+      closeInScope(ID.paragraph, boundaries: [.scope, .button])
     }
     switch ruleID {
-    case ids.td, ids.th:
+    case ID.td, ID.th:
       popToTable(keeping: [.tableRow, .tableSection])
-    case ids.tr:
+    case ID.tr:
       popToTable(keeping: .tableSection)
     case _ where traits.contains(.heading):
       if !open.isEmpty, open[open.count - 1].name.traits.contains(.heading) { popLast() }
-    case ids.li:
-      let li = ids.li
-      closeListItem { $0 == li }
-      closeInScope(ids.paragraph, boundaries: [.scope, .button])
-    case ids.dd, ids.dt:
-      let (dd, dt) = (ids.dd, ids.dt)
-      closeListItem { $0 == dd || $0 == dt }
-      closeInScope(ids.paragraph, boundaries: [.scope, .button])
-    case ids.a, ids.nobr:
+    case ID.li:
+      closeListItem { $0 == ID.li }
+      closeInScope(ID.paragraph, boundaries: [.scope, .button])
+    case ID.dd, ID.dt:
+      closeListItem { $0 == ID.dd || $0 == ID.dt }
+      closeInScope(ID.paragraph, boundaries: [.scope, .button])
+    case ID.a, ID.nobr:
       if formattingEntry(named: id) != nil {
         try adoptionAgency(name)
         if formattingEntry(named: id) != nil { throw Unsupported() }
       }
-    case ids.button:
-      closeInScope(ids.button, boundaries: .scope)
-    case ids.option:
-      if currentID == ids.option { popLast() }
-    case ids.optgroup:
-      if currentID == ids.option { popLast() }
-      if currentID == ids.optgroup { popLast() }
-    case ids.caption, ids.colgroup, ids.tbody, ids.thead, ids.tfoot:
+    case ID.button:
+      closeInScope(ID.button, boundaries: .scope)
+    case ID.option:
+      if currentID == ID.option { popLast() }
+    case ID.optgroup:
+      if currentID == ID.option { popLast() }
+      if currentID == ID.optgroup { popLast() }
+    case ID.caption, ID.colgroup, ID.tbody, ID.thead, ID.tfoot:
       popToTable(keeping: [])
     default: break
     }
@@ -537,7 +534,7 @@ struct DirectHTMLPrinter {
     }
     if traits.contains(.rawText) {
       var (start, end) = try rawText(of: name)
-      let textarea = id == ids.textarea
+      let textarea = id == ID.textarea
       if textarea { start = bytes.afterLeadingNewline(from: start, to: end) }
       if compact || start < end {
         if textarea { output.append(0x0A) }
@@ -547,7 +544,7 @@ struct DirectHTMLPrinter {
       if !compact { output.append(0x0A) }
       return
     }
-    let preformatted = id == ids.pre || id == ids.listing
+    let preformatted = id == ID.pre || id == ID.listing
     if preformatted { dropNextNewline = true }
     var tag = OpenTag(name: name, serial: serial)
     if compact {
@@ -583,7 +580,7 @@ struct DirectHTMLPrinter {
   private mutating func closeElement(_ name: TagName) throws(Unsupported) {
     if inForeignContent {
       // An end tag that does not close foreign content follows HTML's rules around it.
-      if name.id == ids.paragraph || name.id == ids.br { throw Unsupported() }
+      if name.id == ID.paragraph || name.id == ID.br { throw Unsupported() }
       for position in open.indices.reversed() {
         guard open[position].foreign else { break }
         if open[position].name.count == name.count,
@@ -598,9 +595,9 @@ struct DirectHTMLPrinter {
     let traits = name.traits
     let id = name.id
     switch traits.contains(.endTagRule) ? id : 0 {
-    case ids.paragraph:
-      if !closeInScope(ids.paragraph, boundaries: [.scope, .button]),
-        bodyStarted || counts[ids.body] > 0 || counts[ids.template] > 0
+    case ID.paragraph:
+      if !closeInScope(ID.paragraph, boundaries: [.scope, .button]),
+        bodyStarted || counts[ID.body] > 0 || counts[ID.template] > 0
       {
         let compact = beginChild()
         output.append("<p></p>")
@@ -608,24 +605,24 @@ struct DirectHTMLPrinter {
         bodyStarted = true
         sawElement = true
       }
-    case ids.br:
+    case ID.br:
       try openElement(name, withAttributes: false)
-    case ids.body, ids.html:
+    case ID.body, ID.html:
       break
-    case ids.head:
-      if currentID == ids.head { popLast() }
-    case ids.li:
-      closeInScope(ids.li, boundaries: [.scope, .list])
+    case ID.head:
+      if currentID == ID.head { popLast() }
+    case ID.li:
+      closeInScope(ID.li, boundaries: [.scope, .list])
     case _ where traits.contains(.heading):
       if let position = open.lastIndex(where: { $0.name.traits.contains(.heading) }),
         !open[(position + 1)...].contains(where: { $0.name.traits.contains(.scope) })
       {
         pop(to: position)
       }
-    case ids.table, ids.tbody, ids.thead, ids.tfoot, ids.tr, ids.td, ids.th, ids.caption,
-      ids.colgroup:
+    case ID.table, ID.tbody, ID.thead, ID.tfoot, ID.tr, ID.td, ID.th, ID.caption,
+      ID.colgroup:
       closeInScope(id, boundaries: .tableScope)
-    case ids.dialog,
+    case ID.dialog,
       _ where traits.contains(.special):
       closeInScope(id, boundaries: .scope)
     case _ where traits.contains(.formatting):
@@ -662,7 +659,7 @@ struct DirectHTMLPrinter {
   }
 
   private mutating func popToTable(keeping: HTMLElementTraits) {
-    guard counts[ids.table] > 0, let table = open.lastIndex(where: { $0.name.id == ids.table })
+    guard counts[ID.table] > 0, let table = open.lastIndex(where: { $0.name.id == ID.table })
     else { return }
     while open.count - 1 > table, open[open.count - 1].name.traits.isDisjoint(with: keeping) {
       popLast()
@@ -1074,6 +1071,9 @@ private extension UnsafeBufferPointer<UInt8> {
   }
 }
 
+/// The fixed IDs of the names the rules ask about.
+private typealias ID = RuleNameID
+
 /// A tag's name: where it is in the input, whether it has capitals to lowercase, and its traits.
 private struct TagName {
   var start: Int
@@ -1211,77 +1211,6 @@ private struct FormattingEntry {
 
 private func lowercased(_ byte: UInt8) -> UInt8 {
   byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-}
-
-/// The IDs of the names the printer's rules compare with, read once per page. A class, so that
-/// the printer holds one reference rather than 28 words.
-private final class NameIDs: Sendable {
-  let html: Int
-  let head: Int
-  let body: Int
-  let paragraph: Int
-  let br: Int
-  let table: Int
-  let tbody: Int
-  let thead: Int
-  let tfoot: Int
-  let tr: Int
-  let td: Int
-  let th: Int
-  let caption: Int
-  let colgroup: Int
-  let li: Int
-  let dd: Int
-  let dt: Int
-  let a: Int
-  let nobr: Int
-  let button: Int
-  let option: Int
-  let optgroup: Int
-  let dialog: Int
-  let template: Int
-  let pre: Int
-  let listing: Int
-  let textarea: Int
-  let image: Int
-
-  static let shared = NameIDs()
-
-  private init() {
-    func id(_ name: String) -> Int {
-      let id = HTMLElementTraits(name: name).nameID
-      precondition(id != 0, "\(name) is not a listed name")
-      return id
-    }
-    html = id("html")
-    head = id("head")
-    body = id("body")
-    paragraph = id("p")
-    br = id("br")
-    table = id("table")
-    tbody = id("tbody")
-    thead = id("thead")
-    tfoot = id("tfoot")
-    tr = id("tr")
-    td = id("td")
-    th = id("th")
-    caption = id("caption")
-    colgroup = id("colgroup")
-    li = id("li")
-    dd = id("dd")
-    dt = id("dt")
-    a = id("a")
-    nobr = id("nobr")
-    button = id("button")
-    option = id("option")
-    optgroup = id("optgroup")
-    dialog = id("dialog")
-    template = id("template")
-    pre = id("pre")
-    listing = id("listing")
-    textarea = id("textarea")
-    image = id("image")
-  }
 }
 
 /// The canonical text as it is written, into a buffer of the printer's that grows by doubling,
