@@ -120,6 +120,31 @@ import Testing
     #expect(Self.compare([page], corpus: "orders page") == 1)
   }
 
+  /// A start tag written as the printer writes it is copied as it is; one that differs in any way
+  /// the printer normalises (case, spacing, quoting, `/`, a duplicate) is written afresh. Each at
+  /// every offset modulo 8, as attribute names are checked for capitals a word at a time.
+  @Test func startTagsAreCopiedOnlyWhenWrittenAsPrinted() {
+    let tags = [
+      #"<span class="x" id="y">"#, #"<SPAN class="x">"#, #"<span Class="x">"#,
+      #"<span data-long-Name="x">"#, #"<span data-long-name="x" ID="y">"#, "<span aB>",
+      #"<span  class="x">"#, "<span\nclass=\"x\">", #"<span class ="x">"#,
+      #"<span class= "x">"#, "<span class='x'>", "<span class=x>", #"<span class="x" >"#,
+      #"<span class="x"/>"#, #"<span a="1" a="2">"#, #"<span a="1" A="2">"#, "<span a b>",
+      "<span a  b>", #"<span a="1"b="2">"#, "<span a\nb>", #"<span a="">"#, "<span a>",
+      #"<span a="x'y">"#, #"<span a='x"y'>"#, "<span =a>", "<span\t>", "<span/>", "<span>",
+    ]
+    var pages: [String] = []
+    for tag in tags {
+      for padding in 0..<8 {
+        pages.append("<div>" + String(repeating: "x", count: padding) + "</div>" + tag + "1</span>")
+      }
+    }
+    #expect(Self.compare(pages, corpus: "start tags") == pages.count)
+    #expect(Self.directText(#"<p a="1" b c="">x</p>"#) == "<p a=\"1\" b c=\"\">x</p>\n")
+    #expect(Self.directText("<p A='1'  b\nc=\"\" >x</p>") == "<p a=\"1\" b c=\"\">x</p>\n")
+    #expect(Self.directText("<p a=\"1\" b/>x</p>") == "<p a=\"1\" b>x</p>\n")
+  }
+
   /// Every token boundary at every offset modulo 8 (the printer scans words of eight bytes):
   /// tag names of up to eight bytes and longer, capitals, attribute names and values, text
   /// with multi-byte UTF-8 and whitespace, and a tag or `<` in the last seven bytes.

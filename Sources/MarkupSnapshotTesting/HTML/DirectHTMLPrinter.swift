@@ -65,6 +65,12 @@ struct DirectHTMLPrinter {
   /// The attributes of the tag read last: the first `attributeCount` (the array is reused).
   private var attributes: [TagAttribute] = []
   private var attributeCount = 0
+  /// Whether the attributes read last are written as the printer writes them (see
+  /// ``readAttributes()``).
+  private var attributesAsPrinted = false
+  /// Where the start tag read last begins and ends in the input, when all of it is written there
+  /// as the printer writes it, so that it is copied as it is; `end` is 0 otherwise.
+  private var sourceTag = (start: 0, end: 0)
   private var quirks = true
   private var sawElement = false
   private var dropNextNewline = false
@@ -214,12 +220,14 @@ struct DirectHTMLPrinter {
   }
 
   private mutating func startTag() throws(Unsupported) {
+    let start = index
     index += 1
     let name = try tagName()
     guard let selfClosing = try readAttributes() else {
       index = bytes.count
       return
     }
+    sourceTag = (start, attributesAsPrinted && !name.capitals ? index : 0)
     try openElement(name, withAttributes: true, selfClosing: selfClosing)
   }
 
@@ -234,7 +242,7 @@ struct DirectHTMLPrinter {
         | ByteScan.equal(word, UInt8(ascii: ">")) | (word & ByteScan.highs)
       let count = ByteScan.first(ends)
       if count < 8 {
-        let end = bytes[start + count]
+        let end = UInt8(truncatingIfNeeded: word &>> UInt64(8 * count))
         // Non-ASCII names compare as `String`s in the tree reader, by canonical equivalence.
         if end >= 0x80 { throw Unsupported() }
         // `/` and `>` are exact hits; a byte below `!` is whitespace or (rarely) part of the name.
@@ -281,23 +289,33 @@ struct DirectHTMLPrinter {
 
   /// Reads a tag's attributes into `attributes` through its `>`: whether it ends in `/>`, or
   /// `nil` if the input ends inside the tag.
+  ///
+  /// It also tells whether the attributes are written as the printer writes them (one space
+  /// before each, lowercase names, values in double quotes right after `=`, none dropped as a
+  /// duplicate, `>` right after the last): ``attributesAsPrinted``.
   private mutating func readAttributes() throws(Unsupported) -> Bool? {
     attributeCount = 0
+    var canonical = true
     while true {
+      let spaceStart = index
       while index < bytes.count, isSpace(bytes[index]) { index += 1 }
       guard index < bytes.count else { return nil }
       if bytes[index] == UInt8(ascii: ">") {
         index += 1
+        attributesAsPrinted = canonical && index == spaceStart + 1
         return false
       }
       if bytes[index] == UInt8(ascii: "/") {
         index += 1
+        canonical = false
         if index < bytes.count, bytes[index] == UInt8(ascii: ">") {
           index += 1
+          attributesAsPrinted = false
           return true
         }
         continue
       }
+      if index != spaceStart + 1 || bytes[spaceStart] != 0x20 { canonical = false }
       let nameStart = index
       // A leading `=` belongs to the name.
       index = ByteScan.firstHit(
@@ -313,12 +331,17 @@ struct DirectHTMLPrinter {
             || $0 == UInt8(ascii: "=")
         }
       )
+      if canonical, bytes.hasCapitals(from: nameStart, to: index) { canonical = false }
       var attribute = TagAttribute(nameStart: nameStart, nameEnd: index)
+      let nameEnd = index
       while index < bytes.count, isSpace(bytes[index]) { index += 1 }
       if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
+        if index != nameEnd { canonical = false }
         index += 1
+        let valueStart = index
         while index < bytes.count, isSpace(bytes[index]) { index += 1 }
         guard index < bytes.count else { return nil }
+        if index != valueStart { canonical = false }
         let quote = bytes[index]
         if quote == 0x22 || quote == 0x27 {
           let start = index + 1
@@ -327,7 +350,9 @@ struct DirectHTMLPrinter {
           index = end + 1
           attribute.value = (start, end)
           attribute.escapesQuotes = quote == 0x27
+          if quote == 0x27 { canonical = false }
         } else {
+          canonical = false
           let start = index
           while index < bytes.count, !isSpace(bytes[index]),
             bytes[index] != UInt8(ascii: ">")
@@ -339,6 +364,8 @@ struct DirectHTMLPrinter {
             attribute.escapesQuotes = true
           }
         }
+      } else {
+        index = nameEnd  // The whitespace is read again, before the next attribute.
       }
       if try !isDuplicate(attribute) {
         if attributeCount < attributes.count {
@@ -347,6 +374,8 @@ struct DirectHTMLPrinter {
           attributes.append(attribute)
         }
         attributeCount += 1
+      } else {
+        canonical = false
       }
     }
   }
@@ -439,7 +468,10 @@ struct DirectHTMLPrinter {
     withAttributes: Bool,
     selfClosing: Bool = false
   ) throws(Unsupported) {
-    if !withAttributes { attributeCount = 0 }
+    if !withAttributes {
+      attributeCount = 0
+      sourceTag.end = 0
+    }
     sawElement = true
     let traits = name.traits
     let id = name.id
@@ -884,6 +916,10 @@ struct DirectHTMLPrinter {
     _ name: TagName,
     foreign: Bool = false
   ) throws(Unsupported) {
+    if !foreign, sourceTag.end != 0 {
+      append(from: sourceTag.start, to: sourceTag.end)
+      return
+    }
     output.append(UInt8(ascii: "<"))
     appendName(name, foreign: foreign)
     for position in 0..<attributeCount {
@@ -1047,6 +1083,19 @@ private extension UnsafeBufferPointer<UInt8> {
       return false
     }
     return true
+  }
+
+  /// Whether ASCII capitals are among the bytes from `start` to `end` (ASCII up to the first
+  /// capital, as attribute names are where the printer asks).
+  func hasCapitals(from start: Int, to end: Int) -> Bool {
+    if end - start <= 8, start + 8 <= self.count {
+      let word = ByteScan.word(self, at: start) & (UInt64.max &>> UInt64(64 - 8 * (end - start)))
+      return ByteScan.capitals(word) != 0
+    }
+    for position in start..<end where self[position] >= 0x41 && self[position] <= 0x5A {
+      return true
+    }
+    return false
   }
 
   func equalIgnoringCase(_ first: Int, _ second: Int, count: Int) -> Bool {
