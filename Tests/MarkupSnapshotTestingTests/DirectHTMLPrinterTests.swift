@@ -171,7 +171,11 @@ import Testing
   @Test func nonASCIINamesAreRefusedAtEveryOffset() {
     for padding in 0..<16 {
       let text = String(repeating: "x", count: padding)
-      for page in ["<café>x</café>", "<div><abé>", "<p>x</pé>", "<abcdefghé>"] {
+      let pages = [
+        "<café>x</café>", "<div><abé>", "<p>x</pé>", "<abcdefghé>", "<p é=1>", "<p data-é>",
+        "<p a=1 tét='x'>", "<p data-long-namé=\"1\">", "<p abcdefgé>",
+      ]
+      for page in pages {
         #expect(Self.directText(text + page) == nil, "\(text + page)")
       }
     }

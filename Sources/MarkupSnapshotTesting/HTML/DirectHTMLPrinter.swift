@@ -63,7 +63,7 @@ struct DirectHTMLPrinter {
   private var formatting = FlatArray<FormattingEntry>()
   private var serial = 0
   /// The attributes of the tag read last: the first `attributeCount` (the array is reused).
-  private var attributes: [TagAttribute] = []
+  private var attributes = FlatArray<TagAttribute>()
   private var attributeCount = 0
   /// Whether the attributes read last are written as the printer writes them (see
   /// ``readAttributes()``).
@@ -84,6 +84,7 @@ struct DirectHTMLPrinter {
 
   private func deallocateStacks() {
     open.deallocate()
+    attributes.deallocate()
     counts.deallocate()
     formatting.deallocate()
   }
@@ -331,7 +332,10 @@ struct DirectHTMLPrinter {
             || $0 == UInt8(ascii: "=")
         }
       )
-      if canonical, bytes.hasCapitals(from: nameStart, to: index) { canonical = false }
+      let (capitals, nonASCII) = bytes.letterCase(from: nameStart, to: index)
+      // Non-ASCII names are compared as `String`s in the tree reader (for duplicates).
+      if nonASCII { throw Unsupported() }
+      if capitals { canonical = false }
       var attribute = TagAttribute(nameStart: nameStart, nameEnd: index)
       let nameEnd = index
       while index < bytes.count, isSpace(bytes[index]) { index += 1 }
@@ -367,7 +371,7 @@ struct DirectHTMLPrinter {
       } else {
         index = nameEnd  // The whitespace is read again, before the next attribute.
       }
-      if try !isDuplicate(attribute) {
+      if !isDuplicate(attribute) {
         if attributeCount < attributes.count {
           attributes[attributeCount] = attribute
         } else {
@@ -382,10 +386,7 @@ struct DirectHTMLPrinter {
 
   /// Whether an attribute of the tag read so far has the name of `attribute`. (Mutating only
   /// because a non-mutating method, called from a mutating one, copies the printer's state.)
-  private mutating func isDuplicate(_ attribute: TagAttribute) throws(Unsupported) -> Bool {
-    for position in attribute.nameStart..<attribute.nameEnd where bytes[position] >= 0x80 {
-      throw Unsupported()  // Compared as `String`s in the tree reader.
-    }
+  private mutating func isDuplicate(_ attribute: TagAttribute) -> Bool {
     let count = attribute.nameEnd - attribute.nameStart
     for position in 0..<attributeCount {
       let other = attributes[position]
@@ -1085,17 +1086,20 @@ private extension UnsafeBufferPointer<UInt8> {
     return true
   }
 
-  /// Whether ASCII capitals are among the bytes from `start` to `end` (ASCII up to the first
-  /// capital, as attribute names are where the printer asks).
-  func hasCapitals(from start: Int, to end: Int) -> Bool {
+  /// Whether ASCII capitals, and whether non-ASCII bytes, are among those from `start` to `end`
+  /// (not empty); `capitals` is exact when there are none of the latter.
+  func letterCase(from start: Int, to end: Int) -> (capitals: Bool, nonASCII: Bool) {
     if end - start <= 8, start + 8 <= self.count {
       let word = ByteScan.word(self, at: start) & (UInt64.max &>> UInt64(64 - 8 * (end - start)))
-      return ByteScan.capitals(word) != 0
+      return (ByteScan.capitals(word) != 0, word & ByteScan.highs != 0)
     }
-    for position in start..<end where self[position] >= 0x41 && self[position] <= 0x5A {
-      return true
+    var (capitals, nonASCII) = (false, false)
+    for position in start..<end {
+      let byte = self[position]
+      if byte >= 0x41 && byte <= 0x5A { capitals = true }
+      if byte >= 0x80 { nonASCII = true }
     }
-    return false
+    return (capitals, nonASCII)
   }
 
   func equalIgnoringCase(_ first: Int, _ second: Int, count: Int) -> Bool {
