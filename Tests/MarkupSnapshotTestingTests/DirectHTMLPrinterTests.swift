@@ -145,6 +145,32 @@ import Testing
     #expect(Self.directText("<p a=\"1\" b/>x</p>") == "<p a=\"1\" b>x</p>\n")
   }
 
+  /// The end tag of the current element closes it without a lookup, except where the rules do
+  /// more or less than that: `body` and `html` (ignored), formatting elements (which leave their
+  /// list), SVG; and is read as usual when it is not just `</name>` of up to seven bytes.
+  @Test func endTagsOfTheCurrentElementCloseIt() {
+    let bodies = [
+      "<body>x</body>y", "<html><body>x</html>y", "<p><b>x</b>y</p>", "<p><a href=u>x</A>y",
+      "<ul><li>x</LI><li>y</li></ul>", "<div>x</DIV >y", "<div>x</div\n>y", "<div>x</div a>y",
+      "<div>x</div/>y", "<custom-el>x</custom-el>y", "<abcdefg>x</abcdefg>y",
+      "<abcdefgh>x</abcdefgh>y", "<svg><g>x</g></svg>y", "<math><mi>x</mi></math>y",
+      "<table><tr><td>1</TD><td>2</td></tr></table>", "<h1>x</h1>y<h2>z</h3>",
+      "<p>x</p>y</p>", "<select><option>x</option></select>", "<pre>x</pre>y",
+      "<template>x</template>y", "<head><title>t</title></head>x", "<span>x</spanx>y</span>",
+    ]
+    var pages: [String] = []
+    for body in bodies {
+      for padding in 0..<8 {
+        let comment = "<!--" + String(repeating: "x", count: padding) + "-->"
+        pages.append(comment + body)
+        pages.append(comment + body + comment)  // The shortcut reads a word: not at the end.
+      }
+    }
+    #expect(Self.compare(pages, corpus: "end tags") == pages.count)
+    #expect(Self.directText("<div><p>x</P></div>") == "<div>\n  <p>x</p>\n</div>\n")
+    #expect(Self.directText("<body>x</body>y<br>") == "<body>\n  xy\n  <br>\n</body>\n")
+  }
+
   /// Every token boundary at every offset modulo 8 (the printer scans words of eight bytes):
   /// tag names of up to eight bytes and longer, capitals, attribute names and values, text
   /// with multi-byte UTF-8 and whitespace, and a tag or `<` in the last seven bytes.

@@ -212,12 +212,34 @@ struct DirectHTMLPrinter {
       return
     }
     index += 2
+    if closesCurrentElement() { return }
     let name = try tagName()
     guard try readAttributes() != nil else {
       index = bytes.count
       return
     }
     try closeElement(name)
+  }
+
+  /// The most common end tag, that of the current element, as `</td>` (in any case): closed with
+  /// no lookup, where every rule of ``closeElement(_:)`` would close just it. Not for `body` and
+  /// `html` (whose end tags are ignored), formatting elements (which leave their list too),
+  /// SVG and MathML. Whether it was one.
+  @inline(__always)
+  private mutating func closesCurrentElement() -> Bool {
+    guard let last = open.indices.last, index + 8 <= bytes.count else { return false }
+    let current = open[last].name
+    guard current.count <= 7, !open[last].foreign,
+      current.traits.isDisjoint(with: .formatting), current.id != ID.body, current.id != ID.html
+    else { return false }
+    let word = ByteScan.word(bytes, at: index)
+    let name = word & (UInt64(1) << UInt64(8 * current.count) &- 1)
+    guard name | ByteScan.capitals(name) &>> 2 == current.lowered,
+      UInt8(truncatingIfNeeded: word &>> UInt64(8 * current.count)) == UInt8(ascii: ">")
+    else { return false }
+    index += current.count + 1
+    popLast()
+    return true
   }
 
   private mutating func startTag() throws(Unsupported) {
@@ -1393,11 +1415,19 @@ private struct OutputBytes {
     append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
+  /// `width` spaces, written eight at a time (an indent is short: a call to `memset` cost more);
+  /// what is written past them is written over next.
   @inline(__always)
   mutating func appendSpaces(_ width: Int) {
-    reserve(width)
-    (base + count).initialize(repeating: 0x20, count: width)
-    count += width
+    reserve(width &+ 8)
+    let target = UnsafeMutableRawPointer(base + count)
+    let spaces: UInt64 = 0x2020_2020_2020_2020
+    var position = 0
+    repeat {
+      target.storeBytes(of: spaces, toByteOffset: position, as: UInt64.self)
+      position &+= 8
+    } while position < width
+    count &+= width
   }
 
   mutating func insert(_ byte: UInt8, at position: Int) {
