@@ -222,16 +222,21 @@ struct DirectHTMLPrinter {
   }
 
   /// The most common end tag, that of the current element, as `</td>` (in any case): closed with
-  /// no lookup, where every rule of ``closeElement(_:)`` would close just it. Not for `body` and
-  /// `html` (whose end tags are ignored), formatting elements (which leave their list too),
-  /// SVG and MathML. Whether it was one.
+  /// no lookup, where the rules of ``closeElement(_:)`` would close just it. A formatting element
+  /// leaves its list too, when its entry is the list's last (the adoption agency then does no
+  /// more). Not for `body` and `html` (whose end tags are ignored), SVG and MathML. Whether it
+  /// was one.
   @inline(__always)
   private mutating func closesCurrentElement() -> Bool {
     guard let last = open.indices.last, index + 8 <= bytes.count else { return false }
     let current = open[last].name
-    guard current.count <= 7, !open[last].foreign,
-      current.traits.isDisjoint(with: .formatting), current.id != ID.body, current.id != ID.html
+    guard current.count <= 7, !open[last].foreign, current.id != ID.body, current.id != ID.html
     else { return false }
+    let isFormatting = current.traits.contains(.formatting)
+    if isFormatting {
+      guard let entry = formatting.last, !entry.isMarker, entry.serial == open[last].serial
+      else { return false }
+    }
     let word = ByteScan.word(bytes, at: index)
     let name = word & (UInt64(1) << UInt64(8 * current.count) &- 1)
     guard name | ByteScan.capitals(name) &>> 2 == current.lowered,
@@ -239,6 +244,7 @@ struct DirectHTMLPrinter {
     else { return false }
     index += current.count + 1
     popLast()
+    if isFormatting { formatting.removeLast() }
     return true
   }
 
