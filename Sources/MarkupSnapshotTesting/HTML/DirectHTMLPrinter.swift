@@ -1421,18 +1421,16 @@ private struct OutputBytes {
     append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
-  /// `width` spaces, written eight at a time (an indent is short: a call to `memset` cost more);
-  /// what is written past them is written over next.
+  /// `width` spaces: an indent of up to 16 as two words (a loop of them became a call to
+  /// `memset`, which costs more for so few); what is written past them is written over next.
   @inline(__always)
   mutating func appendSpaces(_ width: Int) {
-    reserve(width &+ 8)
+    reserve(width &+ 16)
     let target = UnsafeMutableRawPointer(base + count)
     let spaces: UInt64 = 0x2020_2020_2020_2020
-    var position = 0
-    repeat {
-      target.storeBytes(of: spaces, toByteOffset: position, as: UInt64.self)
-      position &+= 8
-    } while position < width
+    target.storeBytes(of: spaces, as: UInt64.self)
+    target.storeBytes(of: spaces, toByteOffset: 8, as: UInt64.self)
+    if width > 16 { (base + count + 16).initialize(repeating: 0x20, count: width - 16) }
     count &+= width
   }
 
