@@ -720,7 +720,10 @@ struct DirectHTMLPrinter {
   }
 
   private mutating func popToTable(keeping: HTMLElementTraits) {
-    guard counts[ID.table] > 0, let table = open.lastIndex(where: { $0.name.id == ID.table })
+    // A cell's usual place, in a row (or a row's, in a section): nothing to close, no table to
+    // look for.
+    guard counts[ID.table] > 0, open[open.count - 1].name.traits.isDisjoint(with: keeping),
+      let table = open.lastIndex(where: { $0.name.id == ID.table })
     else { return }
     while open.count - 1 > table, open[open.count - 1].name.traits.isDisjoint(with: keeping) {
       popLast()
