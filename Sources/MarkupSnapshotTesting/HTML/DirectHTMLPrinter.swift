@@ -1318,10 +1318,16 @@ private struct OutputBytes {
   /// still check every text.
   func makeString() -> String {
     let text = UnsafeBufferPointer(start: base, count: count)
-    assert(String(validating: text, as: UTF8.self) != nil, "The canonical text is not UTF-8")
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      return unsafe String(copying: UTF8Span(unchecked: text.span))
-    }
+    // Decoding repairs what is not UTF-8: the same bytes come back only from valid UTF-8.
+    assert(
+      String(decoding: text, as: UTF8.self).utf8.elementsEqual(text),
+      "The canonical text is not UTF-8"
+    )
+    #if compiler(>=6.2)  // `UTF8Span` came with Swift 6.2; the package builds with 6.0.
+      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        return unsafe String(copying: UTF8Span(unchecked: text.span))
+      }
+    #endif
     return String(decoding: text, as: UTF8.self)
   }
 
