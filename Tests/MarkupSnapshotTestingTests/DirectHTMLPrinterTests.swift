@@ -120,6 +120,62 @@ import Testing
     #expect(Self.compare([page], corpus: "orders page") == 1)
   }
 
+  /// A start tag written as the printer writes it is copied as it is; one that differs in any way
+  /// the printer normalises (case, spacing, quoting, `/`, a duplicate) is written afresh. Each at
+  /// every offset modulo 8, as attribute names are checked for capitals a word at a time.
+  @Test func startTagsAreCopiedOnlyWhenWrittenAsPrinted() {
+    let tags = [
+      #"<span class="x" id="y">"#, #"<SPAN class="x">"#, #"<span Class="x">"#,
+      #"<span data-long-Name="x">"#, #"<span data-long-name="x" ID="y">"#, "<span aB>",
+      #"<span  class="x">"#, "<span\nclass=\"x\">", #"<span class ="x">"#,
+      #"<span class= "x">"#, "<span class='x'>", "<span class=x>", #"<span class="x" >"#,
+      #"<span class="x"/>"#, #"<span a="1" a="2">"#, #"<span a="1" A="2">"#, "<span a b>",
+      "<span a  b>", #"<span a="1"b="2">"#, "<span a\nb>", #"<span a="">"#, "<span a>",
+      #"<span a="x'y">"#, #"<span a='x"y'>"#, "<span =a>", "<span\t>", "<span/>", "<span>",
+    ]
+    var pages: [String] = []
+    for tag in tags {
+      for padding in 0..<8 {
+        pages.append("<div>" + String(repeating: "x", count: padding) + "</div>" + tag + "1</span>")
+      }
+    }
+    #expect(Self.compare(pages, corpus: "start tags") == pages.count)
+    #expect(Self.directText(#"<p a="1" b c="">x</p>"#) == "<p a=\"1\" b c=\"\">x</p>\n")
+    #expect(Self.directText("<p A='1'  b\nc=\"\" >x</p>") == "<p a=\"1\" b c=\"\">x</p>\n")
+    #expect(Self.directText("<p a=\"1\" b/>x</p>") == "<p a=\"1\" b>x</p>\n")
+  }
+
+  /// The end tag of the current element closes it without a lookup, except where the rules do
+  /// more or less than that: `body` and `html` (ignored), a formatting element whose entry is not
+  /// the last of its list, SVG; and is read as usual when it is not just `</name>` of up to seven
+  /// bytes.
+  @Test func endTagsOfTheCurrentElementCloseIt() {
+    let bodies = [
+      "<body>x</body>y", "<html><body>x</html>y", "<p><b>x</b>y</p>", "<p><a href=u>x</A>y",
+      "<ul><li>x</LI><li>y</li></ul>", "<div>x</DIV >y", "<div>x</div\n>y", "<div>x</div a>y",
+      "<div>x</div/>y", "<custom-el>x</custom-el>y", "<abcdefg>x</abcdefg>y",
+      "<abcdefgh>x</abcdefgh>y", "<svg><g>x</g></svg>y", "<math><mi>x</mi></math>y",
+      "<table><tr><td>1</TD><td>2</td></tr></table>", "<h1>x</h1>y<h2>z</h3>",
+      "<p>x</p>y</p>", "<select><option>x</option></select>", "<pre>x</pre>y",
+      "<template>x</template>y", "<head><title>t</title></head>x", "<span>x</spanx>y</span>",
+      "<a>x<a>y</a>z", "<b>x<b>y</b>z</b>", "<em><td>x</em>y</td>",
+      "<table><tr><td><b>x</b></td></tr></table>", "<nobr>x</nobr>y<nobr>z</NOBR>",
+    ]
+    var pages: [String] = []
+    for body in bodies {
+      for padding in 0..<8 {
+        let comment = "<!--" + String(repeating: "x", count: padding) + "-->"
+        pages.append(comment + body)
+        pages.append(comment + body + comment)  // The shortcut reads a word: not at the end.
+      }
+    }
+    #expect(Self.compare(pages, corpus: "end tags") == pages.count)
+    // Where the tree moves elements (the adoption agency), the page goes to the tree reader.
+    #expect(Self.compare(["<i><b>x</i>y</b><!---->"], corpus: "misnested") == 0)
+    #expect(Self.directText("<div><p>x</P></div>") == "<div>\n  <p>x</p>\n</div>\n")
+    #expect(Self.directText("<body>x</body>y<br>") == "<body>\n  xy\n  <br>\n</body>\n")
+  }
+
   /// Every token boundary at every offset modulo 8 (the printer scans words of eight bytes):
   /// tag names of up to eight bytes and longer, capitals, attribute names and values, text
   /// with multi-byte UTF-8 and whitespace, and a tag or `<` in the last seven bytes.
@@ -146,14 +202,18 @@ import Testing
   @Test func nonASCIINamesAreRefusedAtEveryOffset() {
     for padding in 0..<16 {
       let text = String(repeating: "x", count: padding)
-      for page in ["<café>x</café>", "<div><abé>", "<p>x</pé>", "<abcdefghé>"] {
+      let pages = [
+        "<café>x</café>", "<div><abé>", "<p>x</pé>", "<abcdefghé>", "<p é=1>", "<p data-é>",
+        "<p a=1 tét='x'>", "<p data-long-namé=\"1\">", "<p abcdefgé>",
+      ]
+      for page in pages {
         #expect(Self.directText(text + page) == nil, "\(text + page)")
       }
     }
   }
 
-  /// The text is written into the new `String`'s own storage; a text that outgrows it moves to a
-  /// buffer of the printer's and comes out the same.
+  /// The text is written into a buffer sized from the page; a text that outgrows it moves to a
+  /// larger one and comes out the same, whatever the first size.
   @Test func aTextThatOutgrowsItsFirstStoragePrintsTheSame() throws {
     let deep = String(repeating: "<div>", count: 3_000) + "x"
     let direct = try #require(Self.directText(deep))
@@ -166,6 +226,48 @@ import Testing
       }
       #expect(text == Self.directText(page), "capacity \(capacity)")
     }
+  }
+
+  /// The text is copied into its `String` without being validated again: the `String` must still
+  /// know what it holds, comparing by canonical equivalence and counting characters as one made
+  /// from validated bytes does.
+  @Test func theUncheckedTextIsAStringLikeAnyOther() throws {
+    let page = "<p title='e\u{301}'>cafe\u{301} \u{1F600}"
+    let decomposed = try #require(Self.directText(page))
+    #expect(decomposed == "<p title=\"\u{E9}\">caf\u{E9} \u{1F600}</p>\n")
+    #expect(decomposed.count == 24)
+    #expect(decomposed.unicodeScalars.count == 26)
+    #expect(Array(decomposed.utf8) == Array(Self.treeText(page).utf8))
+    let ascii = try #require(Self.directText("<p>plain</p>"))
+    #expect(ascii == "<p>plain</p>\n")
+    #expect(ascii.utf8.count == ascii.count)
+  }
+
+  /// The rules' fixed name IDs are those the table gives: each constant its name's, the names
+  /// first in their order, and no two listed names one ID.
+  @Test func theRulesFixedNameIDsAreTheTables() {
+    let constants = [
+      ("html", RuleNameID.html), ("head", RuleNameID.head), ("body", RuleNameID.body),
+      ("p", RuleNameID.paragraph), ("br", RuleNameID.br), ("table", RuleNameID.table),
+      ("tbody", RuleNameID.tbody), ("thead", RuleNameID.thead), ("tfoot", RuleNameID.tfoot),
+      ("tr", RuleNameID.tr), ("td", RuleNameID.td), ("th", RuleNameID.th),
+      ("caption", RuleNameID.caption), ("colgroup", RuleNameID.colgroup), ("li", RuleNameID.li),
+      ("dd", RuleNameID.dd), ("dt", RuleNameID.dt), ("a", RuleNameID.a),
+      ("nobr", RuleNameID.nobr), ("button", RuleNameID.button), ("option", RuleNameID.option),
+      ("optgroup", RuleNameID.optgroup), ("dialog", RuleNameID.dialog),
+      ("template", RuleNameID.template), ("pre", RuleNameID.pre),
+      ("listing", RuleNameID.listing), ("textarea", RuleNameID.textarea),
+      ("image", RuleNameID.image),
+    ]
+    #expect(constants.map(\.0) == RuleNameID.names)
+    for (offset, (name, id)) in constants.enumerated() {
+      #expect(HTMLElementTraits(name: name).nameID == id, "\(name)")
+      #expect(id == offset + 1, "\(name)")
+    }
+    let ids = HTMLElementTraits.listedNames.map { HTMLElementTraits(name: $0).nameID }
+    #expect(Set(ids).count == ids.count)
+    #expect(!ids.contains(0))
+    #expect(ids.allSatisfy { $0 < HTMLElementTraits.nameCount })
   }
 
   /// The direct printer's table of packed names gives every listed name the traits the tree

@@ -26,38 +26,27 @@ struct DirectHTMLPrinter {
 
   /// The canonical text of the UTF-8 in `bytes`, or `nil` when the tree reader must read it.
   ///
-  /// The text is written straight into the new `String`'s storage, of `capacity` bytes (by
-  /// default what a one-line page's canonical text takes, with room to spare); a page whose text
-  /// outgrows it (deep nesting, many implied end tags) moves to a buffer of its own, which grows,
-  /// and is copied into a `String` at the end.
+  /// The text is written into a buffer of `capacity` bytes (by default what a one-line page's
+  /// canonical text takes, with room to spare), which grows if the text outgrows it (deep
+  /// nesting, many implied end tags), and is copied into the `String` at the end.
   static func canonicalText(
     _ bytes: UnsafeBufferPointer<UInt8>,
     capacity: Int? = nil
   ) -> String? {
-    var spilled: OutputBytes?
-    defer { spilled?.deallocate() }
-    let text: String
+    var printer = DirectHTMLPrinter(
+      bytes: bytes,
+      output: OutputBytes(capacity: capacity ?? (bytes.count * 2 + 256))
+    )
+    defer {
+      printer.deallocateStacks()
+      printer.output.deallocate()
+    }
     do {
-      text = try String(unsafeUninitializedCapacity: capacity ?? (bytes.count * 2 + 256)) {
-        storage in
-        var printer = DirectHTMLPrinter(bytes: bytes, output: OutputBytes(writingInto: storage))
-        defer { printer.deallocateStacks() }
-        do {
-          try printer.run()
-        } catch {
-          printer.output.deallocate()
-          throw error
-        }
-        guard printer.output.isInPlace else {
-          spilled = printer.output
-          return 0
-        }
-        return printer.output.count
-      }
+      try printer.run()
     } catch {
       return nil
     }
-    return spilled?.makeString() ?? text
+    return printer.output.makeString()
   }
 
   /// Thrown where the page needs the tree reader.
@@ -66,8 +55,7 @@ struct DirectHTMLPrinter {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
   private var output: OutputBytes
-  /// The name IDs and the table of names, read once per page rather than through globals.
-  private let ids = NameIDs.shared
+  /// The table of names, read once per page rather than through a global.
   private let names = PackedNameTable.shared
   private var open = FlatArray<OpenTag>()
   /// How many open elements have each listed name ID, as the tree reader's stack counts them.
@@ -75,8 +63,14 @@ struct DirectHTMLPrinter {
   private var formatting = FlatArray<FormattingEntry>()
   private var serial = 0
   /// The attributes of the tag read last: the first `attributeCount` (the array is reused).
-  private var attributes: [TagAttribute] = []
+  private var attributes = FlatArray<TagAttribute>()
   private var attributeCount = 0
+  /// Whether the attributes read last are written as the printer writes them (see
+  /// ``readAttributes()``).
+  private var attributesAsPrinted = false
+  /// Where the start tag read last begins and ends in the input, when all of it is written there
+  /// as the printer writes it, so that it is copied as it is; `end` is 0 otherwise.
+  private var sourceTag = (start: 0, end: 0)
   private var quirks = true
   private var sawElement = false
   private var dropNextNewline = false
@@ -90,6 +84,7 @@ struct DirectHTMLPrinter {
 
   private func deallocateStacks() {
     open.deallocate()
+    attributes.deallocate()
     counts.deallocate()
     formatting.deallocate()
   }
@@ -217,6 +212,7 @@ struct DirectHTMLPrinter {
       return
     }
     index += 2
+    if closesCurrentElement() { return }
     let name = try tagName()
     guard try readAttributes() != nil else {
       index = bytes.count
@@ -225,13 +221,42 @@ struct DirectHTMLPrinter {
     try closeElement(name)
   }
 
+  /// The most common end tag, that of the current element, as `</td>` (in any case): closed with
+  /// no lookup, where the rules of ``closeElement(_:)`` would close just it. A formatting element
+  /// leaves its list too, when its entry is the list's last (the adoption agency then does no
+  /// more). Not for `body` and `html` (whose end tags are ignored), SVG and MathML. Whether it
+  /// was one.
+  @inline(__always)
+  private mutating func closesCurrentElement() -> Bool {
+    guard let last = open.indices.last, index + 8 <= bytes.count else { return false }
+    let current = open[last].name
+    guard current.count <= 7, !open[last].foreign, current.id != ID.body, current.id != ID.html
+    else { return false }
+    let isFormatting = current.traits.contains(.formatting)
+    if isFormatting {
+      guard let entry = formatting.last, !entry.isMarker, entry.serial == open[last].serial
+      else { return false }
+    }
+    let word = ByteScan.word(bytes, at: index)
+    let name = word & (UInt64(1) << UInt64(8 * current.count) &- 1)
+    guard name | ByteScan.capitals(name) &>> 2 == current.lowered,
+      UInt8(truncatingIfNeeded: word &>> UInt64(8 * current.count)) == UInt8(ascii: ">")
+    else { return false }
+    index += current.count + 1
+    popLast()
+    if isFormatting { formatting.removeLast() }
+    return true
+  }
+
   private mutating func startTag() throws(Unsupported) {
+    let start = index
     index += 1
     let name = try tagName()
     guard let selfClosing = try readAttributes() else {
       index = bytes.count
       return
     }
+    sourceTag = (start, attributesAsPrinted && !name.capitals ? index : 0)
     try openElement(name, withAttributes: true, selfClosing: selfClosing)
   }
 
@@ -246,7 +271,7 @@ struct DirectHTMLPrinter {
         | ByteScan.equal(word, UInt8(ascii: ">")) | (word & ByteScan.highs)
       let count = ByteScan.first(ends)
       if count < 8 {
-        let end = bytes[start + count]
+        let end = UInt8(truncatingIfNeeded: word &>> UInt64(8 * count))
         // Non-ASCII names compare as `String`s in the tree reader, by canonical equivalence.
         if end >= 0x80 { throw Unsupported() }
         // `/` and `>` are exact hits; a byte below `!` is whitespace or (rarely) part of the name.
@@ -293,23 +318,33 @@ struct DirectHTMLPrinter {
 
   /// Reads a tag's attributes into `attributes` through its `>`: whether it ends in `/>`, or
   /// `nil` if the input ends inside the tag.
+  ///
+  /// It also tells whether the attributes are written as the printer writes them (one space
+  /// before each, lowercase names, values in double quotes right after `=`, none dropped as a
+  /// duplicate, `>` right after the last): ``attributesAsPrinted``.
   private mutating func readAttributes() throws(Unsupported) -> Bool? {
     attributeCount = 0
+    var canonical = true
     while true {
+      let spaceStart = index
       while index < bytes.count, isSpace(bytes[index]) { index += 1 }
       guard index < bytes.count else { return nil }
       if bytes[index] == UInt8(ascii: ">") {
         index += 1
+        attributesAsPrinted = canonical && index == spaceStart + 1
         return false
       }
       if bytes[index] == UInt8(ascii: "/") {
         index += 1
+        canonical = false
         if index < bytes.count, bytes[index] == UInt8(ascii: ">") {
           index += 1
+          attributesAsPrinted = false
           return true
         }
         continue
       }
+      if index != spaceStart + 1 || bytes[spaceStart] != 0x20 { canonical = false }
       let nameStart = index
       // A leading `=` belongs to the name.
       index = ByteScan.firstHit(
@@ -325,12 +360,20 @@ struct DirectHTMLPrinter {
             || $0 == UInt8(ascii: "=")
         }
       )
+      let (capitals, nonASCII) = bytes.letterCase(from: nameStart, to: index)
+      // Non-ASCII names are compared as `String`s in the tree reader (for duplicates).
+      if nonASCII { throw Unsupported() }
+      if capitals { canonical = false }
       var attribute = TagAttribute(nameStart: nameStart, nameEnd: index)
+      let nameEnd = index
       while index < bytes.count, isSpace(bytes[index]) { index += 1 }
       if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
+        if index != nameEnd { canonical = false }
         index += 1
+        let valueStart = index
         while index < bytes.count, isSpace(bytes[index]) { index += 1 }
         guard index < bytes.count else { return nil }
+        if index != valueStart { canonical = false }
         let quote = bytes[index]
         if quote == 0x22 || quote == 0x27 {
           let start = index + 1
@@ -339,7 +382,9 @@ struct DirectHTMLPrinter {
           index = end + 1
           attribute.value = (start, end)
           attribute.escapesQuotes = quote == 0x27
+          if quote == 0x27 { canonical = false }
         } else {
+          canonical = false
           let start = index
           while index < bytes.count, !isSpace(bytes[index]),
             bytes[index] != UInt8(ascii: ">")
@@ -351,24 +396,25 @@ struct DirectHTMLPrinter {
             attribute.escapesQuotes = true
           }
         }
+      } else {
+        index = nameEnd  // The whitespace is read again, before the next attribute.
       }
-      if try !isDuplicate(attribute) {
+      if !isDuplicate(attribute) {
         if attributeCount < attributes.count {
           attributes[attributeCount] = attribute
         } else {
           attributes.append(attribute)
         }
         attributeCount += 1
+      } else {
+        canonical = false
       }
     }
   }
 
   /// Whether an attribute of the tag read so far has the name of `attribute`. (Mutating only
   /// because a non-mutating method, called from a mutating one, copies the printer's state.)
-  private mutating func isDuplicate(_ attribute: TagAttribute) throws(Unsupported) -> Bool {
-    for position in attribute.nameStart..<attribute.nameEnd where bytes[position] >= 0x80 {
-      throw Unsupported()  // Compared as `String`s in the tree reader.
-    }
+  private mutating func isDuplicate(_ attribute: TagAttribute) -> Bool {
     let count = attribute.nameEnd - attribute.nameStart
     for position in 0..<attributeCount {
       let other = attributes[position]
@@ -434,7 +480,7 @@ struct DirectHTMLPrinter {
       whitespace = false
       break
     }
-    if !whitespace, currentID == ids.head, !inForeignContent { popLast() }
+    if !whitespace, currentID == ID.head, !inForeignContent { popLast() }
     if !whitespace || bodyStarted, !isTableContext, !inForeignContent {
       try reconstructFormatting()
     }
@@ -451,7 +497,10 @@ struct DirectHTMLPrinter {
     withAttributes: Bool,
     selfClosing: Bool = false
   ) throws(Unsupported) {
-    if !withAttributes { attributeCount = 0 }
+    if !withAttributes {
+      attributeCount = 0
+      sourceTag.end = 0
+    }
     sawElement = true
     let traits = name.traits
     let id = name.id
@@ -475,61 +524,59 @@ struct DirectHTMLPrinter {
       try openForeignElement(name, selfClosing: selfClosing)
       return
     }
-    if id == ids.image { throw Unsupported() }
+    if id == ID.image { throw Unsupported() }
     let ruleID = traits.contains(.startTagRule) ? id : 0
     switch ruleID {
-    case ids.html:
-      if let root = open.first, root.name.id == ids.html {
+    case ID.html:
+      if let root = open.first, root.name.id == ID.html {
         if attributeCount > 0 { throw Unsupported() }
         return
       }
       if bodyStarted || !open.isEmpty { return }
-    case ids.body:
-      if open.contains(where: { $0.name.id == ids.body }) {
+    case ID.body:
+      if open.contains(where: { $0.name.id == ID.body }) {
         if attributeCount > 0 { throw Unsupported() }
         return
       }
       if bodyStarted { return }
-      if currentID == ids.head { popLast() }
-    case ids.head:
-      if bodyStarted || counts[ids.head] > 0 || counts[ids.body] > 0 { return }
+      if currentID == ID.head { popLast() }
+    case ID.head:
+      if bodyStarted || counts[ID.head] > 0 || counts[ID.body] > 0 { return }
     default:
       if !traits.contains(.headContent) {
-        if currentID == ids.head { popLast() }
+        if currentID == ID.head { popLast() }
         bodyStarted = true
       }
     }
-    if traits.contains(.closesParagraph) || (id == ids.table && !quirks) {
-      closeInScope(ids.paragraph, boundaries: [.scope, .button])
+    if traits.contains(.closesParagraph) || (id == ID.table && !quirks) {
+      closeInScope(ID.paragraph, boundaries: [.scope, .button])
     }
     switch ruleID {
-    case ids.td, ids.th:
+    case ID.td, ID.th:
       popToTable(keeping: [.tableRow, .tableSection])
-    case ids.tr:
+    case ID.tr:
       popToTable(keeping: .tableSection)
     case _ where traits.contains(.heading):
       if !open.isEmpty, open[open.count - 1].name.traits.contains(.heading) { popLast() }
-    case ids.li:
-      let li = ids.li
-      closeListItem { $0 == li }
-      closeInScope(ids.paragraph, boundaries: [.scope, .button])
-    case ids.dd, ids.dt:
-      let (dd, dt) = (ids.dd, ids.dt)
-      closeListItem { $0 == dd || $0 == dt }
-      closeInScope(ids.paragraph, boundaries: [.scope, .button])
-    case ids.a, ids.nobr:
+    case ID.li:
+      closeListItem { $0 == ID.li }
+      closeInScope(ID.paragraph, boundaries: [.scope, .button])
+    case ID.dd, ID.dt:
+      closeListItem { $0 == ID.dd || $0 == ID.dt }
+      closeInScope(ID.paragraph, boundaries: [.scope, .button])
+    case ID.a, ID.nobr:
       if formattingEntry(named: id) != nil {
         try adoptionAgency(name)
         if formattingEntry(named: id) != nil { throw Unsupported() }
       }
-    case ids.button:
-      closeInScope(ids.button, boundaries: .scope)
-    case ids.option:
-      if currentID == ids.option { popLast() }
-    case ids.optgroup:
-      if currentID == ids.option { popLast() }
-      if currentID == ids.optgroup { popLast() }
-    case ids.caption, ids.colgroup, ids.tbody, ids.thead, ids.tfoot:
+    case ID.button:
+      closeInScope(ID.button, boundaries: .scope)
+    case ID.option:
+      if currentID == ID.option { popLast() }
+    case ID.optgroup:
+      if currentID == ID.option { popLast() }
+      if currentID == ID.optgroup { popLast() }
+    case ID.caption, ID.colgroup, ID.tbody, ID.thead, ID.tfoot:
       popToTable(keeping: [])
     default: break
     }
@@ -548,7 +595,7 @@ struct DirectHTMLPrinter {
     }
     if traits.contains(.rawText) {
       var (start, end) = try rawText(of: name)
-      let textarea = id == ids.textarea
+      let textarea = id == ID.textarea
       if textarea { start = bytes.afterLeadingNewline(from: start, to: end) }
       if compact || start < end {
         if textarea { output.append(0x0A) }
@@ -558,7 +605,7 @@ struct DirectHTMLPrinter {
       if !compact { output.append(0x0A) }
       return
     }
-    let preformatted = id == ids.pre || id == ids.listing
+    let preformatted = id == ID.pre || id == ID.listing
     if preformatted { dropNextNewline = true }
     var tag = OpenTag(name: name, serial: serial)
     if compact {
@@ -594,7 +641,7 @@ struct DirectHTMLPrinter {
   private mutating func closeElement(_ name: TagName) throws(Unsupported) {
     if inForeignContent {
       // An end tag that does not close foreign content follows HTML's rules around it.
-      if name.id == ids.paragraph || name.id == ids.br { throw Unsupported() }
+      if name.id == ID.paragraph || name.id == ID.br { throw Unsupported() }
       for position in open.indices.reversed() {
         guard open[position].foreign else { break }
         if open[position].name.count == name.count,
@@ -609,9 +656,9 @@ struct DirectHTMLPrinter {
     let traits = name.traits
     let id = name.id
     switch traits.contains(.endTagRule) ? id : 0 {
-    case ids.paragraph:
-      if !closeInScope(ids.paragraph, boundaries: [.scope, .button]),
-        bodyStarted || counts[ids.body] > 0 || counts[ids.template] > 0
+    case ID.paragraph:
+      if !closeInScope(ID.paragraph, boundaries: [.scope, .button]),
+        bodyStarted || counts[ID.body] > 0 || counts[ID.template] > 0
       {
         let compact = beginChild()
         output.append("<p></p>")
@@ -619,24 +666,24 @@ struct DirectHTMLPrinter {
         bodyStarted = true
         sawElement = true
       }
-    case ids.br:
+    case ID.br:
       try openElement(name, withAttributes: false)
-    case ids.body, ids.html:
+    case ID.body, ID.html:
       break
-    case ids.head:
-      if currentID == ids.head { popLast() }
-    case ids.li:
-      closeInScope(ids.li, boundaries: [.scope, .list])
+    case ID.head:
+      if currentID == ID.head { popLast() }
+    case ID.li:
+      closeInScope(ID.li, boundaries: [.scope, .list])
     case _ where traits.contains(.heading):
       if let position = open.lastIndex(where: { $0.name.traits.contains(.heading) }),
         !open[(position + 1)...].contains(where: { $0.name.traits.contains(.scope) })
       {
         pop(to: position)
       }
-    case ids.table, ids.tbody, ids.thead, ids.tfoot, ids.tr, ids.td, ids.th, ids.caption,
-      ids.colgroup:
+    case ID.table, ID.tbody, ID.thead, ID.tfoot, ID.tr, ID.td, ID.th, ID.caption,
+      ID.colgroup:
       closeInScope(id, boundaries: .tableScope)
-    case ids.dialog,
+    case ID.dialog,
       _ where traits.contains(.special):
       closeInScope(id, boundaries: .scope)
     case _ where traits.contains(.formatting):
@@ -673,7 +720,10 @@ struct DirectHTMLPrinter {
   }
 
   private mutating func popToTable(keeping: HTMLElementTraits) {
-    guard counts[ids.table] > 0, let table = open.lastIndex(where: { $0.name.id == ids.table })
+    // A cell's usual place, in a row (or a row's, in a section): nothing to close, no table to
+    // look for.
+    guard counts[ID.table] > 0, open[open.count - 1].name.traits.isDisjoint(with: keeping),
+      let table = open.lastIndex(where: { $0.name.id == ID.table })
     else { return }
     while open.count - 1 > table, open[open.count - 1].name.traits.isDisjoint(with: keeping) {
       popLast()
@@ -898,6 +948,10 @@ struct DirectHTMLPrinter {
     _ name: TagName,
     foreign: Bool = false
   ) throws(Unsupported) {
+    if !foreign, sourceTag.end != 0 {
+      append(from: sourceTag.start, to: sourceTag.end)
+      return
+    }
     output.append(UInt8(ascii: "<"))
     appendName(name, foreign: foreign)
     for position in 0..<attributeCount {
@@ -1063,6 +1117,22 @@ private extension UnsafeBufferPointer<UInt8> {
     return true
   }
 
+  /// Whether ASCII capitals, and whether non-ASCII bytes, are among those from `start` to `end`
+  /// (not empty); `capitals` is exact when there are none of the latter.
+  func letterCase(from start: Int, to end: Int) -> (capitals: Bool, nonASCII: Bool) {
+    if end - start <= 8, start + 8 <= self.count {
+      let word = ByteScan.word(self, at: start) & (UInt64.max &>> UInt64(64 - 8 * (end - start)))
+      return (ByteScan.capitals(word) != 0, word & ByteScan.highs != 0)
+    }
+    var (capitals, nonASCII) = (false, false)
+    for position in start..<end {
+      let byte = self[position]
+      if byte >= 0x41 && byte <= 0x5A { capitals = true }
+      if byte >= 0x80 { nonASCII = true }
+    }
+    return (capitals, nonASCII)
+  }
+
   func equalIgnoringCase(_ first: Int, _ second: Int, count: Int) -> Bool {
     for position in 0..<count
     where lowercased(self[first + position]) != lowercased(self[second + position]) {
@@ -1084,6 +1154,9 @@ private extension UnsafeBufferPointer<UInt8> {
       && equalIgnoringCase(first.start, second.start, count: first.count)
   }
 }
+
+/// The fixed IDs of the names the rules ask about.
+private typealias ID = RuleNameID
 
 /// A tag's name: where it is in the input, whether it has capitals to lowercase, and its traits.
 private struct TagName {
@@ -1224,99 +1297,38 @@ private func lowercased(_ byte: UInt8) -> UInt8 {
   byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
 }
 
-/// The IDs of the names the printer's rules compare with, read once per page. A class, so that
-/// the printer holds one reference rather than 28 words.
-private final class NameIDs: Sendable {
-  let html: Int
-  let head: Int
-  let body: Int
-  let paragraph: Int
-  let br: Int
-  let table: Int
-  let tbody: Int
-  let thead: Int
-  let tfoot: Int
-  let tr: Int
-  let td: Int
-  let th: Int
-  let caption: Int
-  let colgroup: Int
-  let li: Int
-  let dd: Int
-  let dt: Int
-  let a: Int
-  let nobr: Int
-  let button: Int
-  let option: Int
-  let optgroup: Int
-  let dialog: Int
-  let template: Int
-  let pre: Int
-  let listing: Int
-  let textarea: Int
-  let image: Int
-
-  static let shared = NameIDs()
-
-  private init() {
-    func id(_ name: String) -> Int {
-      let id = HTMLElementTraits(name: name).nameID
-      precondition(id != 0, "\(name) is not a listed name")
-      return id
-    }
-    html = id("html")
-    head = id("head")
-    body = id("body")
-    paragraph = id("p")
-    br = id("br")
-    table = id("table")
-    tbody = id("tbody")
-    thead = id("thead")
-    tfoot = id("tfoot")
-    tr = id("tr")
-    td = id("td")
-    th = id("th")
-    caption = id("caption")
-    colgroup = id("colgroup")
-    li = id("li")
-    dd = id("dd")
-    dt = id("dt")
-    a = id("a")
-    nobr = id("nobr")
-    button = id("button")
-    option = id("option")
-    optgroup = id("optgroup")
-    dialog = id("dialog")
-    template = id("template")
-    pre = id("pre")
-    listing = id("listing")
-    textarea = id("textarea")
-    image = id("image")
-  }
-}
-
-/// The canonical text as it is written: first into the storage of the `String` being made, and
-/// if it outgrows that, into a buffer of its own that grows by doubling; so that a write is a
-/// bounds check and a copy. The printer frees the buffer it owns.
+/// The canonical text as it is written, into a buffer of the printer's that grows by doubling,
+/// so that a write is a bounds check and a copy. The printer frees it.
 private struct OutputBytes {
   private var base: UnsafeMutablePointer<UInt8>
   private var capacity: Int
   private(set) var count = 0
-  /// Whether the bytes are still in the storage given at the start (which the `String` owns).
-  private(set) var isInPlace = true
 
-  init(writingInto storage: UnsafeMutableBufferPointer<UInt8>) {
-    // A `String`'s storage always has an address, even when empty.
-    base = storage.baseAddress!
-    capacity = storage.count
+  init(capacity: Int) {
+    self.capacity = max(capacity, 16)
+    base = .allocate(capacity: self.capacity)
   }
 
-  func deallocate() {
-    if !isInPlace { base.deallocate() }
-  }
+  func deallocate() { base.deallocate() }
 
+  /// The text as a `String`, copied without validating it again: the printer writes only whole
+  /// characters of its input, which is valid UTF-8 (slices of it end at ASCII bytes, names with
+  /// other bytes are refused, and the rest is ASCII). Validating 1.5 MB that holds one non-ASCII
+  /// byte would take a fifth of the print (see the Performance article); the tests' debug builds
+  /// still check every text.
   func makeString() -> String {
-    String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    let text = UnsafeBufferPointer(start: base, count: count)
+    // Decoding repairs what is not UTF-8: the same bytes come back only from valid UTF-8.
+    assert(
+      String(decoding: text, as: UTF8.self).utf8.elementsEqual(text),
+      "The canonical text is not UTF-8"
+    )
+    #if compiler(>=6.2)  // `UTF8Span` came with Swift 6.2; the package builds with 6.0.
+      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        return unsafe String(copying: UTF8Span(unchecked: text.span))
+      }
+    #endif
+    return String(decoding: text, as: UTF8.self)
   }
 
   @inline(__always)
@@ -1329,10 +1341,9 @@ private struct OutputBytes {
     while newCapacity < needed { newCapacity *= 2 }
     let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
     newBase.update(from: base, count: count)
-    deallocate()
+    base.deallocate()
     base = newBase
     capacity = newCapacity
-    isInPlace = false
   }
 
   @inline(__always)
@@ -1419,11 +1430,17 @@ private struct OutputBytes {
     append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
+  /// `width` spaces: an indent of up to 16 as two words (a loop of them became a call to
+  /// `memset`, which costs more for so few); what is written past them is written over next.
   @inline(__always)
   mutating func appendSpaces(_ width: Int) {
-    reserve(width)
-    (base + count).initialize(repeating: 0x20, count: width)
-    count += width
+    reserve(width &+ 16)
+    let target = UnsafeMutableRawPointer(base + count)
+    let spaces: UInt64 = 0x2020_2020_2020_2020
+    target.storeBytes(of: spaces, as: UInt64.self)
+    target.storeBytes(of: spaces, toByteOffset: 8, as: UInt64.self)
+    if width > 16 { (base + count + 16).initialize(repeating: 0x20, count: width - 16) }
+    count &+= width
   }
 
   mutating func insert(_ byte: UInt8, at position: Int) {

@@ -69,8 +69,52 @@ struct HTMLElementTraits: OptionSet {
   static let nameCount = 256
 }
 
+/// The IDs (``HTMLElementTraits/nameID``) of the names the direct printer's rules ask about, fixed
+/// here: the table gives these names the first IDs, in this order. As constants, a `switch` on an
+/// ID is a jump table, and a comparison needs no load.
+enum RuleNameID {
+  static let html = 1  // html
+  static let head = 2  // head
+  static let body = 3  // body
+  static let paragraph = 4  // p
+  static let br = 5  // br
+  static let table = 6  // table
+  static let tbody = 7  // tbody
+  static let thead = 8  // thead
+  static let tfoot = 9  // tfoot
+  static let tr = 10  // tr
+  static let td = 11  // td
+  static let th = 12  // th
+  static let caption = 13  // caption
+  static let colgroup = 14  // colgroup
+  static let li = 15  // li
+  static let dd = 16  // dd
+  static let dt = 17  // dt
+  static let a = 18  // a
+  static let nobr = 19  // nobr
+  static let button = 20  // button
+  static let option = 21  // option
+  static let optgroup = 22  // optgroup
+  static let dialog = 23  // dialog
+  static let template = 24  // template
+  static let pre = 25  // pre
+  static let listing = 26  // listing
+  static let textarea = 27  // textarea
+  static let image = 28  // image
+
+  /// The names, in the order of their IDs from 1.
+  static let names = [
+    "html", "head", "body", "p", "br", "table", "tbody", "thead", "tfoot", "tr", "td", "th",
+    "caption", "colgroup", "li", "dd", "dt", "a", "nobr", "button", "option", "optgroup", "dialog",
+    "template", "pre", "listing", "textarea", "image",
+  ]
+}
+
 private let traitsByName: [String: HTMLElementTraits] = {
   var table: [String: HTMLElementTraits] = [:]
+  for name in RuleNameID.names {
+    table[name] = HTMLElementTraits(rawValue: UInt32(table.count + 1) << 24)
+  }
   func add(_ names: [String], _ traits: HTMLElementTraits) {
     for name in names {
       // About 130 names: the IDs stay below 256 (one more would read as 0, "any other").
