@@ -25,13 +25,11 @@ struct TranscriptText {
   /// The text's UTF-8 bytes: appending a few bytes is a copy, with neither `String`'s nor
   /// `Array`'s checks around it. (The JSON writer's `TextChunks` does much the same in its
   /// module; calls into another module are not inlined, and they cost a tenth of the text's
-  /// time here.) First the memory of the `String` being made, of the estimated size, so that the
-  /// text is never copied; if the text outgrows it, memory this type allocates (`ownsBase`) and
-  /// ``rendered(_:options:)`` frees.
+  /// time here.) Memory of the estimated size, doubled when the text outgrows it, that
+  /// ``rendered(_:options:)`` copies into the `String` (see ``makeString()``) and frees.
   private var base: UnsafeMutablePointer<UInt8>
   private var count = 0
   private var capacity = 0
-  private var ownsBase = false
   /// The text's size as estimated from its events and bodies.
   private let estimate: Int
   /// UTF-8 offsets in `text` of the values that may hold a UUID or a date, in order.
@@ -117,21 +115,34 @@ struct TranscriptText {
     options: TranscriptOptions
   ) -> (text: String, candidates: [Range<Int>]) {
     var text = TranscriptText(transcript, options: options)
-    var string = String(unsafeUninitializedCapacity: text.estimate) { memory in
-      text.base = memory.baseAddress!
-      text.capacity = memory.count
-      text.render()
-      // Bytes are only kept in the string's memory if they all are there.
-      return text.ownsBase ? 0 : text.count
-    }
-    if text.ownsBase {
-      string = String(
-        decoding: UnsafeBufferPointer(start: text.base, count: text.count),
-        as: UTF8.self
-      )
-      text.base.deallocate()
-    }
-    return (string, text.candidates)
+    text.capacity = text.estimate
+    text.base = .allocate(capacity: text.capacity)
+    defer { text.base.deallocate() }
+    text.render()
+    return (text.makeString(), text.candidates)
+  }
+
+  /// The text as a `String`, copied without validating its UTF-8 again where the standard
+  /// library allows it (validating took a tenth of the text's time: the `──` of every section
+  /// defeats its all-ASCII fast path).
+  ///
+  /// The bytes are valid UTF-8 by construction: every byte is either one of the transcript's
+  /// own words (ASCII, or a `StaticString` such as `──`, which the compiler wrote as UTF-8), an
+  /// ASCII digit, space, line break or quote, or copied whole from a Swift `String` (a label,
+  /// message, key, value, `.http`'s text, an escaped or cut value, which ``escaped(_:)`` cuts
+  /// between Unicode scalars), or copied whole from bytes written earlier by these same means (a
+  /// label or a logger's pair as written). The only bytes left out are a final ASCII line break.
+  /// Debug builds, the tests' included, check it; `TranscriptTextEquivalenceTests` holds
+  /// multi-byte characters in every place against `String(decoding:)`.
+  private func makeString() -> String {
+    let bytes = UnsafeBufferPointer(start: base, count: count)
+    assert(String(validating: bytes, as: UTF8.self) != nil, "The transcript's text is not UTF-8")
+    #if compiler(>=6.2)
+      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        return unsafe String(copying: UTF8Span(unchecked: bytes.span))
+      }
+    #endif
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   private mutating func render() {
@@ -173,10 +184,8 @@ struct TranscriptText {
     capacity = max(capacity * 2, count + more)
     let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     moved.initialize(from: base, count: count)
-    // The string's memory is the string's to free.
-    if ownsBase { base.deallocate() }
+    base.deallocate()
     base = moved
-    ownsBase = true
   }
 
   private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {

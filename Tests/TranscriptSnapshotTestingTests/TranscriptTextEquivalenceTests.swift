@@ -184,6 +184,48 @@ import Testing
     }
   }
 
+  /// The text's `String` is made from its bytes without validating them again (see
+  /// `TranscriptText.makeString()`): with characters of two, three and four bytes in a label,
+  /// a message cut just after one, logger and entry metadata (a logger's pair copied as written
+  /// the second time), a span's name, attributes, event and status, and a JSON body, the text is
+  /// the one expected and its bytes are the ones `String(validating:)` and `String(decoding:)`
+  /// read back as the same text. (The cut message outgrows the estimated buffer, so the text is
+  /// also moved once.)
+  @Test func multiByteCharactersEverywhereMakeTheSameValidText() async {
+    let limit = TranscriptOptions.maximumValueLength
+    let long = String(repeating: "é", count: limit - 1) + "🦊🦊x"
+    let response = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"])
+    let body = Data(#"{"name":"Zoë 🦊","city":"Zürich"}"#.utf8)
+    let transcript = await Transcript.record { capture in
+      var logger = capture.logger(label: "app.módulo")
+      logger[metadataKey: "clé"] = "valeur ✓"
+      logger.info("première")
+      logger.info("\(long)", metadata: ["ü": "🦊"])
+      capture.tracer.withSpan("étape", ofKind: .internal) { span in
+        span.attributes["clé"] = "naïve 🦊"
+        span.addEvent(SpanEvent(name: "événement", attributes: ["ß": "→"]))
+        span.setStatus(SpanStatus(code: .error, message: "échec ✗"))
+      }
+      capture.record(response, body: body)
+    }
+    let http = httpText(of: HTTPMessage(response, body: body))
+    let expected = [
+      "── log info app.módulo: première", "  clé: valeur ✓",
+      "── log info app.módulo: " + String(repeating: "é", count: limit - 1)
+        + "🦊… (2 more characters)",
+      "  clé: valeur ✓", "  ü: 🦊",
+      "── span", "étape (internal)", "  clé = \"naïve 🦊\"", "  event événement",
+      "    ß = \"→\"", "  status error: échec ✗",
+      "── response", http.hasSuffix("\n") ? String(http.dropLast()) : http,
+    ]
+    let text = TranscriptTextTests.text(transcript)
+    #expect(http.contains("Zoë 🦊"))
+    #expect(text == expected.joined(separator: "\n"))
+    let bytes = Array(text.utf8)
+    #expect(String(validating: bytes, as: UTF8.self) == text)
+    #expect(String(decoding: bytes, as: UTF8.self) == text)
+  }
+
   /// The lines of an unescaped text that may hold an identity are those where a `-` follows
   /// four hex digits: the rule walked byte by byte, against lines of hex digits, dashes and
   /// other bytes at random.
