@@ -347,7 +347,9 @@ struct TranscriptText {
     // Taken out while used (and put back for the next entry): its storage is reused.
     swap(&slots, &metadataSlots)
     defer { swap(&slots, &metadataSlots) }
-    slots.removeAll(keepingCapacity: true)
+    // Not `removeAll(keepingCapacity:)`, which goes through `replaceSubrange` (1.6% of the text's
+    // time, for a handful of slots).
+    while slots.popLast() != nil {}
     for index in entry.indices {
       let key = entry.keys[index]
       if error == nil || key != "error" {
@@ -579,7 +581,8 @@ struct TranscriptText {
     // Taken out while used (and put back after): its storage is reused.
     swap(&pairs, &attributePairs)
     defer {
-      pairs.removeAll(keepingCapacity: true)
+      // Not `removeAll(keepingCapacity:)`: see ``metadata(of:)``.
+      while pairs.popLast() != nil {}
       swap(&pairs, &attributePairs)
     }
     attributes.forEach { pairs.append(($0, $1)) }
@@ -725,8 +728,31 @@ struct TranscriptText {
 
   /// Whether any byte may need an escape: a C0 control, DEL, or 0xC2, which may begin a C1
   /// control character (U+0080 to U+009F) and sends the value the long way, which decides.
+  ///
+  /// Eight bytes at a time (a tenth of the text's time went to this scan byte by byte): with
+  /// `ones` a word of 0x01 bytes and `highs` one of 0x80, `(w - ones * n) & ~w & highs` is not
+  /// zero exactly when some byte of `w` is below `n` (for `n` up to 0x80; a borrow only runs on
+  /// from a byte that is itself below `n`), and a byte equal to `c` is a zero byte of
+  /// `w ^ (ones * c)`. `TranscriptTextEquivalenceTests` holds it to the byte-by-byte rule.
   static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0xC2 { return true }
+    guard let start = bytes.baseAddress else { return false }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var position = 0
+    while position + 8 <= bytes.count {
+      let word = UnsafeRawPointer(start + position).loadUnaligned(as: UInt64.self)
+      let delete = word ^ (ones &* 0x7F)
+      let c2 = word ^ (ones &* 0xC2)
+      let below = (word &- ones &* 0x20) & ~word
+      let zeros = ((delete &- ones) & ~delete) | ((c2 &- ones) & ~c2)
+      if (below | zeros) & highs != 0 { return true }
+      position += 8
+    }
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte < 0x20 || byte == 0x7F || byte == 0xC2 { return true }
+      position += 1
+    }
     return false
   }
 

@@ -226,6 +226,33 @@ import Testing
     #expect(String(decoding: bytes, as: UTF8.self) == text)
   }
 
+  /// Whether a value needs the long way (its bytes read eight at a time) is the byte-by-byte
+  /// rule: every byte value at every place of values of 1 to 24 bytes, among plain bytes and
+  /// among the bytes next to the ones that need it (0x1F, 0x20, 0x7E, 0x80, 0xC1, 0xC3, 0xFF).
+  @Test func needingAnEscapeIsTheByteByByteRule() {
+    func rule(_ bytes: [UInt8]) -> Bool {
+      bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
+    }
+    var disagreements = 0
+    var firstDisagreement: [UInt8]?
+    for length in 1...24 {
+      for filler: UInt8 in [0x61, 0x20, 0x7E, 0x80, 0xC1, 0xC3, 0xFF, 0x1F] {
+        for place in 0..<length {
+          for byte in UInt8.min...UInt8.max {
+            var bytes = [UInt8](repeating: filler, count: length)
+            bytes[place] = byte
+            let fast = bytes.withUnsafeBufferPointer(TranscriptText.needsEscaping)
+            guard fast != rule(bytes) else { continue }
+            disagreements += 1
+            if firstDisagreement == nil { firstDisagreement = bytes }
+          }
+        }
+      }
+    }
+    #expect(disagreements == 0, "first: \(firstDisagreement ?? [])")
+    #expect([UInt8]().withUnsafeBufferPointer(TranscriptText.needsEscaping) == false)
+  }
+
   /// The lines of an unescaped text that may hold an identity are those where a `-` follows
   /// four hex digits: the rule walked byte by byte, against lines of hex digits, dashes and
   /// other bytes at random.
