@@ -101,23 +101,56 @@ final class TranscriptIdentities: @unchecked Sendable {
       return (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text
     }
     if scrubbed == values { return text }
-    // Pieces of two valid strings, appended as strings: nothing is decoded again.
-    let pieces = scrubbed.utf8.split(separator: 0, omittingEmptySubsequences: false)
-    guard pieces.count == candidates.count else {
-      return (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text
+    var pieces = scrubbed
+    let written = text.withUTF8 { text in
+      pieces.withUTF8 { pieces in writeBack(pieces, into: text, at: candidates) }
     }
-    let utf8 = text.utf8
-    var output = ""
-    output.reserveCapacity(utf8.count + scrubbed.utf8.count - values.utf8.count)
-    var copied = utf8.startIndex
-    for (range, piece) in zip(candidates, pieces) {
-      let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
-      output += Substring(utf8[copied..<lower])
-      output += Substring(piece)
-      copied = utf8.index(utf8.startIndex, offsetBy: range.upperBound)
+    return written ?? (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text
+  }
+
+  /// The text with each candidate replaced by its piece of the scrubbed values (the pieces
+  /// separated by NUL, as ``joined(_:candidates:)`` joined them), or nil when there is not one
+  /// piece a candidate.
+  ///
+  /// The result is valid UTF-8 by construction (see ``TranscriptText/string(ofValidUTF8:)``):
+  /// each run of bytes is copied whole from a valid `String`, the text cut at its candidates'
+  /// bounds (whole values or whole lines, between the transcript's ASCII words) and the scrubbed
+  /// values cut at NUL, an ASCII byte.
+  private static func writeBack(
+    _ pieces: UnsafeBufferPointer<UInt8>,
+    into text: UnsafeBufferPointer<UInt8>,
+    at candidates: [Range<Int>]
+  ) -> String? {
+    guard let textStart = text.baseAddress, let piecesStart = pieces.baseAddress else {
+      return nil
     }
-    output += Substring(utf8[copied...])
-    return output
+    // At most the text and every piece.
+    let output = UnsafeMutablePointer<UInt8>.allocate(capacity: text.count + pieces.count)
+    defer { output.deallocate() }
+    var count = 0
+    func copy(_ start: UnsafePointer<UInt8>, _ length: Int) {
+      (output + count).initialize(from: start, count: length)
+      count += length
+    }
+    var copied = 0
+    var pieceStart = 0
+    for (index, range) in candidates.enumerated() {
+      let nul = memchr(piecesStart + pieceStart, 0, pieces.count - pieceStart)
+      let pieceEnd: Int
+      if index < candidates.count - 1 {
+        guard let nul else { return nil }
+        pieceEnd = UnsafePointer(nul.assumingMemoryBound(to: UInt8.self)) - piecesStart
+      } else {
+        guard nul == nil else { return nil }
+        pieceEnd = pieces.count
+      }
+      copy(textStart + copied, range.lowerBound - copied)
+      copy(piecesStart + pieceStart, pieceEnd - pieceStart)
+      copied = range.upperBound
+      pieceStart = pieceEnd + 1
+    }
+    copy(textStart + copied, text.count - copied)
+    return TranscriptText.string(ofValidUTF8: UnsafeBufferPointer(start: output, count: count))
   }
 
   /// The candidates' bytes joined with NUL, or nil when one holds a NUL of its own.
@@ -133,6 +166,7 @@ final class TranscriptIdentities: @unchecked Sendable {
       if index > 0 { joined.append(0) }
       joined.append(contentsOf: value)
     }
-    return String(decoding: joined, as: UTF8.self)
+    // Whole values of a valid text, and NULs.
+    return joined.withUnsafeBufferPointer(TranscriptText.string(ofValidUTF8:))
   }
 }

@@ -122,9 +122,9 @@ struct TranscriptText {
     return (text.makeString(), text.candidates)
   }
 
-  /// The text as a `String`, copied without validating its UTF-8 again where the standard
-  /// library allows it (validating took a tenth of the text's time: the `──` of every section
-  /// defeats its all-ASCII fast path).
+  /// The text as a `String`, copied without validating its UTF-8 again (validating took a tenth
+  /// of the text's time: the `──` of every section defeats the standard library's all-ASCII fast
+  /// path).
   ///
   /// The bytes are valid UTF-8 by construction: every byte is either one of the transcript's
   /// own words (ASCII, or a `StaticString` such as `──`, which the compiler wrote as UTF-8), an
@@ -132,10 +132,15 @@ struct TranscriptText {
   /// message, key, value, `.http`'s text, an escaped or cut value, which ``escaped(_:)`` cuts
   /// between Unicode scalars), or copied whole from bytes written earlier by these same means (a
   /// label or a logger's pair as written). The only bytes left out are a final ASCII line break.
-  /// Debug builds, the tests' included, check it; `TranscriptTextEquivalenceTests` holds
-  /// multi-byte characters in every place against `String(decoding:)`.
   private func makeString() -> String {
-    let bytes = UnsafeBufferPointer(start: base, count: count)
+    Self.string(ofValidUTF8: UnsafeBufferPointer(start: base, count: count))
+  }
+
+  /// A `String` of bytes its caller made valid UTF-8 by construction, copied without
+  /// validating them again where the standard library allows it. Debug builds, the tests'
+  /// included, check them; `TranscriptTextEquivalenceTests` holds multi-byte characters in
+  /// every place of a transcript, scrubbed and not, against `String(decoding:)`.
+  static func string(ofValidUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {
     assert(String(validating: bytes, as: UTF8.self) != nil, "The transcript's text is not UTF-8")
     #if compiler(>=6.2)
       if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
