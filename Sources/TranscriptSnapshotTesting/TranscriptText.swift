@@ -255,11 +255,11 @@ struct TranscriptText {
   /// Appends a value that needs no escape and returns whether it may hold an identity, or
   /// returns `nil` and appends nothing.
   private mutating func plain(_ value: UnsafeBufferPointer<UInt8>) -> Bool? {
-    guard value.count <= TranscriptOptions.maximumValueLength, !Self.needsEscaping(value) else {
-      return nil
-    }
+    guard value.count <= TranscriptOptions.maximumValueLength else { return nil }
+    let scanned = Self.scan(value)
+    guard !scanned.needsEscaping else { return nil }
     append(value)
-    return TranscriptIdentities.mayHoldIdentity(value)
+    return scanned.hasDashAfterFour && TranscriptIdentities.mayHoldIdentity(value)
   }
 
   /// Appends a text that is not escaped (what `.http` printed, a file path), noting each of its
@@ -639,14 +639,16 @@ struct TranscriptText {
   private mutating func quoted(_ string: String) {
     let start = count
     let written: Bool? = string.utf8.withContiguousStorageIfAvailable { bytes in
-      guard bytes.count + 2 <= TranscriptOptions.maximumValueLength,
-        !Self.needsEscaping(bytes)
-      else { return false }
+      guard bytes.count + 2 <= TranscriptOptions.maximumValueLength else { return false }
+      let scanned = Self.scan(bytes)
+      guard !scanned.needsEscaping else { return false }
       append(UInt8(ascii: "\""))
       append(bytes)
       append(UInt8(ascii: "\""))
       // A quote is not a hex digit: the quoted value may hold one where the string may.
-      if TranscriptIdentities.mayHoldIdentity(bytes) { candidates.append(start..<count) }
+      if scanned.hasDashAfterFour, TranscriptIdentities.mayHoldIdentity(bytes) {
+        candidates.append(start..<count)
+      }
       return true
     }
     if written != true { value("\"\(string)\"") }
@@ -733,16 +735,27 @@ struct TranscriptText {
 
   /// Whether any byte may need an escape: a C0 control, DEL, or 0xC2, which may begin a C1
   /// control character (U+0080 to U+009F) and sends the value the long way, which decides.
+  static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    scan(bytes).needsEscaping
+  }
+
+  /// Whether any byte may need an escape (see ``needsEscaping(_:)``), and whether the bytes hold
+  /// a `-` after their fourth, without which they hold no identity (see
+  /// ``TranscriptIdentities/identityDash(in:from:)``): one pass for both, as most values are
+  /// short and hold neither, where finding the `-`s with `memchr` cost a call a value.
   ///
   /// Eight bytes at a time (a tenth of the text's time went to this scan byte by byte): with
   /// `ones` a word of 0x01 bytes and `highs` one of 0x80, `(w - ones * n) & ~w & highs` is not
   /// zero exactly when some byte of `w` is below `n` (for `n` up to 0x80; a borrow only runs on
   /// from a byte that is itself below `n`), and a byte equal to `c` is a zero byte of
-  /// `w ^ (ones * c)`. `TranscriptTextEquivalenceTests` holds it to the byte-by-byte rule.
-  static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let start = bytes.baseAddress else { return false }
+  /// `w ^ (ones * c)`. `TranscriptTextEquivalenceTests` holds both to the byte-by-byte rules.
+  static func scan(
+    _ bytes: UnsafeBufferPointer<UInt8>
+  ) -> (needsEscaping: Bool, hasDashAfterFour: Bool) {
+    guard let start = bytes.baseAddress else { return (false, false) }
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
+    var dashes: UInt64 = 0
     var position = 0
     while position + 8 <= bytes.count {
       let word = UnsafeRawPointer(start + position).loadUnaligned(as: UInt64.self)
@@ -750,15 +763,22 @@ struct TranscriptText {
       let c2 = word ^ (ones &* 0xC2)
       let below = (word &- ones &* 0x20) & ~word
       let zeros = ((delete &- ones) & ~delete) | ((c2 &- ones) & ~c2)
-      if (below | zeros) & highs != 0 { return true }
+      if (below | zeros) & highs != 0 { return (true, false) }
+      let dash = word ^ (ones &* 0x2D)
+      // The first word's first four bytes cannot end a run of four hex digits; in memory order,
+      // they are its low four bytes.
+      let mask = position == 0 ? UInt64(littleEndian: 0xFFFF_FFFF_0000_0000) : ~0
+      dashes |= (dash &- ones) & ~dash & highs & mask
       position += 8
     }
+    var hasDash = dashes != 0
     while position < bytes.count {
       let byte = bytes[position]
-      if byte < 0x20 || byte == 0x7F || byte == 0xC2 { return true }
+      if byte < 0x20 || byte == 0x7F || byte == 0xC2 { return (true, false) }
+      if byte == UInt8(ascii: "-"), position >= 4 { hasDash = true }
       position += 1
     }
-    return false
+    return (false, hasDash)
   }
 
   /// One line whatever the value holds: control characters as `\u{…}` escapes (newlines and

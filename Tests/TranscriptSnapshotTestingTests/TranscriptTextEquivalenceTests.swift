@@ -226,23 +226,33 @@ import Testing
     #expect(String(decoding: bytes, as: UTF8.self) == text)
   }
 
-  /// Whether a value needs the long way (its bytes read eight at a time) is the byte-by-byte
-  /// rule: every byte value at every place of values of 1 to 24 bytes, among plain bytes and
-  /// among the bytes next to the ones that need it (0x1F, 0x20, 0x7E, 0x80, 0xC1, 0xC3, 0xFF).
-  @Test func needingAnEscapeIsTheByteByByteRule() {
+  /// Whether a value needs the long way, and whether it holds a `-` after its fourth byte (its
+  /// bytes read eight at a time, both in one pass), are the byte-by-byte rules: every byte value
+  /// at every place of values of 1 to 25 bytes, among plain bytes, dashes, and the bytes next to
+  /// the ones that need an escape (0x1F, 0x20, 0x7E, 0x80, 0xC1, 0xC3, 0xFF). (A `,` right after
+  /// a `-` may read as one more `-`, which only costs a look: these values hold no such pair.)
+  @Test func needingAnEscapeAndHoldingADashAreTheByteByByteRules() {
     func rule(_ bytes: [UInt8]) -> Bool {
       bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
     }
+    func dashRule(_ bytes: [UInt8]) -> Bool {
+      bytes.indices.contains { $0 >= 4 && bytes[$0] == UInt8(ascii: "-") }
+    }
     var disagreements = 0
     var firstDisagreement: [UInt8]?
-    for length in 1...24 {
-      for filler: UInt8 in [0x61, 0x20, 0x7E, 0x80, 0xC1, 0xC3, 0xFF, 0x1F] {
+    // Either side of one, two and three words, and a tail of every length.
+    for length in [1, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 23, 24, 25] {
+      for filler: UInt8 in [0x61, 0x20, 0x7E, 0x80, 0xC1, 0xC3, 0xFF, 0x1F, 0x2D] {
+        var bytes = [UInt8](repeating: filler, count: length)
         for place in 0..<length {
+          defer { bytes[place] = filler }
           for byte in UInt8.min...UInt8.max {
-            var bytes = [UInt8](repeating: filler, count: length)
             bytes[place] = byte
-            let fast = bytes.withUnsafeBufferPointer(TranscriptText.needsEscaping)
-            guard fast != rule(bytes) else { continue }
+            let fast = bytes.withUnsafeBufferPointer(TranscriptText.scan)
+            let needs = rule(bytes)
+            let dash = dashRule(bytes)
+            guard fast.needsEscaping != needs || (!needs && fast.hasDashAfterFour != dash)
+            else { continue }
             disagreements += 1
             if firstDisagreement == nil { firstDisagreement = bytes }
           }
