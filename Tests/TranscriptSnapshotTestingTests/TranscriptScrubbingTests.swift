@@ -102,10 +102,11 @@ import Tracing
     }
   }
 
-  /// The scrubbed values are written back into the text without validating it again (see
-  /// `TranscriptText.string(ofValidUTF8:)`): with characters of two to four bytes right beside
-  /// identities in a label, a message, metadata, attributes, an event and a body, the text is
-  /// that of scrubbing the whole text, and its bytes read back as the same text.
+  /// The values are joined without validating them again (see
+  /// `TranscriptText.string(ofValidUTF8:)`) and the scrubbed ones written back at the NULs
+  /// `memchr` finds: with characters of two to four bytes right beside identities in a label, a
+  /// message, metadata, attributes, an event and a body, the text is that of scrubbing the whole
+  /// text, and its bytes read back as the same text.
   @Test func multiByteCharactersBesideIdentitiesAreWrittenBackWhole() async {
     let transcript = await Transcript.record { capture in
       capture.logger(label: "café \(Self.id)é").info(
