@@ -25,13 +25,11 @@ struct TranscriptText {
   /// The text's UTF-8 bytes: appending a few bytes is a copy, with neither `String`'s nor
   /// `Array`'s checks around it. (The JSON writer's `TextChunks` does much the same in its
   /// module; calls into another module are not inlined, and they cost a tenth of the text's
-  /// time here.) First the memory of the `String` being made, of the estimated size, so that the
-  /// text is never copied; if the text outgrows it, memory this type allocates (`ownsBase`) and
-  /// ``rendered(_:options:)`` frees.
+  /// time here.) Memory of the estimated size, doubled when the text outgrows it, that
+  /// ``rendered(_:options:)`` copies into the `String` (see ``makeString()``) and frees.
   private var base: UnsafeMutablePointer<UInt8>
   private var count = 0
   private var capacity = 0
-  private var ownsBase = false
   /// The text's size as estimated from its events and bodies.
   private let estimate: Int
   /// UTF-8 offsets in `text` of the values that may hold a UUID or a date, in order.
@@ -117,21 +115,39 @@ struct TranscriptText {
     options: TranscriptOptions
   ) -> (text: String, candidates: [Range<Int>]) {
     var text = TranscriptText(transcript, options: options)
-    var string = String(unsafeUninitializedCapacity: text.estimate) { memory in
-      text.base = memory.baseAddress!
-      text.capacity = memory.count
-      text.render()
-      // Bytes are only kept in the string's memory if they all are there.
-      return text.ownsBase ? 0 : text.count
-    }
-    if text.ownsBase {
-      string = String(
-        decoding: UnsafeBufferPointer(start: text.base, count: text.count),
-        as: UTF8.self
-      )
-      text.base.deallocate()
-    }
-    return (string, text.candidates)
+    text.capacity = text.estimate
+    text.base = .allocate(capacity: text.capacity)
+    defer { text.base.deallocate() }
+    text.render()
+    return (text.makeString(), text.candidates)
+  }
+
+  /// The text as a `String`, copied without validating its UTF-8 again (validating took a tenth
+  /// of the text's time: the `──` of every section defeats the standard library's all-ASCII fast
+  /// path).
+  ///
+  /// The bytes are valid UTF-8 by construction: every byte is either one of the transcript's
+  /// own words (ASCII, or a `StaticString` such as `──`, which the compiler wrote as UTF-8), an
+  /// ASCII digit, space, line break or quote, or copied whole from a Swift `String` (a label,
+  /// message, key, value, `.http`'s text, an escaped or cut value, which ``escaped(_:)`` cuts
+  /// between Unicode scalars), or copied whole from bytes written earlier by these same means (a
+  /// label or a logger's pair as written). The only bytes left out are a final ASCII line break.
+  private func makeString() -> String {
+    Self.string(ofValidUTF8: UnsafeBufferPointer(start: base, count: count))
+  }
+
+  /// A `String` of bytes its caller made valid UTF-8 by construction, copied without
+  /// validating them again where the standard library allows it. Debug builds, the tests'
+  /// included, check them; `TranscriptTextEquivalenceTests` holds multi-byte characters in
+  /// every place of a transcript, scrubbed and not, against `String(decoding:)`.
+  static func string(ofValidUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+    assert(String(validating: bytes, as: UTF8.self) != nil, "The transcript's text is not UTF-8")
+    #if compiler(>=6.2)
+      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        return unsafe String(copying: UTF8Span(unchecked: bytes.span))
+      }
+    #endif
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   private mutating func render() {
@@ -173,10 +189,8 @@ struct TranscriptText {
     capacity = max(capacity * 2, count + more)
     let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     moved.initialize(from: base, count: count)
-    // The string's memory is the string's to free.
-    if ownsBase { base.deallocate() }
+    base.deallocate()
     base = moved
-    ownsBase = true
   }
 
   private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -241,11 +255,11 @@ struct TranscriptText {
   /// Appends a value that needs no escape and returns whether it may hold an identity, or
   /// returns `nil` and appends nothing.
   private mutating func plain(_ value: UnsafeBufferPointer<UInt8>) -> Bool? {
-    guard value.count <= TranscriptOptions.maximumValueLength, !Self.needsEscaping(value) else {
-      return nil
-    }
+    guard value.count <= TranscriptOptions.maximumValueLength else { return nil }
+    let scanned = Self.scan(value)
+    guard !scanned.needsEscaping else { return nil }
     append(value)
-    return TranscriptIdentities.mayHoldIdentity(value)
+    return scanned.hasDashAfterFour && TranscriptIdentities.mayHoldIdentity(value)
   }
 
   /// Appends a text that is not escaped (what `.http` printed, a file path), noting each of its
@@ -338,7 +352,9 @@ struct TranscriptText {
     // Taken out while used (and put back for the next entry): its storage is reused.
     swap(&slots, &metadataSlots)
     defer { swap(&slots, &metadataSlots) }
-    slots.removeAll(keepingCapacity: true)
+    // Not `removeAll(keepingCapacity:)`, which goes through `replaceSubrange` (1.6% of the text's
+    // time, for a handful of slots).
+    while slots.popLast() != nil {}
     for index in entry.indices {
       let key = entry.keys[index]
       if error == nil || key != "error" {
@@ -570,7 +586,8 @@ struct TranscriptText {
     // Taken out while used (and put back after): its storage is reused.
     swap(&pairs, &attributePairs)
     defer {
-      pairs.removeAll(keepingCapacity: true)
+      // Not `removeAll(keepingCapacity:)`: see ``metadata(of:)``.
+      while pairs.popLast() != nil {}
       swap(&pairs, &attributePairs)
     }
     attributes.forEach { pairs.append(($0, $1)) }
@@ -622,14 +639,16 @@ struct TranscriptText {
   private mutating func quoted(_ string: String) {
     let start = count
     let written: Bool? = string.utf8.withContiguousStorageIfAvailable { bytes in
-      guard bytes.count + 2 <= TranscriptOptions.maximumValueLength,
-        !Self.needsEscaping(bytes)
-      else { return false }
+      guard bytes.count + 2 <= TranscriptOptions.maximumValueLength else { return false }
+      let scanned = Self.scan(bytes)
+      guard !scanned.needsEscaping else { return false }
       append(UInt8(ascii: "\""))
       append(bytes)
       append(UInt8(ascii: "\""))
       // A quote is not a hex digit: the quoted value may hold one where the string may.
-      if TranscriptIdentities.mayHoldIdentity(bytes) { candidates.append(start..<count) }
+      if scanned.hasDashAfterFour, TranscriptIdentities.mayHoldIdentity(bytes) {
+        candidates.append(start..<count)
+      }
       return true
     }
     if written != true { value("\"\(string)\"") }
@@ -717,8 +736,49 @@ struct TranscriptText {
   /// Whether any byte may need an escape: a C0 control, DEL, or 0xC2, which may begin a C1
   /// control character (U+0080 to U+009F) and sends the value the long way, which decides.
   static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0xC2 { return true }
-    return false
+    scan(bytes).needsEscaping
+  }
+
+  /// Whether any byte may need an escape (see ``needsEscaping(_:)``), and whether the bytes hold
+  /// a `-` after their fourth, without which they hold no identity (see
+  /// ``TranscriptIdentities/identityDash(in:from:)``): one pass for both, as most values are
+  /// short and hold neither, where finding the `-`s with `memchr` cost a call a value.
+  ///
+  /// Eight bytes at a time (a tenth of the text's time went to this scan byte by byte): with
+  /// `ones` a word of 0x01 bytes and `highs` one of 0x80, `(w - ones * n) & ~w & highs` is not
+  /// zero exactly when some byte of `w` is below `n` (for `n` up to 0x80; a borrow only runs on
+  /// from a byte that is itself below `n`), and a byte equal to `c` is a zero byte of
+  /// `w ^ (ones * c)`. `TranscriptTextEquivalenceTests` holds both to the byte-by-byte rules.
+  static func scan(
+    _ bytes: UnsafeBufferPointer<UInt8>
+  ) -> (needsEscaping: Bool, hasDashAfterFour: Bool) {
+    guard let start = bytes.baseAddress else { return (false, false) }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var dashes: UInt64 = 0
+    var position = 0
+    while position + 8 <= bytes.count {
+      let word = UnsafeRawPointer(start + position).loadUnaligned(as: UInt64.self)
+      let delete = word ^ (ones &* 0x7F)
+      let c2 = word ^ (ones &* 0xC2)
+      let below = (word &- ones &* 0x20) & ~word
+      let zeros = ((delete &- ones) & ~delete) | ((c2 &- ones) & ~c2)
+      if (below | zeros) & highs != 0 { return (true, false) }
+      let dash = word ^ (ones &* 0x2D)
+      // The first word's first four bytes cannot end a run of four hex digits; in memory order,
+      // they are its low four bytes.
+      let mask = position == 0 ? UInt64(littleEndian: 0xFFFF_FFFF_0000_0000) : ~0
+      dashes |= (dash &- ones) & ~dash & highs & mask
+      position += 8
+    }
+    var hasDash = dashes != 0
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte < 0x20 || byte == 0x7F || byte == 0xC2 { return (true, false) }
+      if byte == UInt8(ascii: "-"), position >= 4 { hasDash = true }
+      position += 1
+    }
+    return (false, hasDash)
   }
 
   /// One line whatever the value holds: control characters as `\u{…}` escapes (newlines and

@@ -102,6 +102,36 @@ import Tracing
     }
   }
 
+  /// The values are joined without validating them again (see
+  /// `TranscriptText.string(ofValidUTF8:)`) and the scrubbed ones written back at the NULs
+  /// `memchr` finds: with characters of two to four bytes right beside identities in a label, a
+  /// message, metadata, attributes, an event and a body, the text is that of scrubbing the whole
+  /// text, and its bytes read back as the same text.
+  @Test func multiByteCharactersBesideIdentitiesAreWrittenBackWhole() async {
+    let transcript = await Transcript.record { capture in
+      capture.logger(label: "café \(Self.id)é").info(
+        "Zoë→\(Self.other)🦊 à 2024-03-01T09:30:00Z✓",
+        metadata: ["clé \(Self.id)": "🦊\(Self.other)", "jour": "ü2024-03-01ß"]
+      )
+      withSpan("étape \(Self.id)", ofKind: .internal) { span in
+        span.attributes["ids"] = ["é\(Self.id)", "\(Self.other)🦊"]
+        span.addEvent(SpanEvent(name: "→ \(Self.other)", attributes: ["à": "2024-03-02"]))
+      }
+      capture.record(
+        HTTPResponse(status: .ok, headerFields: [.contentType: "text/plain"]),
+        body: Data("ordre \(Self.id)é\n🦊 2024-03-04 ✓\n".utf8)
+      )
+    }
+    let text = snapshotText(transcript, as: .transcript).text
+    #expect(text == Self.wholeTextScrubbed(transcript))
+    #expect(text.contains("── log info café UUID_1é: Zoë→UUID_2🦊 à DATE_1✓"))
+    #expect(text.contains("ordre UUID_1é\n🦊 DATE_"))
+    #expect(!text.contains(Self.id) && !text.contains(Self.other))
+    let bytes = Array(text.utf8)
+    #expect(String(validating: bytes, as: UTF8.self) == text)
+    #expect(String(decoding: bytes, as: UTF8.self) == text)
+  }
+
   /// A source location is scrubbed with its line: a file ending in an hour reads on into it.
   @Test func aSourceLocationIsScrubbedWithItsLine() async {
     let transcript = await Transcript.record { capture in

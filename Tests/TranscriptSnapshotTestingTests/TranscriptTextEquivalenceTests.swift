@@ -184,6 +184,85 @@ import Testing
     }
   }
 
+  /// The text's `String` is made from its bytes without validating them again (see
+  /// `TranscriptText.makeString()`): with characters of two, three and four bytes in a label,
+  /// a message cut just after one, logger and entry metadata (a logger's pair copied as written
+  /// the second time), a span's name, attributes, event and status, and a JSON body, the text is
+  /// the one expected and its bytes are the ones `String(validating:)` and `String(decoding:)`
+  /// read back as the same text. (The cut message outgrows the estimated buffer, so the text is
+  /// also moved once.)
+  @Test func multiByteCharactersEverywhereMakeTheSameValidText() async {
+    let limit = TranscriptOptions.maximumValueLength
+    let long = String(repeating: "é", count: limit - 1) + "🦊🦊x"
+    let response = HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"])
+    let body = Data(#"{"name":"Zoë 🦊","city":"Zürich"}"#.utf8)
+    let transcript = await Transcript.record { capture in
+      var logger = capture.logger(label: "app.módulo")
+      logger[metadataKey: "clé"] = "valeur ✓"
+      logger.info("première")
+      logger.info("\(long)", metadata: ["ü": "🦊"])
+      capture.tracer.withSpan("étape", ofKind: .internal) { span in
+        span.attributes["clé"] = "naïve 🦊"
+        span.addEvent(SpanEvent(name: "événement", attributes: ["ß": "→"]))
+        span.setStatus(SpanStatus(code: .error, message: "échec ✗"))
+      }
+      capture.record(response, body: body)
+    }
+    let http = httpText(of: HTTPMessage(response, body: body))
+    let expected = [
+      "── log info app.módulo: première", "  clé: valeur ✓",
+      "── log info app.módulo: " + String(repeating: "é", count: limit - 1)
+        + "🦊… (2 more characters)",
+      "  clé: valeur ✓", "  ü: 🦊",
+      "── span", "étape (internal)", "  clé = \"naïve 🦊\"", "  event événement",
+      "    ß = \"→\"", "  status error: échec ✗",
+      "── response", http.hasSuffix("\n") ? String(http.dropLast()) : http,
+    ]
+    let text = TranscriptTextTests.text(transcript)
+    #expect(http.contains("Zoë 🦊"))
+    #expect(text == expected.joined(separator: "\n"))
+    let bytes = Array(text.utf8)
+    #expect(String(validating: bytes, as: UTF8.self) == text)
+    #expect(String(decoding: bytes, as: UTF8.self) == text)
+  }
+
+  /// Whether a value needs the long way, and whether it holds a `-` after its fourth byte (its
+  /// bytes read eight at a time, both in one pass), are the byte-by-byte rules: every byte value
+  /// at every place of values of 1 to 25 bytes, among plain bytes, dashes, and the bytes next to
+  /// the ones that need an escape (0x1F, 0x20, 0x7E, 0x80, 0xC1, 0xC3, 0xFF). (A `,` right after
+  /// a `-` may read as one more `-`, which only costs a look: these values hold no such pair.)
+  @Test func needingAnEscapeAndHoldingADashAreTheByteByByteRules() {
+    func rule(_ bytes: [UInt8]) -> Bool {
+      bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
+    }
+    func dashRule(_ bytes: [UInt8]) -> Bool {
+      bytes.indices.contains { $0 >= 4 && bytes[$0] == UInt8(ascii: "-") }
+    }
+    var disagreements = 0
+    var firstDisagreement: [UInt8]?
+    // Either side of one, two and three words, and a tail of every length.
+    for length in [1, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 23, 24, 25] {
+      for filler: UInt8 in [0x61, 0x20, 0x7E, 0x80, 0xC1, 0xC3, 0xFF, 0x1F, 0x2D] {
+        var bytes = [UInt8](repeating: filler, count: length)
+        for place in 0..<length {
+          defer { bytes[place] = filler }
+          for byte in UInt8.min...UInt8.max {
+            bytes[place] = byte
+            let fast = bytes.withUnsafeBufferPointer(TranscriptText.scan)
+            let needs = rule(bytes)
+            let dash = dashRule(bytes)
+            guard fast.needsEscaping != needs || (!needs && fast.hasDashAfterFour != dash)
+            else { continue }
+            disagreements += 1
+            if firstDisagreement == nil { firstDisagreement = bytes }
+          }
+        }
+      }
+    }
+    #expect(disagreements == 0, "first: \(firstDisagreement ?? [])")
+    #expect([UInt8]().withUnsafeBufferPointer(TranscriptText.needsEscaping) == false)
+  }
+
   /// The lines of an unescaped text that may hold an identity are those where a `-` follows
   /// four hex digits: the rule walked byte by byte, against lines of hex digits, dashes and
   /// other bytes at random.
