@@ -2,6 +2,7 @@ import Foundation
 import HTTPSnapshotTesting
 import InMemoryTracing
 import Logging
+import SnapshotTesting
 import Tracing
 
 /// What the transcript strategy prints and leaves out.
@@ -136,18 +137,11 @@ struct TranscriptText {
     Self.string(ofValidUTF8: UnsafeBufferPointer(start: base, count: count))
   }
 
-  /// A `String` of bytes its caller made valid UTF-8 by construction, copied without
-  /// validating them again where the standard library allows it. Debug builds, the tests'
-  /// included, check them; `TranscriptTextEquivalenceTests` holds multi-byte characters in
-  /// every place of a transcript, scrubbed and not, against `String(decoding:)`.
+  /// A `String` of bytes its caller made valid UTF-8 by construction (see
+  /// `String(copyingValidUTF8:)`); `TranscriptTextEquivalenceTests` holds multi-byte characters
+  /// in every place of a transcript, scrubbed and not, against `String(decoding:)`.
   static func string(ofValidUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {
-    assert(String(validating: bytes, as: UTF8.self) != nil, "The transcript's text is not UTF-8")
-    #if compiler(>=6.2)
-      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-        return unsafe String(copying: UTF8Span(unchecked: bytes.span))
-      }
-    #endif
-    return String(decoding: bytes, as: UTF8.self)
+    String(copyingValidUTF8: bytes)
   }
 
   private mutating func render() {

@@ -1,3 +1,5 @@
+import SnapshotTesting
+
 /// Writes the canonical text of an HTML page straight from its tokens, without building a tree:
 /// the fast path of `.html`, giving byte for byte what ``HTMLReader`` and ``CanonicalPrinter``
 /// give, or `nil` when the page needs something it does not do.
@@ -1317,18 +1319,7 @@ private struct OutputBytes {
   /// byte would take a fifth of the print (see the Performance article); the tests' debug builds
   /// still check every text.
   func makeString() -> String {
-    let text = UnsafeBufferPointer(start: base, count: count)
-    // Decoding repairs what is not UTF-8: the same bytes come back only from valid UTF-8.
-    assert(
-      String(decoding: text, as: UTF8.self).utf8.elementsEqual(text),
-      "The canonical text is not UTF-8"
-    )
-    #if compiler(>=6.2)  // `UTF8Span` came with Swift 6.2; the package builds with 6.0.
-      if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-        return unsafe String(copying: UTF8Span(unchecked: text.span))
-      }
-    #endif
-    return String(decoding: text, as: UTF8.self)
+    String(copyingValidUTF8: UnsafeBufferPointer(start: base, count: count))
   }
 
   @inline(__always)
