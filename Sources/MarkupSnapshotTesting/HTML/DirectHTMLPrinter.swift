@@ -237,11 +237,7 @@ struct DirectHTMLPrinter {
       guard let entry = formatting.last, !entry.isMarker, entry.serial == open[last].serial
       else { return false }
     }
-    let word = ByteScan.word(bytes, at: index)
-    let name = word & (UInt64(1) << UInt64(8 * current.count) &- 1)
-    guard name | ByteScan.capitals(name) &>> 2 == current.lowered,
-      UInt8(truncatingIfNeeded: word &>> UInt64(8 * current.count)) == UInt8(ascii: ">")
-    else { return false }
+    guard bytes.isEndTagName(current, at: index) else { return false }
     index += current.count + 1
     popLast()
     if isFormatting { formatting.removeLast() }
@@ -641,11 +637,7 @@ struct DirectHTMLPrinter {
     }
     let end = ByteScan.first(UInt8(ascii: "<"), in: bytes, from: start, to: bytes.count)
     guard end + 10 <= bytes.count, bytes[end + 1] == UInt8(ascii: "/") else { return false }
-    let word = ByteScan.word(bytes, at: end + 2)
-    let endName = word & (UInt64(1) << UInt64(8 * name.count) &- 1)
-    guard endName | ByteScan.capitals(endName) &>> 2 == name.lowered,
-      UInt8(truncatingIfNeeded: word &>> UInt64(8 * name.count)) == UInt8(ascii: ">")
-    else { return false }
+    guard bytes.isEndTagName(name, at: end + 2) else { return false }
     var whitespace = true
     for position in start..<end where !isSpace(bytes[position]) {
       whitespace = false
@@ -1116,6 +1108,16 @@ private extension UnsafeBufferPointer<UInt8> {
     case UInt8(ascii: "/"): return index + 2 < self.count ? .endTag : nil
     default: return nil
     }
+  }
+
+  /// Whether `name` (of at most seven bytes), in any case, and `>` are at `offset`, after an
+  /// end tag's `</`; eight bytes must follow `offset`.
+  @inline(__always)
+  func isEndTagName(_ name: TagName, at offset: Int) -> Bool {
+    let word = ByteScan.word(self, at: offset)
+    let written = word & (UInt64(1) << UInt64(8 * name.count) &- 1)
+    return written | ByteScan.capitals(written) &>> 2 == name.lowered
+      && UInt8(truncatingIfNeeded: word &>> UInt64(8 * name.count)) == UInt8(ascii: ">")
   }
 
   func offset(pastEndTagOpenFrom start: Int) -> Int? {
