@@ -176,6 +176,44 @@ import Testing
     #expect(Self.directText("<body>x</body>y<br>") == "<body>\n  xy\n  <br>\n</body>\n")
   }
 
+  /// A leaf (a start tag, a text, its own end tag) is printed in one step; where the rules do
+  /// more than join the text and close the element (whitespace alone, a table's structure,
+  /// `head`, a newline after `pre` to drop, markup in the text, an end tag written otherwise, a
+  /// formatting element to reopen), it goes through every rule: the text is the tree's either
+  /// way, at every offset modulo 8 (the end tag is read as a word).
+  @Test func leavesPrintInOneStepAsTheRulesPrintThem() {
+    let bodies = [
+      "<table><tr><td class=\"n\">1</td><th>2</TH><td> a \n\tb </td></tr></table>",
+      "<ul><li>x</li><li>  </li><li></li></ul>", "<p><b>x</b> <a href=\"u\">t</a>y</p>",
+      "<p><b>x</p><div>y</div>", "<p><b>x</p><i>y</i>", "<table><tr>x</tr></table>",
+      "<table><caption>c</caption><tbody>x</tbody></table>", "<pre></pre><span>\nx</span>",
+      "<head>x</head>", "<div>x</div >y", "<div>x</divx>y", "<div>a<b</div>", "<div>a < b</div>",
+      "<h1>x</h1><dl><dt>t</dt><dd>d</dd></dl>", "<select><option>o</option></select>",
+      "<template>x</template>", "<button>x</button>", "<nobr>x</nobr><nobr>y</nobr>",
+      "<abcdefg>x</abcdefg><abcdefgh>y</abcdefgh>", "<svg><g>x</g></svg><span>x</span>",
+      "<span>x</span>", "<a>x</a>", "<a>x<a>y</a>", "<body>x</body>", "<html>x</html>",
+    ]
+    var pages: [String] = []
+    for body in bodies {
+      for padding in 0..<8 {
+        let comment = "<!--" + String(repeating: "x", count: padding) + "-->"
+        pages.append(comment + body)
+        pages.append(comment + body + comment)
+      }
+    }
+    #expect(Self.compare(pages, corpus: "leaves") == pages.count - 32)
+    // The text reopens the `b` that `</p>` closed: the tree's work, the page goes there.
+    #expect(Self.directText("<p><b>x</p><div>y</div>") == nil)
+    #expect(
+      Self.directText(#"<tr><td class="n">1</td><td> a  b </td></tr><!---->"#)
+        == "<tr>\n  <td class=\"n\">1</td>\n  <td>a b</td>\n</tr>\n<!---->\n"
+    )
+    #expect(
+      Self.directText("<p><a href=\"u\">t</A><b>x</b></p><!---->")
+        == "<p>\n  <a href=\"u\">t</a>\n  <b>x</b>\n</p>\n<!---->\n"
+    )
+  }
+
   /// Every token boundary at every offset modulo 8 (the printer scans words of eight bytes):
   /// tag names of up to eight bytes and longer, capitals, attribute names and values, text
   /// with multi-byte UTF-8 and whitespace, and a tag or `<` in the last seven bytes.

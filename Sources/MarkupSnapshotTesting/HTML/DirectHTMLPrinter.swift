@@ -239,11 +239,7 @@ struct DirectHTMLPrinter {
       guard let entry = formatting.last, !entry.isMarker, entry.serial == open[last].serial
       else { return false }
     }
-    let word = ByteScan.word(bytes, at: index)
-    let name = word & (UInt64(1) << UInt64(8 * current.count) &- 1)
-    guard name | ByteScan.capitals(name) &>> 2 == current.lowered,
-      UInt8(truncatingIfNeeded: word &>> UInt64(8 * current.count)) == UInt8(ascii: ">")
-    else { return false }
+    guard bytes.isEndTagName(current, at: index) else { return false }
     index += current.count + 1
     popLast()
     if isFormatting { formatting.removeLast() }
@@ -609,6 +605,7 @@ struct DirectHTMLPrinter {
     }
     let preformatted = id == ID.pre || id == ID.listing
     if preformatted { dropNextNewline = true }
+    if !compact, !preformatted, try printsLeaf(name) { return }
     var tag = OpenTag(name: name, serial: serial)
     if compact {
       tag.layout = .compactNested
@@ -620,6 +617,47 @@ struct DirectHTMLPrinter {
     }
     open.append(tag)
     if id != 0 { counts[id] += 1 }
+  }
+
+  /// The element whose start tag was just written, when a text and its own end tag follow
+  /// (`<td>1</td>`, `<a href="u">Order</a>`), printed in one step with what the rules do for
+  /// those two tokens there: the text joins the element's line, and the end tag closes it as
+  /// ``closesCurrentElement()`` does, without the element ever entering the stack. Only where
+  /// that is all the rules do: a text that is not whitespace alone and holds no markup, an end
+  /// tag of up to seven bytes written `</name>`, no newline to drop, and not `head`, `body`,
+  /// `html` or a table's structure (which move or drop text). Whether it was one.
+  @inline(__always)
+  private mutating func printsLeaf(_ name: TagName) throws(Unsupported) -> Bool {
+    let start = index
+    guard start < bytes.count, bytes[start] != UInt8(ascii: "<"), name.count <= 7,
+      !dropNextNewline
+    else { return false }
+    let id = name.id
+    let traits = name.traits
+    guard id != ID.head, id != ID.body, id != ID.html, !traits.contains(.tableContext) else {
+      return false
+    }
+    let end = ByteScan.first(UInt8(ascii: "<"), in: bytes, from: start, to: bytes.count)
+    guard end + 10 <= bytes.count, bytes[end + 1] == UInt8(ascii: "/") else { return false }
+    guard bytes.isEndTagName(name, at: end + 2) else { return false }
+    var whitespace = true
+    for position in start..<end where !isSpace(bytes[position]) {
+      whitespace = false
+      break
+    }
+    if whitespace { return false }
+    // The element's own entry (a formatting element's, a cell's marker) is the list's last and
+    // open: the text reopens nothing then. Otherwise the list is as the text would find it.
+    let ownEntry = traits.contains(.formatting) || traits.contains(.marker)
+    if !ownEntry { try reconstructFormatting() }
+    bodyStarted = true
+    startText()
+    writeNormalizedText(from: start, to: end)
+    writeEndTag(name)
+    output.append(0x0A)
+    if ownEntry { formatting.removeLast() }
+    index = end + 3 + name.count
+    return true
   }
 
   /// An SVG or MathML element: its name and attributes as written, `<path/>` when empty.
@@ -910,6 +948,13 @@ struct DirectHTMLPrinter {
       documentEndsInText = true
       startText()
     }
+    writeNormalizedText(from: start, to: end)
+  }
+
+  /// The text from `start` to `end` with runs of whitespace written as one space, none at the
+  /// start of the text being written (``startText()``); a run at its end waits for more text.
+  @inline(__always)
+  private mutating func writeNormalizedText(from start: Int, to end: Int) {
     var position = start
     while position < end {
       if isSpace(bytes[position]) {
@@ -1065,6 +1110,16 @@ private extension UnsafeBufferPointer<UInt8> {
     case UInt8(ascii: "/"): return index + 2 < self.count ? .endTag : nil
     default: return nil
     }
+  }
+
+  /// Whether `name` (of at most seven bytes), in any case, and `>` are at `offset`, after an
+  /// end tag's `</`; eight bytes must follow `offset`.
+  @inline(__always)
+  func isEndTagName(_ name: TagName, at offset: Int) -> Bool {
+    let word = ByteScan.word(self, at: offset)
+    let written = word & (UInt64(1) << UInt64(8 * name.count) &- 1)
+    return written | ByteScan.capitals(written) &>> 2 == name.lowered
+      && UInt8(truncatingIfNeeded: word &>> UInt64(8 * name.count)) == UInt8(ascii: ">")
   }
 
   func offset(pastEndTagOpenFrom start: Int) -> Int? {
