@@ -161,6 +161,6 @@ final class TranscriptIdentities: @unchecked Sendable {
       joined.append(contentsOf: value)
     }
     // Whole values of a valid text, and NULs.
-    return joined.withUnsafeBufferPointer(TranscriptText.string(ofValidUTF8:))
+    return joined.withUnsafeBufferPointer(String.init(copyingValidUTF8:))
   }
 }

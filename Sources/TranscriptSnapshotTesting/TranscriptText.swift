@@ -134,14 +134,7 @@ struct TranscriptText {
   /// between Unicode scalars), or copied whole from bytes written earlier by these same means (a
   /// label or a logger's pair as written). The only bytes left out are a final ASCII line break.
   private func makeString() -> String {
-    Self.string(ofValidUTF8: UnsafeBufferPointer(start: base, count: count))
-  }
-
-  /// A `String` of bytes its caller made valid UTF-8 by construction (see
-  /// `String(copyingValidUTF8:)`); `TranscriptTextEquivalenceTests` holds multi-byte characters
-  /// in every place of a transcript, scrubbed and not, against `String(decoding:)`.
-  static func string(ofValidUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String {
-    String(copyingValidUTF8: bytes)
+    String(copyingValidUTF8: UnsafeBufferPointer(start: base, count: count))
   }
 
   private mutating func render() {
@@ -304,7 +297,9 @@ struct TranscriptText {
 
   /// Appends a logger's label: most entries repeat the label before, whose bytes are copied.
   private mutating func label(_ label: String) {
-    if let last = lastLabel, last.label == label {
+    // Byte for byte: `==` also equates other spellings of a character (a precomposed `é` and `e`
+    // with an accent), whose bytes the text must keep.
+    if let last = lastLabel, last.label.utf8.elementsEqual(label.utf8) {
       let start = count
       last.written.withUnsafeBufferPointer { append($0) }
       if last.mayHoldIdentity { candidates.append(start..<count) }
@@ -359,15 +354,18 @@ struct TranscriptText {
       slots.append(MetadataSlot(key: "error", isError: true, index: entry.startIndex))
     }
     // By insertion, as an entry has a few pairs, unless it has many; keys are unique.
-    if slots.count > 32 { slots.sort { $0.key < $1.key } }
-    for position in slots.indices.dropFirst() where slots.count <= 32 {
-      let slot = slots[position]
-      var place = position
-      while place > 0, slot.key < slots[place - 1].key {
-        slots[place] = slots[place - 1]
-        place -= 1
+    if slots.count > 32 {
+      slots.sort { $0.key < $1.key }
+    } else {
+      for position in slots.indices.dropFirst() {
+        let slot = slots[position]
+        var place = position
+        while place > 0, slot.key < slots[place - 1].key {
+          slots[place] = slots[place - 1]
+          place -= 1
+        }
+        slots[place] = slot
       }
-      slots[place] = slot
     }
     for slot in slots {
       writeLoggerPairs(logger, from: &next, before: slot.key, hasError: error != nil)
@@ -406,12 +404,13 @@ struct TranscriptText {
   /// Appends a metadata value: a request ID's placeholder, a string as it is, another value as
   /// swift-log describes it.
   private mutating func metadataValue(_ metadataValue: Logger.MetadataValue, key: String) {
+    let text: String
     if case .string(let string) = metadataValue {
-      value(Self.namesARequestID(key) ? requestID(string) : string)
+      text = string
     } else {
-      let described = metadataValue.description
-      value(Self.namesARequestID(key) ? requestID(described) : described)
+      text = metadataValue.description
     }
+    value(Self.namesARequestID(key) ? requestID(text) : text)
   }
 
   /// A logger's metadata sorted by key, each pair whose value is a string written out once.

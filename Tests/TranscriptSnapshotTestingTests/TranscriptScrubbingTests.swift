@@ -75,6 +75,23 @@ import Tracing
     #expect(text.components(separatedBy: "job UUID_1:").count == 4)
   }
 
+  /// A label equal to the one before only as Swift compares strings (a precomposed `é` and `e`
+  /// with a combining accent) keeps its own bytes: the label is copied only when its bytes match.
+  @Test func aLabelEqualToTheLastOnlyByCanonicalEquivalenceKeepsItsBytes() async {
+    let precomposed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    #expect(precomposed == decomposed)
+    let transcript = await Transcript.record { capture in
+      capture.logger(label: precomposed).info("entry")
+      capture.logger(label: decomposed).info("entry")
+    }
+    let text = TranscriptTextTests.text(transcript)
+    #expect(
+      Array(text.utf8)
+        == Array("── log info \(precomposed): entry\n── log info \(decomposed): entry".utf8)
+    )
+  }
+
   @Test func theSameTextAsScrubbingTheWholeText() async {
     // The printed body is scrubbed line by line: identities at a line's ends, and a date whose
     // time would be on the next line.
@@ -103,7 +120,7 @@ import Tracing
   }
 
   /// The values are joined without validating them again (see
-  /// `TranscriptText.string(ofValidUTF8:)`) and the scrubbed ones written back at the NULs
+  /// `String(copyingValidUTF8:)`) and the scrubbed ones written back at the NULs
   /// `memchr` finds: with characters of two to four bytes right beside identities in a label, a
   /// message, metadata, attributes, an event and a body, the text is that of scrubbing the whole
   /// text, and its bytes read back as the same text.
