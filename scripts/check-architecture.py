@@ -10,7 +10,12 @@ Two kinds of check, both read from the map itself so the two cannot disagree:
    whole-file write, a task-local, a process spawn, a raw socket) and the only files of
    `Sources/` allowed to hold it. A file outside its list that holds it fails the check, and so
    does a listed file that no longer does (the list would be stale).
-3. The layers of the web module, from the bullet **web module layers** of the same section:
+3. The module graph, from the fenced block of section "Modules": every module of `Sources/` has
+   a row, and no row names a module Package.swift lacks; a row's dependencies are the target's
+   in Package.swift (targets, products of packages in parentheses' place, system libraries);
+   and every `import` of a module's Swift files names a dependency of its row or the toolchain.
+   Test frameworks are refused in what the review tool links.
+4. The layers of the web module, from the bullet **web module layers** of the same section:
    folders, lowest first; a file of one layer may name nothing (a type, a function, a global)
    that a file of a higher layer declares, outside comments and string text.
 
@@ -32,13 +37,16 @@ RULES = {
     ),
     "whole-file writes": re.compile(
         r"\.write\s*\(\s*to\s*:|\.write\s*\(\s*toFile\s*:|createFile\s*\(\s*atPath\s*:"
+        r"|(?<![.\w])f(?:re)?open\s*\(|(?<![.\w])fdopen\s*\("
     ),
     "task-locals": re.compile(r"@TaskLocal\b"),
     "process spawns": re.compile(
         r"\bposix_spawnp?\s*\(|\bProcess\s*\(\s*\)|\bFoundation\.Process\b|\bfork\s*\(|"
-        r"\bvfork\s*\(|\bexecv[pe]*\s*\(|\bclone3?\s*\("
+        r"\bvfork\s*\(|\bexecv[pe]*\s*\(|\bclone3?\s*\(|\bProcess\s*\.\s*run\b|"
+        r"\blaunchedProcess\b|(?<![.\w])system\s*\(|(?<![.\w])popen\s*\("
     ),
-    "raw sockets": re.compile(r"\bsocket\s*\(\s*(AF_|PF_)"),
+    # Whatever spells the family (`AF_INET`, `Int32(AF_INET)`, a constant): any call of socket.
+    "raw sockets": re.compile(r"(?<![.\w])socket\s*\("),
 }
 
 CODE_EXTENSIONS = (".swift", ".c", ".h", ".sh", ".py", ".js", ".mjs")
@@ -205,7 +213,7 @@ def check_rules(root, map_text, files):
     errors = []
     for name in sorted(set(RULES) - set(lists)):
         errors.append(f"ARCHITECTURE.md: section \"Checked rules\" has no bullet **{name}**")
-    for name in sorted(set(lists) - set(RULES)):
+    for name in sorted(set(lists) - set(RULES) - set(DELEGATED_RULES)):
         errors.append(f"ARCHITECTURE.md: rule **{name}** is unknown to {sys.argv[0]}")
     sources = [p for p in files if p.startswith("Sources/") and p.endswith((".swift", ".c", ".h"))]
     for name, pattern in RULES.items():
@@ -234,6 +242,9 @@ def check_rules(root, map_text, files):
 
 
 LAYERS_BULLET = "web module layers"
+# Rules whose places the map lists but another script checks, because they need a build:
+# scripts/check-unsafe.py reads the compiler's strict memory safety diagnostics.
+DELEGATED_RULES = ("unsafe code", "unsafe code still to move")
 
 
 def layer_folders(map_text):
@@ -356,6 +367,125 @@ def check_layers(root, map_text, files):
     return errors
 
 
+# What the toolchain brings, which no row lists; the test frameworks are refused where the tool links.
+TOOLCHAIN = {
+    "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Glibc", "Musl",
+    "Darwin", "ucrt", "WinSDK", "Android", "Bionic", "Dispatch", "Synchronization", "Swift",
+    "_Concurrency", "os", "RegexBuilder", "_StringProcessing", "XCTest", "Testing",
+}
+TEST_FRAMEWORKS = {"XCTest", "Testing"}
+TOOL = "SnapshotTestingCLI"
+# A system library's name in the map, and in Package.swift's `linkedLibrary`.
+SYSTEM_LIBRARIES = {"libpng": "png", "zlib": "z", "libdeflate": "deflate"}
+IMPORT = re.compile(
+    r"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?"
+    r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)",
+    flags=re.M,
+)
+
+
+def module_rows(map_text):
+    """{module: (line number, {dependency, …})} from the first fenced block of "## Modules".
+    A row is `Module → a, b, c`, continued on indented lines; words in parentheses are notes, and
+    "nothing" or "Foundation only" is no dependency."""
+    section = re.search(r"^## Modules\n(.*?)(?=^## |\Z)", map_text, flags=re.S | re.M)
+    if not section:
+        return None
+    block = re.search(r"^```[^\n]*\n(.*?)^```", section.group(1), flags=re.S | re.M)
+    if not block:
+        return None
+    first_line = map_text[:section.start(1) + block.start(1)].count("\n") + 1
+    rows, last = {}, None
+    for offset, line in enumerate(block.group(1).split("\n")):
+        if "→" in line:
+            left, right = line.split("→", 1)
+            last = left.strip()
+            rows[last] = (first_line + offset, set())
+        elif last and line.startswith(" ") and line.strip():
+            right = line  # a row continued on the next line
+        else:
+            continue
+        right = re.sub(r"\([^)]*\)", "", right)
+        rows[last][1].update({name.strip() for name in right.split(",")}
+                             - {"", "nothing", "Foundation only"})
+    return rows
+
+
+def package_targets(root):
+    """{target: {dependency, …}} of the targets under Sources/, from `swift package dump-package`:
+    targets by name, products by name, linked system libraries by the map's names."""
+    import json
+    dumped = subprocess.run(["swift", "package", "dump-package", "--package-path", root],
+                            check=True, capture_output=True, text=True).stdout
+    names = {value: key for key, value in SYSTEM_LIBRARIES.items()}
+    targets = {}
+    for target in json.loads(dumped)["targets"]:
+        if target["type"] == "test" or not (target.get("path") or "Sources/").startswith("Sources/"):
+            continue
+        dependencies = set()
+        for dependency in target["dependencies"]:
+            kind, value = next(iter(dependency.items()))
+            dependencies.add(value[0])
+        for setting in target.get("settings", []):
+            library = setting.get("kind", {}).get("linkedLibrary")
+            if library:
+                dependencies.add(names.get(library["_0"], "lib" + library["_0"]))
+        targets[target["name"]] = dependencies
+    return targets
+
+
+def check_modules(root, map_text, files, targets=None):
+    rows = module_rows(map_text)
+    if rows is None:
+        return ["ARCHITECTURE.md: section \"Modules\" has no fenced block of dependencies"]
+    try:
+        targets = targets if targets is not None else package_targets(root)
+    except (OSError, subprocess.CalledProcessError) as error:
+        return [f"Package.swift could not be read with `swift package dump-package`: {error}"]
+    errors = []
+    for name in sorted(set(targets) - set(rows)):
+        errors.append(f"ARCHITECTURE.md: module {name} (Package.swift) is missing from the map's "
+                      "dependency block (\"Modules\")")
+    for name in sorted(set(rows) - set(targets)):
+        errors.append(f"ARCHITECTURE.md:{rows[name][0]}: the map names module {name}, which "
+                      "Package.swift does not declare under Sources/")
+    for name in sorted(set(rows) & set(targets)):
+        number, listed = rows[name]
+        if listed != targets[name]:
+            extra, lacking = sorted(listed - targets[name]), sorted(targets[name] - listed)
+            errors.append(
+                f"ARCHITECTURE.md:{number}: {name}'s row differs from Package.swift"
+                + (f"; the map adds {', '.join(extra)}" if extra else "")
+                + (f"; the map lacks {', '.join(lacking)}" if lacking else ""))
+    # What the review tool links, which must not bring a test framework.
+    tool, pending = set(), [TOOL]
+    while pending:
+        module = pending.pop()
+        if module not in tool:
+            tool.add(module)
+            pending += [d for d in rows.get(module, (0, set()))[1] if d in rows]
+    for path in sorted(p for p in files if p.startswith("Sources/") and p.endswith(".swift")):
+        module = path.split("/")[1]
+        if module not in rows:
+            continue
+        try:
+            with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+                code = swift_code(f.read())
+        except OSError:
+            continue
+        allowed = rows[module][1] | {module}
+        for match in IMPORT.finditer(code):
+            imported = match.group(1)
+            number = code.count("\n", 0, match.start(1)) + 1
+            if imported in TEST_FRAMEWORKS and module in tool:
+                errors.append(f"{path}:{number}: imports {imported}, but {module} is linked by the "
+                              "review tool, which must link no test framework")
+            elif imported not in allowed and imported not in TOOLCHAIN:
+                errors.append(f"{path}:{number}: imports {imported}, which {module}'s row in "
+                              "ARCHITECTURE.md (\"Modules\") does not list")
+    return errors
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--root", default=os.path.join(os.path.dirname(__file__), ".."))
@@ -367,14 +497,15 @@ def main():
         map_text = f.read()
     files, folders = repository_paths(root)
     errors = (check_claims(root, map_text, files, folders) + check_rules(root, map_text, files)
-              + check_layers(root, map_text, files))
+              + check_modules(root, map_text, files) + check_layers(root, map_text, files))
     for error in errors:
         print(f"error: {error}", file=sys.stderr)
     if errors:
         print(f"{len(errors)} false claim(s) in {map_path}", file=sys.stderr)
         return 1
     print(f"ARCHITECTURE.md holds: {len(backticked_tokens(map_text))} names checked, "
-          f"{len(RULES)} rules, {len(layer_folders(map_text) or [])} web module layers")
+          f"{len(RULES)} rules, {len(module_rows(map_text) or {})} modules and their imports, "
+          f"{len(layer_folders(map_text) or [])} web module layers")
     return 0
 
 

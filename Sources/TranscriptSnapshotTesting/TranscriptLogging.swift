@@ -1,5 +1,5 @@
 import Logging
-import ServiceContextModule
+import Tracing
 
 /// Writes each entry into one capture, whatever task logs it.
 struct TranscriptLogHandler: LogHandler {

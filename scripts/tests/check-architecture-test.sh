@@ -2,8 +2,9 @@
 # Proves that scripts/check-architecture.py can fail: it passes on the package as it is, then must
 # fail, naming the fault, on a map that names a missing file, a missing symbol, or a stale allowed
 # place, and on a tree where an environment read, a whole-file write, a task-local, a spawn and a
-# raw socket appear outside the places the map allows, or where a web module file names a higher
-# layer or lies in none.
+# raw socket appear outside the places the map allows (in any of their spellings), where a module
+# imports what its row in the map does not list, where the map leaves out, invents or misstates a
+# module, or where a web module file names a higher layer or lies in none.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 check=scripts/check-architecture.py
@@ -42,6 +43,18 @@ grep -q "Diff/LineDiff.swift\`" "$work/stale.md" ||
 expect_failure "a stale allowed place" "allows \`Sources/SnapshotTesting/Diff/LineDiff.swift\`, which holds none" \
   python3 "$check" --map "$work/stale.md"
 
+# The module graph: a module the map leaves out, one it invents, and a row that lacks a dependency.
+grep -v "^CPrefetch  " ARCHITECTURE.md >"$work/unmapped.md"
+expect_failure "a module missing from the map" "module CPrefetch (Package.swift) is missing" \
+  python3 "$check" --map "$work/unmapped.md"
+sed 's#^RunRecord                  → Foundation only#&\nImaginaryModule            → RunRecord#' ARCHITECTURE.md \
+  >"$work/invented.md"
+expect_failure "a module the map invents" "the map names module ImaginaryModule" \
+  python3 "$check" --map "$work/invented.md"
+sed 's#^\(SnapshotReview  *→ .*\), ChildProcesses$#\1#' ARCHITECTURE.md >"$work/lacking.md"
+expect_failure "a row that lacks a dependency" "SnapshotReview's row differs from Package.swift; the map lacks ChildProcesses" \
+  python3 "$check" --map "$work/lacking.md"
+
 # A copy of the tree with one offending file per rule (not a Git checkout: the walk lists it).
 mkdir -p "$work/tree"
 cp -R Sources ARCHITECTURE.md Package.swift "$work/tree/"
@@ -56,6 +69,19 @@ func save() throws { try Data().write(to: URL(fileURLWithPath: "/tmp/x")) }
 func run() { let process = Process() ; _ = process }
 let descriptor = socket(AF_INET, 1, 0)
 SWIFT
+# Imports its row does not allow: RunRecord reaching up into the core, and a test framework in a
+# module the review tool links.
+printf 'import Foundation\nimport SnapshotTesting\n' >"$work/tree/Sources/RunRecord/Reach.swift"
+printf '#if canImport(XCTest)\nimport XCTest\n#endif\n' >"$work/tree/Sources/PNGCodec/Framework.swift"
+# The other spellings of the same calls, one a line.
+cat >"$work/tree/Sources/SnapshotTesting/Spellings.swift" <<'SWIFT'
+import Foundation
+let started = try? Process.run(URL(fileURLWithPath: "/bin/true"), arguments: [])
+let status = system("true")
+let stream = popen("true", "r")
+let file = fopen("/tmp/x", "w")
+let descriptor = socket(Int32(AF_INET6), 1, 0)
+SWIFT
 # A transport file of the web module that names the session layer's browser, and a file in no
 # layer at all.
 echo 'func upward() { _ = SharedBrowser.shared }  // "PageSession" in text is no use' \
@@ -68,6 +94,24 @@ for fault in "Transport/Upward.swift:1: names \`SharedBrowser\` of a higher laye
     echo "ok: web layers: $fault"
   else
     echo "FAIL: web layers: \"$fault\" was not reported:"; cat "$work/out"
+    failures=$((failures + 1))
+  fi
+done
+for fault in "RunRecord/Reach.swift:2: imports SnapshotTesting, which RunRecord's row" \
+  "PNGCodec/Framework.swift:2: imports XCTest, but PNGCodec is linked by the review tool"; do
+  if [ "$status" -ne 0 ] && grep -qF -- "$fault" "$work/out"; then
+    echo "ok: imports: $fault"
+  else
+    echo "FAIL: imports: \"$fault\" was not reported:"; cat "$work/out"
+    failures=$((failures + 1))
+  fi
+done
+for fault in "2: process spawn" "3: process spawn" "4: process spawn" "5: whole-file write" \
+  "6: raw socket"; do
+  if [ "$status" -ne 0 ] && grep -q "Spellings.swift:$fault outside" "$work/out"; then
+    echo "ok: another spelling, Spellings.swift:$fault"
+  else
+    echo "FAIL: Spellings.swift:$fault was not reported:"; cat "$work/out"
     failures=$((failures + 1))
   fi
 done

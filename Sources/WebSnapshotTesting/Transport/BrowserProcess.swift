@@ -253,7 +253,7 @@ final class BrowserProcess: @unchecked Sendable {
     } while result < 0 && errno == EINTR
     reapedLock.lock()
     // Helpers the browser left behind would hold the pipes open.
-    kill(-processIdentifier, SIGKILL)
+    ChildSpawn.killGroup(processIdentifier)
     repeat {
       result = waitpid(processIdentifier, &status, 0)
     } while result < 0 && errno == EINTR
