@@ -47,7 +47,7 @@ SPELLINGS = re.compile(
 REFUSED = re.compile(r"@exclusivity\s*\(\s*unchecked\s*\)")
 DIAGNOSTIC = re.compile(r"^(/[^:\n]+\.swift):(\d+):\d+: warning: [^\n]*\[#StrictMemorySafety\]",
                         flags=re.M)
-COMPILING = re.compile(r"^\[\d+/\d+\] Compiling ([A-Za-z0-9_]+) ", flags=re.M)
+COMPILING = re.compile(r"\[\d+/\d+\] (?:Compiling|Emitting module) ([A-Za-z0-9_]+)\b")
 
 
 def swift_modules(root, files):
@@ -77,10 +77,13 @@ def build_log(root, modules):
         ["swift", "build", "--package-path", root, "--scratch-path", scratch,
          "-Xswiftc", "-strict-memory-safety", "-Xswiftc", "-gnone"],
         capture_output=True, text=True)
+    log = completed.stdout + completed.stderr
+    with open(os.path.join(scratch, "strict-memory-safety.log"), "w", encoding="utf-8") as f:
+        f.write(log)
     if completed.returncode != 0:
-        sys.stderr.write(completed.stdout + completed.stderr)
+        sys.stderr.write(log)
         raise SystemExit("error: the strict memory safety build failed (above)")
-    return completed.stdout + completed.stderr
+    return log
 
 
 def sites(root, files, log):

@@ -35,9 +35,8 @@ package enum GitRevision {
     var current = folder
     while true {
       let candidate = current.appendingPathComponent(".git")
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory) {
-        if isDirectory.boolValue { return candidate }
+      if let isFolder = SystemCalls.isFolder(candidate.path) {
+        if isFolder { return candidate }
         // A worktree or a submodule: `gitdir: <path>`, relative to the file's folder or absolute.
         guard let line = firstLine(of: candidate), line.hasPrefix("gitdir: ") else { return nil }
         let path = String(line.dropFirst("gitdir: ".count))

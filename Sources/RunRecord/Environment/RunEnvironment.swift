@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation
 
 /// The environment variables a snapshot run reads, and their values.
 ///
@@ -53,15 +47,15 @@ package struct RunEnvironment: Equatable, Sendable, ExpressibleByDictionaryLiter
   }
 
   /// The environment assertions run under: ``override`` when a test binds one, else the
-  /// process's variables, read one by one (cheaper than copying the whole environment on every
-  /// assertion).
+  /// process's variables.
   package static var current: RunEnvironment {
     TestHooks.value(Override.self) ?? process
   }
 
   /// The process's own variables, whatever a test binds: for settings read once per process.
   package static var process: RunEnvironment {
-    reading { name in getenv(name).map { String(cString: $0) } }
+    let variables = ProcessInfo.processInfo.environment
+    return reading { name in variables[name] }
   }
 
   /// Every ``Key`` as `lookup` gives it (the process's `getenv`, or a test's dictionary).

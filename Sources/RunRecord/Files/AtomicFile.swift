@@ -31,16 +31,16 @@ package enum AtomicFile {
       // Named as the folder this write needs, whichever parent stood in the way.
       throw .unwritable(URL(fileURLWithPath: folderPath), error.cause)
     }
-    var status = stat()
-    let exists = stat(destination, &status) == 0
-    if exists {
+    let existing = try? SystemCalls.status(ofPath: destination).get()
+    let exists = existing != nil
+    if let status = existing {
       if status.st_mode & S_IFMT == S_IFDIR { throw .isFolder(url) }
       // The permission bits, not access(2): a test run as root may write anything, and would
       // otherwise replace a file its owner made read-only.
       if status.st_mode & 0o222 == 0 { throw .readOnly(url) }
     }
     TemporaryFiles.removeStrays(inFolder: folderPath)
-    let permissions = exists ? status.st_mode & 0o7777 : nil
+    let permissions = existing.map { $0.st_mode & 0o7777 }
     if try UnnamedFile.write(
       data,
       inFolder: folderPath,
@@ -60,17 +60,16 @@ package enum AtomicFile {
   /// could not be created (Foundation's own error says only "the operation could not be
   /// completed" here).
   static func createFolder(_ path: String) throws(SnapshotFileError) {
-    var status = stat()
-    if stat(path, &status) == 0 {
-      guard status.st_mode & S_IFMT == S_IFDIR else {
-        throw .unwritable(URL(fileURLWithPath: path), String(cString: strerror(ENOTDIR)))
+    if let isFolder = SystemCalls.isFolder(path) {
+      guard isFolder else {
+        throw .unwritable(URL(fileURLWithPath: path), SystemError(ENOTDIR).text)
       }
       return
     }
     let parent = (path as NSString).deletingLastPathComponent
     if !parent.isEmpty && parent != path { try createFolder(parent) }
-    guard mkdir(path, 0o777) == 0 || errno == EEXIST else {
-      throw .unwritable(URL(fileURLWithPath: path), String(cString: strerror(errno)))
+    if let failure = SystemCalls.makeFolder(path), failure.code != EEXIST {
+      throw .unwritable(URL(fileURLWithPath: path), failure.text)
     }
   }
 
@@ -80,10 +79,9 @@ package enum AtomicFile {
     over destination: String,
     reportingAs url: URL
   ) throws(SnapshotFileError) {
-    guard rename(temporary, destination) == 0 else {
-      let cause = String(cString: strerror(errno))
-      _ = unlink(temporary)
-      throw .unwritable(url, cause)
+    if let failure = SystemCalls.rename(temporary, to: destination) {
+      SystemCalls.removeFile(temporary)
+      throw .unwritable(url, failure.text)
     }
   }
 
@@ -101,7 +99,7 @@ package enum AtomicFile {
         : ((path as NSString).deletingLastPathComponent as NSString)
           .appendingPathComponent(target)
     }
-    throw .unwritable(url, String(cString: strerror(ELOOP)))
+    throw .unwritable(url, SystemError(ELOOP).text)
   }
 
   /// Creates `path` (which must not exist) holding `data`, with `permissions` when given.
@@ -111,36 +109,18 @@ package enum AtomicFile {
     permissions: mode_t?,
     reportingAs url: URL
   ) throws(SnapshotFileError) {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-    guard descriptor >= 0 else { throw .unwritable(url, String(cString: strerror(errno))) }
-    var failure: Int32 = 0
-    if let permissions, fchmod(descriptor, permissions) != 0 { failure = errno }
-    if failure == 0 { failure = writeAll(data, to: descriptor) }
-    if close(descriptor) != 0 && failure == 0 { failure = errno }
-    guard failure == 0 else {
-      _ = unlink(path)
-      throw .unwritable(url, String(cString: strerror(failure)))
+    let descriptor: Int32
+    switch SystemCalls.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC) {
+    case .success(let opened): descriptor = opened
+    case .failure(let failure): throw .unwritable(url, failure.text)
+    }
+    var failure: SystemError?
+    if let permissions, fchmod(descriptor, permissions) != 0 { failure = .current }
+    if failure == nil { failure = SystemCalls.writeAll(data, to: descriptor) }
+    if close(descriptor) != 0 && failure == nil { failure = .current }
+    if let failure {
+      SystemCalls.removeFile(path)
+      throw .unwritable(url, failure.text)
     }
   }
-
-  /// Writes every byte, retrying short and interrupted writes; returns `errno` or 0.
-  static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
-    data.withUnsafeBytes { bytes -> Int32 in
-      var offset = 0
-      while offset < bytes.count {
-        let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        offset += written
-      }
-      return 0
-    }
-  }
-}
-
-/// write(2), under a name the enum's own `write` does not hide.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
 }

@@ -305,13 +305,15 @@ package struct FolderContents: Equatable, Sendable {
         }
       case .file, .executable:
         let mode: mode_t = entry.kind == .executable ? 0o777 : 0o666
-        let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else {
-          throw .unwritable(entryURL, String(cString: strerror(errno)))
+        let descriptor: Int32
+        switch SystemCalls.open(target, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode)
+        {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure): throw .unwritable(entryURL, failure.text)
         }
-        var failure = AtomicFile.writeAll(entry.data, to: descriptor)
-        if close(descriptor) != 0 && failure == 0 { failure = errno }
-        guard failure == 0 else { throw .unwritable(entryURL, String(cString: strerror(failure))) }
+        var failure = SystemCalls.writeAll(entry.data, to: descriptor)
+        if close(descriptor) != 0 && failure == nil { failure = .current }
+        if let failure { throw .unwritable(entryURL, failure.text) }
       }
     }
   }

@@ -22,15 +22,15 @@ package enum ReferenceFile {
     let path = url.path
     // lstat first: a broken or looping symbolic link is there (and must not be recorded over),
     // even though following it fails.
-    var linkStatus = stat()
-    guard lstat(path, &linkStatus) == 0 else {
+    if case .failure(let failure) = SystemCalls.linkStatus(ofPath: path) {
       // ENOTDIR: a parent is a file, so there is no reference (and writing it will say why).
-      if errno == ENOENT || errno == ENOTDIR { return .missing }
-      throw .unreadable(url, String(cString: strerror(errno)))
+      if failure.code == ENOENT || failure.code == ENOTDIR { return .missing }
+      throw .unreadable(url, failure.text)
     }
-    var status = stat()
-    guard stat(path, &status) == 0 else {
-      throw .unreadable(url, String(cString: strerror(errno)))
+    let status: stat
+    switch SystemCalls.status(ofPath: path) {
+    case .success(let found): status = found
+    case .failure(let failure): throw .unreadable(url, failure.text)
     }
     if status.st_mode & S_IFMT == S_IFDIR { throw .isFolder(url) }
     // Reading a pipe or a device could block forever or never end.

@@ -23,9 +23,8 @@ package func resolvedPath(_ path: String) -> String {
   var tail: [String] = []
   while true {
     let prefix = "/" + components.joined(separator: "/")
-    if let resolved = realpath(prefix, nil) {
-      defer { free(resolved) }
-      var result = String(cString: resolved).split(separator: "/").map(String.init)
+    if let resolved = SystemCalls.resolvedPath(prefix) {
+      var result = resolved.split(separator: "/").map(String.init)
       for component in tail.reversed() {
         switch component {
         case ".": continue

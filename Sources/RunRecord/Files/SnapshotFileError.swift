@@ -89,14 +89,14 @@ package struct SnapshotFileError: Error, CustomStringConvertible, Equatable {
     if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
       underlying.domain == NSPOSIXErrorDomain
     {
-      return String(cString: strerror(Int32(underlying.code)))
+      return SystemError(Int32(underlying.code)).text
     }
     if let cocoa = error as? CocoaError {
       switch cocoa.code {
-      case .fileReadNoSuchFile, .fileNoSuchFile: return String(cString: strerror(ENOENT))
-      case .fileReadNoPermission, .fileWriteNoPermission: return String(cString: strerror(EACCES))
-      case .fileWriteOutOfSpace: return String(cString: strerror(ENOSPC))
-      case .fileWriteVolumeReadOnly: return String(cString: strerror(EROFS))
+      case .fileReadNoSuchFile, .fileNoSuchFile: return SystemError(ENOENT).text
+      case .fileReadNoPermission, .fileWriteNoPermission: return SystemError(EACCES).text
+      case .fileWriteOutOfSpace: return SystemError(ENOSPC).text
+      case .fileWriteVolumeReadOnly: return SystemError(EROFS).text
       default: break
       }
     }

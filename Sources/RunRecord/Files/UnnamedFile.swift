@@ -33,13 +33,15 @@ package enum UnnamedFile {
   ) throws(SnapshotFileError) -> Bool {
     #if os(Linux) && (arch(x86_64) || arch(arm64))
       guard isEnabled else { return false }
-      let descriptor = open(folder, unnamedFileFlag | O_WRONLY | O_CLOEXEC, 0o666)
-      guard descriptor >= 0 else { return false }
+      guard
+        case .success(let descriptor) = SystemCalls.open(
+          folder, flags: unnamedFileFlag | O_WRONLY | O_CLOEXEC)
+      else { return false }
       defer { close(descriptor) }
-      var failure: Int32 = 0
-      if let permissions, fchmod(descriptor, permissions) != 0 { failure = errno }
-      if failure == 0 { failure = AtomicFile.writeAll(data, to: descriptor) }
-      guard failure == 0 else { throw .unwritable(url, String(cString: strerror(failure))) }
+      var failure: SystemError?
+      if let permissions, fchmod(descriptor, permissions) != 0 { failure = .current }
+      if failure == nil { failure = SystemCalls.writeAll(data, to: descriptor) }
+      if let failure { throw .unwritable(url, failure.text) }
       return try name(descriptor, destination, replacing: exists, reportingAs: url)
     #else
       return false
@@ -60,13 +62,13 @@ package enum UnnamedFile {
     ) throws(SnapshotFileError) -> Bool {
       let source = "/proc/self/fd/\(descriptor)"
       if !exists {
-        if linkat(AT_FDCWD, source, AT_FDCWD, destination, AT_SYMLINK_FOLLOW) == 0 { return true }
+        guard let failure = SystemCalls.hardLink(source, to: destination) else { return true }
         // Created meanwhile by someone else: replace it below, as if it had been there.
-        guard errno == EEXIST else { return try unavailableOrFailure(errno, url) }
+        guard failure.code == EEXIST else { return try unavailableOrFailure(failure, url) }
       }
       let temporary = TemporaryFiles.path(for: destination)
-      guard linkat(AT_FDCWD, source, AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) == 0 else {
-        return try unavailableOrFailure(errno, url)
+      if let failure = SystemCalls.hardLink(source, to: temporary) {
+        return try unavailableOrFailure(failure, url)
       }
       try AtomicFile.moveIntoPlace(temporary, over: destination, reportingAs: url)
       return true
@@ -74,11 +76,11 @@ package enum UnnamedFile {
 
     /// `false` (fall back) when linking failed because `/proc` is missing; else the error.
     private static func unavailableOrFailure(
-      _ code: Int32,
+      _ failure: SystemError,
       _ url: URL
     ) throws(SnapshotFileError) -> Bool {
-      if code == ENOENT && access("/proc/self/fd", F_OK) != 0 { return false }
-      throw .unwritable(url, String(cString: strerror(code)))
+      if failure.code == ENOENT && !SystemCalls.exists("/proc/self/fd") { return false }
+      throw .unwritable(url, failure.text)
     }
   #endif
 }

@@ -34,7 +34,7 @@ package enum FailureRecordStore {
   /// Removes the pending failure of a reference, if any: it matched or was recorded since. Runs
   /// on every matching assertion, so it is one `unlink` of a path built without `URL`.
   package static func clear(referencePath: String, in artifacts: ArtifactsFolder) {
-    _ = unlink(artifacts.failureRecordPath(forReference: referencePath))
+    SystemCalls.removeFile(artifacts.failureRecordPath(forReference: referencePath))
   }
 
   /// The largest record file read: 16 MiB. The engine bounds what a record holds (see
@@ -86,8 +86,7 @@ package enum FailureRecordStore {
   /// The file's bytes, refused before reading when it is not a regular file (a pipe would block
   /// the tool) or is larger than ``maximumRecordSize``.
   private static func readBounded(_ url: URL) throws -> Data {
-    var status = stat()
-    if stat(url.path, &status) == 0 {
+    if case .success(let status) = SystemCalls.status(ofPath: url.path) {
       guard status.st_mode & S_IFMT == S_IFREG else { throw NotAFile() }
       if Int(status.st_size) > maximumRecordSize { throw Oversized(size: Int(status.st_size)) }
     }

@@ -86,8 +86,10 @@ package final class ReferenceUsageLog: @unchecked Sendable {
     let stem = UsageLogFolder.newStem()
     let folder = UsageLogFolder(folder)
     let logURL = folder.file(.references, stem: stem)
-    let descriptor = open(logURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { return nil }
+    guard
+      case .success(let descriptor) = SystemCalls.open(
+        logURL.path, flags: O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode: 0o644)
+    else { return nil }
     self.descriptor = descriptor
     self.folder = folder
     self.stem = stem
@@ -166,9 +168,9 @@ package final class ReferenceUsageLog: @unchecked Sendable {
   private func append(_ path: String) {
     lock.withLock {
       guard logged.insert(path).inserted else { return }
-      // One write call per line on an O_APPEND descriptor: lines never interleave.
-      let line = Array("\(path)\n".utf8)
-      _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      // One write per line on an O_APPEND descriptor (a regular file takes it whole): lines
+      // never interleave.
+      _ = SystemCalls.writeAll(Array("\(path)\n".utf8), to: descriptor)
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import Testing
 
 /// Reports a failure that no test owns (``IssueOwner/noTest``) so that it never passes silently.
@@ -48,14 +49,13 @@ func unownedFailuresSummary(count: Int) -> String? {
 
 /// How many failures no test owned, in this process.
 enum UnownedFailures {
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var count = 0
+  private static let count = Locked(0)
 
   static func remember() {
-    lock.withLock { count += 1 }
+    count.withLock { $0 += 1 }
   }
 
   static var rememberedCount: Int {
-    lock.withLock { count }
+    count.withLock { $0 }
   }
 }

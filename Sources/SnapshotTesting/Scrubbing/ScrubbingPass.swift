@@ -48,19 +48,15 @@ enum ScrubbingPass {
     guard scrubbers.allSatisfy(\.replacesIdentities), !text.utf8.prefix(4).contains(0) else {
       return false
     }
-    let noEscapedPlaceholder = scrubbed.utf8.withContiguousStorageIfAvailable { bytes in
-      // The first letters of the placeholders: UUID_, DATE_, ADDRESS_.
-      let backslash = UInt8(ascii: "\\"), u = UInt8(ascii: "U"), d = UInt8(ascii: "D"),
-        a = UInt8(ascii: "A")
-      var index = 1
-      while index < bytes.count {
-        let byte = bytes[index]
-        if (byte == u || byte == d || byte == a) && bytes[index - 1] == backslash { return false }
-        index += 1
-      }
-      return true
+    // The first letters of the placeholders: UUID_, DATE_, ADDRESS_.
+    let backslash = UInt8(ascii: "\\"), u = UInt8(ascii: "U"), d = UInt8(ascii: "D"),
+      a = UInt8(ascii: "A")
+    var previous: UInt8 = 0
+    for byte in scrubbed.utf8 {
+      if (byte == u || byte == d || byte == a) && previous == backslash { return false }
+      previous = byte
     }
-    return noEscapedPlaceholder ?? false
+    return true
   }
 
   /// Replays the scrubbers to name the first one after which the text stopped being valid.

@@ -1,0 +1,128 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An `errno` value, with the text the system gives it.
+package struct SystemError: Error, Equatable, Sendable {
+  /// The `errno` value.
+  package let code: Int32
+
+  package init(_ code: Int32) { self.code = code }
+
+  /// The calling thread's `errno`, read right after the call that failed.
+  package static var current: SystemError { SystemError(errno) }
+
+  /// `strerror`'s text, e.g. "No such file or directory".
+  package var text: String { SystemCalls.errorText(code) }
+}
+
+/// The POSIX calls on paths and descriptors that the package's files go through, behind a safe
+/// interface: paths are Swift strings, results are values, failures are ``SystemError``s.
+///
+/// This is `RunRecord`'s owner of unsafe code (ARCHITECTURE.md, "Checked rules"): a Swift string
+/// becomes a C string, a `stat` buffer is filled, and bytes are handed to `write`, here and in no
+/// other file of the module. Every call is bounded by a Swift value's own count.
+package enum SystemCalls {
+  /// `strerror(code)`.
+  package static func errorText(_ code: Int32) -> String {
+    unsafe String(cString: strerror(code))
+  }
+
+  /// `stat` of `path`, following symbolic links.
+  package static func status(ofPath path: String) -> Result<stat, SystemError> {
+    var status = stat()
+    return unsafe stat(path, &status) == 0 ? .success(status) : .failure(.current)
+  }
+
+  /// `lstat` of `path`: a symbolic link itself, not its target.
+  package static func linkStatus(ofPath path: String) -> Result<stat, SystemError> {
+    var status = stat()
+    return unsafe lstat(path, &status) == 0 ? .success(status) : .failure(.current)
+  }
+
+  /// Whether `path` names a folder (following links); `nil` when nothing is there to stat.
+  package static func isFolder(_ path: String) -> Bool? {
+    guard case .success(let status) = status(ofPath: path) else { return nil }
+    return status.st_mode & S_IFMT == S_IFDIR
+  }
+
+  /// Whether anything, even a dangling link's target aside, answers to `path` (`access(F_OK)`).
+  package static func exists(_ path: String) -> Bool {
+    unsafe access(path, F_OK) == 0
+  }
+
+  /// `mkdir(path, mode)`.
+  package static func makeFolder(_ path: String, mode: mode_t = 0o777) -> SystemError? {
+    unsafe mkdir(path, mode) == 0 ? nil : .current
+  }
+
+  /// `unlink(path)`.
+  @discardableResult
+  package static func removeFile(_ path: String) -> SystemError? {
+    unsafe unlink(path) == 0 ? nil : .current
+  }
+
+  /// `rename(source, destination)`: atomic within one file system.
+  package static func rename(_ source: String, to destination: String) -> SystemError? {
+    systemRename(source, destination) == 0 ? nil : .current
+  }
+
+  /// `open(path, flags, mode)`: the new descriptor.
+  package static func open(
+    _ path: String,
+    flags: Int32,
+    mode: mode_t = 0o666
+  ) -> Result<Int32, SystemError> {
+    let descriptor = systemOpen(path, flags, mode)
+    return descriptor >= 0 ? .success(descriptor) : .failure(.current)
+  }
+
+  /// `linkat` of `source` (followed if it is a link, as `/proc/self/fd/N` is) to `destination`.
+  package static func hardLink(_ source: String, to destination: String) -> SystemError? {
+    unsafe linkat(AT_FDCWD, source, AT_FDCWD, destination, AT_SYMLINK_FOLLOW) == 0
+      ? nil : .current
+  }
+
+  /// `realpath(path)`: every link and `..` resolved; `nil` when `path` does not exist.
+  package static func resolvedPath(_ path: String) -> String? {
+    guard let resolved = unsafe realpath(path, nil) else { return nil }
+    defer { unsafe free(resolved) }
+    return unsafe String(cString: resolved)
+  }
+
+  /// Writes every byte of `bytes` to `descriptor`, retrying short and interrupted writes.
+  package static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32) -> SystemError? {
+    unsafe bytes.withUnsafeBytes { buffer -> SystemError? in
+      var offset = 0
+      while offset < buffer.count {
+        let written = unsafe systemWrite(
+          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return .current
+        }
+        offset += written
+      }
+      return nil
+    }
+  }
+}
+
+// The C functions, under names the enum's own members do not hide.
+private func systemRename(_ source: String, _ destination: String) -> Int32 {
+  unsafe rename(source, destination)
+}
+
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+  unsafe open(path, flags, mode)
+}
+
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  unsafe write(descriptor, bytes, count)
+}
