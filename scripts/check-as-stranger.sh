@@ -60,8 +60,11 @@ else
 fi
 # What is not committed yet: changes to tracked files, and new files.
 git -C "$root" diff HEAD --binary | git -C "$clone" apply --allow-empty
-git -C "$root" ls-files --others --exclude-standard -z \
-  | (cd "$root" && xargs -0 -r tar -cf - --) | tar -xf - -C "$clone"
+untracked=$(git -C "$root" ls-files --others --exclude-standard | wc -l)
+if [ "$untracked" -gt 0 ]; then
+  git -C "$root" ls-files --others --exclude-standard -z \
+    | (cd "$root" && xargs -0 tar -cf - --) | tar -xf - -C "$clone"
+fi
 if [ -n "${STRANGER_EDIT:-}" ]; then
   echo "Editing the clone: $STRANGER_EDIT"
   (cd "$clone" && bash -c "$STRANGER_EDIT")

@@ -4,7 +4,7 @@
 # fail, naming the fault, when a page's example uses a declaration the page does not show, when an
 # example lacks an import, and when the install line works only for a clone whose folder is named
 # `swift-snapshot-testing`. Each fault is put back in the check's clone (STRANGER_EDIT), never in
-# this checkout. A last run without a fault leaves the clone as the checkout is.
+# this checkout; the next run resets the clone to the checkout.
 #
 #   scripts/tests/check-as-stranger-test.sh
 set -euo pipefail
