@@ -526,7 +526,7 @@ func writeStrangerPackage(root: String, output: String) throws {
     for line in section.dependencies.map({ $0.trimmingCharacters(in: .whitespaces) })
     where !line.isEmpty {
       if line.contains("swift-snapshot-testing") && line != ownLine {
-        fail("\(section.file): its line for this package, \(line), is not the README's, \(ownLine ?? "none")")
+        fail("\(section.file): its line for this package is not the README's: `\(line)` instead of `\(ownLine ?? "none")`")
       }
       if !dependencyLines.contains(line) { dependencyLines.append(line) }
     }

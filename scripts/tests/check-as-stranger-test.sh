@@ -3,8 +3,9 @@
 # and the build folder warm, so each case below rebuilds only the stranger's test files), it must
 # fail, naming the fault, when a page's example uses a declaration the page does not show, when an
 # example lacks an import, and when the install line works only for a clone whose folder is named
-# `swift-snapshot-testing`. Each fault is put back in the check's clone (STRANGER_EDIT), never in
-# this checkout; the next run resets the clone to the checkout.
+# `swift-snapshot-testing`; and, before building, when a product has no install section or a
+# page's install line is not the README's. Each fault is put back in the check's clone
+# (STRANGER_EDIT), never in this checkout; the next run resets the clone to the checkout.
 #
 #   scripts/tests/check-as-stranger-test.sh
 set -euo pipefail
@@ -43,6 +44,16 @@ expect_failure "an install line that depends on the folder's name" \
   "unknown package 'swift-snapshot-testing'" \
   "sed -i 's|.package(name: \"swift-snapshot-testing\", path: |.package(path: |' \
     README.md Sources/*/Documentation.docc/*.md"
+
+# Two faults found before anything is built: a product no page installs, and a page whose line
+# for the package is not the README's.
+expect_failure "a product without an install section" \
+  "no install section (README.md or a product's article) adds the product SnapshotTestingCustomDump" \
+  "sed -i '/.product(name: \"SnapshotTestingCustomDump\"/d' \
+    Sources/SnapshotTestingCustomDump/Documentation.docc/SnapshotTestingCustomDump.md"
+expect_failure "an install line unlike the README's" "its line for this package is not the README's" \
+  "sed -i 's|path: \"../snapshot-testing\")|path: \"../swift-snapshot-testing\")|' \
+    Sources/HTTPSnapshotTesting/Documentation.docc/HTTPSnapshots.md"
 
 [ $failures -eq 0 ] || { echo "$failures case(s) failed" >&2; exit 1; }
 echo "The stranger check passes the pages as they are and fails on each fault put back."
