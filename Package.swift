@@ -142,7 +142,8 @@ let package = Package(
     ),
     .testTarget(
       name: "SnapshotTestingCustomDumpTests",
-      dependencies: ["SnapshotTestingCustomDump"]
+      // TestSupport for the article's text, which a test compares with a run.
+      dependencies: ["SnapshotTestingCustomDump", "TestSupport"]
     ),
     // Reviewing, accepting, pruning and optimising snapshots. It reads what a run left on disk
     // and nothing else, so the tool links no test framework. It links libpng through PNGCodec
