@@ -142,7 +142,8 @@ let package = Package(
     ),
     .testTarget(
       name: "SnapshotTestingCustomDumpTests",
-      dependencies: ["SnapshotTestingCustomDump"]
+      // TestSupport for the article's text, which a test compares with a run.
+      dependencies: ["SnapshotTestingCustomDump", "TestSupport"]
     ),
     // Reviewing, accepting, pruning and optimising snapshots. It reads what a run left on disk
     // and nothing else, so the tool links no test framework. It links libpng through PNGCodec
@@ -292,12 +293,10 @@ if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_FUZZ"] != nil {
 
 // The code examples of README.md and the DocC articles, each a target of its own that
 // `scripts/check-doc-examples.sh` writes into .docs-build/examples and builds; they exist only
-// when SNAPSHOT_TESTING_DOC_EXAMPLES is set. Each line of targets.txt names a target, the fixture
-// modules it imports and the products (`package/product`) its article's install section names,
-// which are its only dependencies; the script builds with SwiftPM's import check, so an example
-// that imports anything else fails. `DocExampleFixtures` (no product) and
-// `DocExampleImageFixtures` hold the values the examples use without declaring them (`user`,
-// `bitmap`, …).
+// when SNAPSHOT_TESTING_DOC_EXAMPLES is set. Each line of targets.txt names a target and the
+// products (`package/product`) its article's install section names, which are its only
+// dependencies; the script builds with SwiftPM's import check, so an example that imports anything
+// else fails. No target supplies values the examples use: a page shows what its examples need.
 if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_DOC_EXAMPLES"] != nil {
   let examples = ".docs-build/examples"
   let list = (try? String(
@@ -309,12 +308,6 @@ if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_DOC_EXAMPLES"] != nil {
     return parts[0] == "swift-snapshot-testing"
       ? .target(name: parts[1]) : .product(name: parts[1], package: parts[0])
   }
-  package.targets += [
-    .target(name: "DocExampleFixtures", path: "scripts/doc-examples/Fixtures"),
-    .target(
-      name: "DocExampleImageFixtures", dependencies: ["ImageSnapshotTesting"],
-      path: "scripts/doc-examples/ImageFixtures"),
-  ]
   package.targets += lines.map {
     .target(
       name: $0[0], dependencies: $0.dropFirst().map(dependency), path: "\(examples)/\($0[0])",

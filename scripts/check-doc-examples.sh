@@ -4,9 +4,9 @@
 #
 # Each block becomes a target of its own (declarations at file scope, statements in a function)
 # that compiles as a reader would copy it: with its own imports and nothing else, or, when it has
-# none, with every import of the article's blocks before it (a fragment of that test file). Only
-# `DocExampleFixtures` (and `DocExampleImageFixtures` for image and web articles) is added: the
-# values examples use without declaring them (scripts/doc-examples). A target depends on exactly
+# none, with every import of the article's blocks before it (a fragment of that test file). Nothing
+# else is added: no fixture supplies a value or type, so what an example uses, the page shows (in
+# the block, or in a block marked `<!-- example declarations -->` before it). A target depends on exactly
 # the products its article's install section names (a Package.swift fragment with
 # `.product(name:package:)` lines; else the products an `<!-- example products: A, B -->` line
 # names; else its catalog's first install section; else the catalog's own module), and SwiftPM's
@@ -16,6 +16,9 @@
 #
 #   <!-- not compiled: <reason> -->      the block is skipped and counted (or ```swift skip <reason>)
 #   <!-- example setup: <statement> -->  a statement run before the block's own statements
+#   <!-- example declarations -->        the block's declarations (and imports) come before each
+#                                        later block of the page: what the page's examples use,
+#                                        shown once
 #
 # Two shorthands of the guides are read as they mean: a line that starts with a dot
 # (`.lines.scrubbing(…)`) is a `Snapshotting<String, String>`, and an elided body `{ … }` is

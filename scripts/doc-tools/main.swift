@@ -5,13 +5,14 @@
 //       Copies <module>'s symbol graphs, leaving out the symbols of re-exported modules
 //       (`@_exported import`): each archive documents its own module's API only. Prints a
 //       warning for each public declaration of the module that has no documentation comment.
-//   doc-tools install-packages <package root> <output>
-//       Writes a package per article with an install section, as a reader would make it from
-//       that article alone (scripts/check-install-sections.sh builds them).
+//   doc-tools stranger-package <clone> <output>
+//       Writes the one package a stranger makes from the install sections of the README and of
+//       each product's article and their examples, as written (scripts/check-as-stranger.sh).
 //   doc-tools extract-examples <package root> <output>
 //       Writes every ```swift block of README.md and of the DocC catalogs' articles as a target
 //       of its own under <output>, with the imports the block has (a block without any has
-//       those of the article's blocks before it) and the fixtures; lists each target
+//       those of the article's blocks before it) and the page's declarations block before it,
+//       if any; lists each target
 //       with the products its article's install section names; prints what it compiles and
 //       what it skips.
 
@@ -105,6 +106,9 @@ struct Example {
   var code: [String]
   var skipReason: String?
   var setup: [String]
+  /// Marked `<!-- example declarations -->`: the values and types the page's later examples use,
+  /// shown once.
+  var declaresForPage = false
 }
 
 func examples(in file: String, relativePath: String) throws -> [Example] {
@@ -113,6 +117,7 @@ func examples(in file: String, relativePath: String) throws -> [Example] {
   var found: [Example] = []
   var skipReason: String?
   var setup: [String] = []
+  var declaresForPage = false
   var index = 0
   while index < lines.count {
     let line = lines[index]
@@ -121,6 +126,8 @@ func examples(in file: String, relativePath: String) throws -> [Example] {
       skipReason = reason
     } else if let code = directive("example setup:", in: trimmed) {
       setup.append(code)
+    } else if directive("example declarations", in: trimmed) != nil {
+      declaresForPage = true
     } else if trimmed.hasPrefix("```") {
       let info = trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces)
       let indent = line.prefix { $0 == " " }.count
@@ -140,10 +147,11 @@ func examples(in file: String, relativePath: String) throws -> [Example] {
         found.append(
           Example(
             file: relativePath, line: index - body.count, code: body, skipReason: reason,
-            setup: setup))
+            setup: setup, declaresForPage: declaresForPage))
       }
       skipReason = nil
       setup = []
+      declaresForPage = false
     }
     index += 1
   }
@@ -243,7 +251,9 @@ func isDeclaration(_ item: [String]) -> Bool {
 
 /// The block as a Swift file: imports first, declarations at file scope, statements in a
 /// function. A leading-dot expression (`.lines.scrubbing(…)`) is a `Snapshotting<String, String>`.
-func compilableSource(_ example: Example, fixtures: [String], contextImports: [String]) -> String {
+func compilableSource(
+  _ example: Example, contextImports: [String], page: (imports: [String], code: [String])
+) -> String {
   var imports: [String] = []
   var items: [[String]] = []
   var current: [String] = []
@@ -287,10 +297,12 @@ func compilableSource(_ example: Example, fixtures: [String], contextImports: [S
   var seen = Set<String>()
   // A block with no import line is a fragment of the test file the article's blocks before it
   // built up: it gets every import they wrote, as a reader pasting it there would.
-  for module in fixtures + (imports.isEmpty ? contextImports : imports)
+  for module in (imports.isEmpty ? contextImports : imports) + page.imports
   where seen.insert(module).inserted {
     source += "import \(module)\n"
   }
+  // The page's declarations block, which the page shows before this one.
+  if !page.code.isEmpty { source += "\n" + page.code.joined(separator: "\n") + "\n" }
   source += "\n" + declarations.joined(separator: "\n") + "\n"
   if !statements.isEmpty || !example.setup.isEmpty {
     let body = example.setup + statements
@@ -356,12 +368,8 @@ func extractExamples(root: String, output: String) throws {
       let products = installedProducts(found) ?? named ?? catalogProducts[catalog]
         ?? (file.hasPrefix("Sources/") ? [(module, "swift-snapshot-testing")] : nil)
     else { fail("\(file) has no install section (a Package.swift fragment naming products)") }
-    let names = products.map(\.name)
-    let fixtures =
-      ["DocExampleFixtures"]
-      + (names.contains("ImageSnapshotTesting") || names.contains("WebSnapshotTesting")
-        ? ["DocExampleImageFixtures"] : [])
     var contextImports: [String] = []
+    var page: (imports: [String], code: [String]) = ([], [])
     for (number, example) in found.enumerated() {
       let location = "\(file):\(example.line)"
       if let reason = example.skipReason {
@@ -372,11 +380,17 @@ func extractExamples(root: String, output: String) throws {
       let target = "DocExample_\(stem == "README" ? "README" : stem)_\(number + 1)"
       let folder = "\(output)/\(target)"
       try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      let source = compilableSource(example, fixtures: fixtures, contextImports: contextImports)
+      let source = compilableSource(example, contextImports: contextImports, page: page)
       try write(source, to: "\(folder)/Example.swift")
       compiled.append("\(target) \(location)")
-      dependencies.append(([target] + fixtures + products.map { "\($0.package)/\($0.name)" })
+      dependencies.append(([target] + products.map { "\($0.package)/\($0.name)" })
         .joined(separator: " "))
+      if example.declaresForPage {
+        page.imports += ownImports(example)
+        page.code += example.code.filter {
+          !$0.trimmingCharacters(in: .whitespaces).hasPrefix("import ")
+        }
+      }
     }
   }
   // Examples that no longer exist.
@@ -388,7 +402,7 @@ func extractExamples(root: String, output: String) throws {
   // One target that depends on every example, so that one `swift build --target` builds them all.
   try fileManager.createDirectory(atPath: "\(output)/DocExamples", withIntermediateDirectories: true)
   try write("// Depends on every example target.\n", to: "\(output)/DocExamples/DocExamples.swift")
-  // The list the manifest and the script read: each target, the fixtures it imports and the
+  // The list the manifest and the script read: each target and the
   // products (`package/product`) its article installs.
   try write(dependencies.joined(separator: "\n") + "\n", to: "\(output)/targets.txt")
   try write(compiled.joined(separator: "\n") + "\n", to: "\(output)/locations.txt")
@@ -396,81 +410,184 @@ func extractExamples(root: String, output: String) throws {
   print("\(compiled.count) block(s) to compile, \(skipped.count) skipped")
 }
 
-// MARK: - Install sections
+// MARK: - The stranger's package
 
-/// Writes, for each article with an install section (a Package.swift fragment), a package under
-/// <output>/<article> as a reader would make it from that article alone: the fragment's
-/// `dependencies:` and `targets:` lists as written, an empty target for each plain target name
-/// the test target lists (`"MyApp"`; an executable when the article runs it with `productURL`),
-/// and the article's first example with imports as the test file. <output>/swift-snapshot-testing
-/// is a link to the package, so `.package(path: "../swift-snapshot-testing")` finds it. Prints
-/// the folders written.
-func writeInstallPackages(root: String, output: String) throws {
+/// The lines inside a fragment's top-level `label: [` … `]` list, as written.
+func listLines(_ label: String, in code: [String]) -> [String]? {
+  guard let start = code.firstIndex(where: { $0.hasPrefix("\(label): [") }) else { return nil }
+  var depth = 0
+  var inMultilineString = false
+  var lines: [String] = []
+  for (offset, line) in code[start...].enumerated() {
+    depth += depthChange(line, inMultilineString: &inMultilineString)
+    if offset == 0 { continue }
+    if depth <= 0 { return lines }
+    lines.append(line)
+  }
+  return nil
+}
+
+/// The `"…"` of `name: "…"` on a line.
+func declaredName(_ line: String) -> String? {
+  guard !line.contains(".product("),
+    let range = line.range(of: #"name: "[^"]+""#, options: .regularExpression)
+  else { return nil }
+  return String(line[range].dropFirst(7).dropLast())
+}
+
+/// A block whose first line names a file (`// Sources/mytool/MyTool.swift`): where it goes.
+func namedFile(_ example: Example) -> String? {
+  guard let first = example.code.first?.trimmingCharacters(in: .whitespaces),
+    first.hasPrefix("// "), first.hasSuffix(".swift"), !first.dropFirst(3).contains(" ")
+  else { return nil }
+  return String(first.dropFirst(3))
+}
+
+/// Writes the package a stranger makes from the README's Install section and each product
+/// article's install section, copying their lines as written: one package (one build, one test
+/// bundle) whose dependencies are the sections' `.package` lines and whose targets are their
+/// `targets:` items, with an empty target for each of the reader's own targets a section names
+/// without declaring (`"MyApp"`). Its test files are the README's examples and each article's
+/// first example, as written; a block whose first line is a path comment
+/// (`// Sources/mytool/MyTool.swift`) is written to that path. Fails when a library product of
+/// the package has no install section, when a section's line for this package differs from the
+/// README's, or when two sections name the same test target.
+func writeStrangerPackage(root: String, output: String) throws {
   let fileManager = FileManager.default
-  try fileManager.createDirectory(atPath: output, withIntermediateDirectories: true)
-  let link = "\(output)/swift-snapshot-testing"
-  try? fileManager.removeItem(atPath: link)
-  try fileManager.createSymbolicLink(atPath: link, withDestinationPath: root)
+  struct Section {
+    var file: String
+    var dependencies: [String]
+    var targets: [String]
+    var testTarget: String
+    var files: [(path: String, code: [String])]
+  }
+  var sections: [Section] = []
+  var files = ["README.md"]
   let sources = URL(fileURLWithPath: root).appendingPathComponent("Sources")
   for module in try fileManager.contentsOfDirectory(atPath: sources.path).sorted() {
     let catalog = "Sources/\(module)/Documentation.docc"
     guard let articles = try? fileManager.contentsOfDirectory(atPath: "\(root)/\(catalog)") else {
       continue
     }
-    for article in articles.sorted() where article.hasSuffix(".md") {
-      let file = "\(catalog)/\(article)"
-      let found = try examples(in: "\(root)/\(file)", relativePath: file)
-      guard installedProducts(found) != nil,
-        let fragment = found.first(where: { $0.code.contains { $0.contains("Package.swift") } }),
-        let test = found.first(where: { $0.skipReason == nil && !ownImports($0).isEmpty })
-      else { continue }
-      let body = fragment.code.filter { !$0.hasPrefix("// Package.swift") }.joined(separator: "\n")
-      // The plain names in the test target's dependencies are the reader's own targets.
-      let names = fragment.code.compactMap { line -> String? in
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        guard trimmed.hasPrefix("\""), trimmed.hasSuffix("\","), !trimmed.contains("name:") else {
-          return nil
-        }
-        return String(trimmed.dropFirst().dropLast(2))
+    files += articles.filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
+  }
+  for file in files {
+    let found = try examples(in: "\(root)/\(file)", relativePath: file)
+    guard
+      let fragment = found.first(where: { $0.code.first?.hasPrefix("// Package.swift") == true }),
+      let dependencies = listLines("dependencies", in: fragment.code),
+      let targets = listLines("targets", in: fragment.code)
+    else { continue }
+    guard let testTarget = targets.lazy.enumerated().compactMap({ index, line -> String? in
+      guard line.contains(".testTarget(") else { return nil }
+      return targets[index...].lazy.compactMap(declaredName).first
+    }).first else { fail("\(file): the install section declares no test target") }
+    let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+    let code = found.filter { $0.skipReason == nil && $0.line != fragment.line }
+    var written: [(String, [String])] = code.compactMap { example in
+      namedFile(example).map { ($0, Array(example.code.dropFirst())) }
+    }
+    let tests = code.filter { namedFile($0) == nil && !ownImports($0).isEmpty }
+    // The README's examples are all one reader's; an article's first example is where its
+    // reader starts.
+    for (number, example) in (file == "README.md" ? tests : Array(tests.prefix(1))).enumerated() {
+      let name = file == "README.md" ? "\(stem)\(number + 1)" : stem
+      written.append(("Tests/\(testTarget)/\(name).swift", example.code))
+    }
+    sections.append(
+      Section(
+        file: file, dependencies: dependencies, targets: targets, testTarget: testTarget,
+        files: written))
+  }
+  guard let readme = sections.first, readme.file == "README.md" else {
+    fail("README.md has no Install section (a Package.swift fragment with dependencies and targets)")
+  }
+  // Every library product has a section that installs it.
+  let manifest = try String(contentsOfFile: "\(root)/Package.swift", encoding: .utf8)
+  let products = manifest.split(separator: "\n").compactMap { line -> String? in
+    guard line.contains(".library(name: ") else { return nil }
+    return declaredName(String(line))
+  }
+  let installed = Set(sections.flatMap(\.targets).compactMap { line -> String? in
+    guard !line.trimmingCharacters(in: .whitespaces).hasPrefix("//"),
+      let range = line.range(of: #"\.product\(name: "[^"]+", package: "swift-snapshot-testing"\)"#,
+      options: .regularExpression) else { return nil }
+    return String(line[range].dropFirst(16).split(separator: "\"")[0])
+  })
+  for product in products where !installed.contains(product) {
+    fail("no install section (README.md or a product's article) adds the product \(product)")
+  }
+  // One line adds this package, the README's.
+  let ownLine = readme.dependencies.map { $0.trimmingCharacters(in: .whitespaces) }
+    .first { $0.contains("swift-snapshot-testing") }
+  var dependencyLines: [String] = []
+  var testTargets: [String: String] = [:]
+  for section in sections {
+    for line in section.dependencies.map({ $0.trimmingCharacters(in: .whitespaces) })
+    where !line.isEmpty {
+      if line.contains("swift-snapshot-testing") && line != ownLine {
+        fail("\(section.file): its line for this package is not the README's: `\(line)` instead of `\(ownLine ?? "none")`")
       }
-      let runs = found.contains { $0.code.contains { $0.contains("productURL(") } }
-      let name = URL(fileURLWithPath: article).deletingPathExtension().lastPathComponent
-      let folder = "\(output)/\(name)"
-      try? fileManager.removeItem(atPath: folder)
-      var manifest = """
-        // swift-tools-version:6.0
-        // Made by scripts/check-install-sections.sh from \(file)'s install section.
-        import PackageDescription
+      if !dependencyLines.contains(line) { dependencyLines.append(line) }
+    }
+    if let other = testTargets[section.testTarget] {
+      fail("\(section.file) and \(other) both name the test target \(section.testTarget): give each its own")
+    }
+    testTargets[section.testTarget] = section.file
+  }
+  // The reader's own targets: plain names the sections list but do not declare.
+  let allTargets = sections.flatMap(\.targets)
+  let declared = Set(allTargets.compactMap(declaredName))
+  var own: [String] = []
+  for line in allTargets {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    guard trimmed.hasPrefix("\""), trimmed.hasSuffix("\","), !trimmed.contains(":") else { continue }
+    let name = String(trimmed.dropFirst().dropLast(2))
+    if !declared.contains(name) && !own.contains(name) { own.append(name) }
+  }
 
-        let package = Package(
-          name: "\(name)",
+  try? fileManager.removeItem(atPath: output)
+  try fileManager.createDirectory(atPath: output, withIntermediateDirectories: true)
+  var text = """
+    // swift-tools-version:6.0
+    // Written by scripts/check-as-stranger.sh: the lines of the install sections of README.md and
+    // of each product's article, as written.
+    import PackageDescription
 
-        """
-      manifest += body.split(separator: "\n", omittingEmptySubsequences: false)
-        .map { "  " + $0 }.joined(separator: "\n")
-      manifest += "\n)\n"
-      for target in names {
-        let kind = runs ? "executableTarget" : "target"
-        manifest += "package.targets.append(.\(kind)(name: \"\(target)\"))\n"
-        let targetFolder = "\(folder)/Sources/\(target)"
-        try fileManager.createDirectory(atPath: targetFolder, withIntermediateDirectories: true)
-        try (runs ? "print(\"\(target)\")\n" : "public let placeholder = 0\n")
-          .write(toFile: "\(targetFolder)/main.swift".replacingOccurrences(
-            of: "main.swift", with: runs ? "main.swift" : "\(target).swift"),
-            atomically: true, encoding: .utf8)
-      }
-      guard let testTarget = fragment.code.lazy.compactMap({ line -> String? in
-        guard let range = line.range(of: #"name: "([^"]+)""#, options: .regularExpression),
-          line.contains("name:") && !line.contains(".product")
-        else { return nil }
-        return String(line[range].dropFirst(7).dropLast())
-      }).first else { fail("\(file): the install section names no test target") }
-      let tests = "\(folder)/Tests/\(testTarget)"
-      try fileManager.createDirectory(atPath: tests, withIntermediateDirectories: true)
-      try manifest.write(toFile: "\(folder)/Package.swift", atomically: true, encoding: .utf8)
-      try (test.code.joined(separator: "\n") + "\n").write(
-        toFile: "\(tests)/Example.swift", atomically: true, encoding: .utf8)
-      print("\(name) \(file):\(test.line)")
+    let package = Package(
+      name: "MyApp",
+      dependencies: [
+
+    """
+  text += dependencyLines.map { "    \($0)\n" }.joined()
+  text += "  ],\n  targets: [\n"
+  for section in sections {
+    text += "    // \(section.file)\n"
+    var lines = section.targets
+    if let last = lines.lastIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }),
+      !lines[last].hasSuffix(",")
+    {
+      lines[last] += ","
+    }
+    text += lines.map { "  \($0)\n" }.joined()
+  }
+  text += "    // The reader's own code, which the sections name.\n"
+  text += own.map { "    .target(name: \"\($0)\"),\n" }.joined()
+  text += "  ]\n)\n"
+  try text.write(toFile: "\(output)/Package.swift", atomically: true, encoding: .utf8)
+  for name in own {
+    let folder = "\(output)/Sources/\(name)"
+    try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try "// The reader's own code.\n".write(
+      toFile: "\(folder)/\(name).swift", atomically: true, encoding: .utf8)
+  }
+  for section in sections {
+    for (path, code) in section.files {
+      let url = URL(fileURLWithPath: "\(output)/\(path)")
+      try fileManager.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try (code.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+      print("\(path) from \(section.file)")
     }
   }
 }
@@ -483,10 +600,10 @@ case "module-graphs" where arguments.count == 4:
   try moduleGraphs(module: arguments[1], from: arguments[2], to: arguments[3])
 case "extract-examples" where arguments.count == 3:
   try extractExamples(root: arguments[1], output: arguments[2])
-case "install-packages" where arguments.count == 3:
-  try writeInstallPackages(root: arguments[1], output: arguments[2])
+case "stranger-package" where arguments.count == 3:
+  try writeStrangerPackage(root: arguments[1], output: arguments[2])
 default:
   fail(
     "usage: doc-tools module-graphs <module> <graphs> <output> | extract-examples <root> <output>"
-      + " | install-packages <root> <output>")
+      + " | stranger-package <root> <output>")
 }

@@ -25,6 +25,17 @@ enum FailureMessage {
     #endif
   }
 
+  /// The line of a recording's message that leads to the new reference. On macOS it is upstream's
+  /// `open "file://…"`, a command that opens the file; Linux has no `open` (and a server often no
+  /// `xdg-open`), so there it is the file's path, quoted, which a terminal or an editor takes.
+  static func showReference(_ referenceURL: URL) -> String {
+    #if os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD)
+      #""\#(referenceURL.path)""#
+    #else
+      #"open "\#(referenceURL.absoluteString)""#
+    #endif
+  }
+
   /// The failure of an assertion that recorded its snapshot as the reference.
   static func recorded(
     _ reason: SnapshotDecision.RecordingReason,
@@ -39,7 +50,7 @@ enum FailureMessage {
     return """
       \(note) Recorded the snapshot: …
 
-      open "\(referenceURL.absoluteString)"
+      \(showReference(referenceURL))
 
       Re-run "\(sanitizePathComponent(testName))" to compare against the new reference.
       """

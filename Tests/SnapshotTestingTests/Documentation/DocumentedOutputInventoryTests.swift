@@ -25,6 +25,7 @@ import Testing
     ("DirectorySnapshots.md", "Folder snapshot", "DocumentedFailureMessageTests"),
     ("GettingStarted.md", "Snapshot does not match", "DocumentedOutputTests"),
     ("RecordModesAndCI.md", "No reference was found", "DocumentedFailureMessageTests"),
+    ("SnapshotTestingCustomDump.md", "User(", "DocumentedCustomDumpOutputTests"),
     // A grammar, not an output.
     ("Redaction.md", "selector :=", "none needed"),
     ("Redaction.md", "The redaction selector", "DocumentedFailureMessageTests"),

@@ -17,9 +17,9 @@ import Testing
   @Test func gettingStartedShowsTheFailureARunPrints() throws {
     let shown = try codeBlock(
       in: "Sources/SnapshotTesting/Documentation.docc/GettingStarted.md",
-      after: "When it does, the failure shows a diff:")
+      after: "When the value changes, the failure shows a diff:")
     try withTemporaryDirectory { root in
-      let references = root.appendingPathComponent("Tests/MyAppTests/__Snapshots__/UserTests")
+      let references = root.appendingPathComponent("Tests/MyLibraryTests/__Snapshots__/UserTests")
       try FileManager.default.createDirectory(at: references, withIntermediateDirectories: true)
       let reference = #"""
         {
