@@ -63,6 +63,47 @@ package enum PNGEncoder {
     }
   }
 
+  /// ``smallest(rgba:width:height:)`` of an array's bytes.
+  package static func smallest(rgba: [UInt8], width: Int, height: Int) throws(PNGCodecError)
+    -> Data
+  {
+    try withPixels(rgba) { pixels throws(PNGCodecError) in
+      try smallest(rgba: pixels, width: width, height: height)
+    }
+  }
+
+  /// ``smallestWithLibpng(rgba:width:height:)`` of an array's bytes.
+  package static func smallestWithLibpng(rgba: [UInt8], width: Int, height: Int)
+    throws(PNGCodecError) -> Data
+  {
+    try withPixels(rgba) { pixels throws(PNGCodecError) in
+      try smallestWithLibpng(rgba: pixels, width: width, height: height)
+    }
+  }
+
+  /// ``fixed(rgba:width:height:compression:)`` of an array's bytes.
+  package static func fixed(
+    rgba: [UInt8],
+    width: Int,
+    height: Int,
+    compression: PNGCompression
+  ) throws(PNGCodecError) -> Data {
+    try withPixels(rgba) { pixels throws(PNGCodecError) in
+      try fixed(rgba: pixels, width: width, height: height, compression: compression)
+    }
+  }
+
+  /// The array's bytes as the buffer the C shim reads, for the length of `body`.
+  private static func withPixels(
+    _ rgba: [UInt8],
+    _ body: (UnsafeBufferPointer<UInt8>) throws(PNGCodecError) -> Data
+  ) throws(PNGCodecError) -> Data {
+    let result = rgba.withUnsafeBufferPointer { pixels in
+      Result { () throws(PNGCodecError) -> Data in try body(pixels) }
+    }
+    return try result.get()
+  }
+
   private static func encode(
     rgba: UnsafeBufferPointer<UInt8>,
     width: Int,

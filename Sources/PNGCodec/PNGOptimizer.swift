@@ -100,12 +100,8 @@ package enum PNGOptimizer {
     }
     guard meaningful.isEmpty else { return .kept(.meaningfulChunks(meaningful)) }
 
-    let result = original.bytes.withUnsafeBufferPointer { pixels in
-      Result { () throws(PNGCodecError) -> Data in
-        try PNGEncoder.smallest(rgba: pixels, width: original.width, height: original.height)
-      }
-    }
-    let optimized = try result.get()
+    let optimized = try PNGEncoder.smallest(
+      rgba: original.bytes, width: original.width, height: original.height)
     let before = try PNGDecoder.decodeFullDepth(data)
     let after = try PNGDecoder.decodeFullDepth(optimized)
     guard before == after else {

@@ -1,5 +1,6 @@
 import ChildProcesses
 import Foundation
+import RunRecord
 
 /// What a command did: its output, what was dropped of it, and how it ended (the process
 /// runner's record, under the name the command module's code reads it by).
@@ -41,7 +42,7 @@ struct CommandError: Error, Equatable, CustomStringConvertible {
       interpreter).
       """
     case .spawnFailed(let code):
-      #"Cannot run "\#(path)": \#(String(cString: strerror(code))) (errno \#(code))."#
+      #"Cannot run "\#(path)": \#(SystemError(code).text) (errno \#(code))."#
     case .workingDirectoryMissing(let folder):
       #"Cannot run "\#(path)": its working directory "\#(folder)" is not a folder."#
     case .argumentHoldsNUL(let index, let argument):
@@ -93,19 +94,15 @@ extension Command {
         return CommandError(path: path, cause: .environmentValueHoldsNUL(key: key))
       }
     }
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+    guard let isDirectory = SystemCalls.isFolder(path) else {
       return CommandError(path: path, cause: .missing)
     }
-    if isDirectory.boolValue { return CommandError(path: path, cause: .directory) }
+    if isDirectory { return CommandError(path: path, cause: .directory) }
     guard FileManager.default.isExecutableFile(atPath: path) else {
       return CommandError(path: path, cause: .notExecutable)
     }
     if let folder = workingDirectory?.path {
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder),
-        isFolder.boolValue
-      else {
+      guard SystemCalls.isFolder(folder) == true else {
         return CommandError(path: path, cause: .workingDirectoryMissing(folder))
       }
     }

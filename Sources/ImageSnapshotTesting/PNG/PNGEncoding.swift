@@ -24,10 +24,8 @@ extension Bitmap {
   ///   `SnapshotTesting`).
   public func pngData() throws -> Data {
     do {
-      return try rgbaBytes.withUnsafeBufferPointer { pixels in
-        try PNGEncoder.smallest(rgba: pixels, width: width, height: height)
-      }
-    } catch let error as PNGCodecError {
+      return try PNGEncoder.smallest(rgba: rgbaBytes, width: width, height: height)
+    } catch {
       throw BitmapError(error)
     }
   }
@@ -39,10 +37,8 @@ extension Bitmap {
   @_spi(Benchmarks)
   public func pngDataWithLibpng() throws -> Data {
     do {
-      return try rgbaBytes.withUnsafeBufferPointer { pixels in
-        try PNGEncoder.smallestWithLibpng(rgba: pixels, width: width, height: height)
-      }
-    } catch let error as PNGCodecError {
+      return try PNGEncoder.smallestWithLibpng(rgba: rgbaBytes, width: width, height: height)
+    } catch {
       throw BitmapError(error)
     }
   }
@@ -53,15 +49,13 @@ extension Bitmap {
   /// for the images a failure attaches only to be looked at, which no one keeps.
   func pngDataForViewing() throws -> Data {
     do {
-      return try rgbaBytes.withUnsafeBufferPointer { pixels in
-        try PNGEncoder.fixed(
-          rgba: pixels,
-          width: width,
-          height: height,
-          compression: .levelTwoUnfiltered
-        )
-      }
-    } catch let error as PNGCodecError {
+      return try PNGEncoder.fixed(
+        rgba: rgbaBytes,
+        width: width,
+        height: height,
+        compression: .levelTwoUnfiltered
+      )
+    } catch {
       throw BitmapError(error)
     }
   }
