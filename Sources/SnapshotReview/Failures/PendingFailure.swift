@@ -19,6 +19,9 @@ package struct PendingFailure: Sendable {
   /// Where the reference lives on this machine, or `nil` when neither it nor its test file could
   /// be found under the package root.
   package var referenceURL: URL?
+  /// Whether ``referenceURL`` lies in the package (or under `SNAPSHOT_TESTING_REFERENCE_DIR`);
+  /// for an inline snapshot, whether its test file lies in the package.
+  package var referenceLocated = false
   /// Why the failure must not be accepted although its reference was found, if it must not: a
   /// record can come from another machine (CI artifacts), so accepting writes only inside the
   /// package, or under `SNAPSHOT_TESTING_REFERENCE_DIR` when it is set.
@@ -200,7 +203,12 @@ package struct PendingFailures: Sendable {
         testFileURL: relocation.testFile(of: record)
       )
     }
-    let failures = includingOtherPackages ? all : all.filter(writable.holds)
+    let located = all.map { failure in
+      var failure = failure
+      failure.referenceLocated = writable.locates(failure)
+      return failure
+    }
+    let failures = includingOtherPackages ? located : located.filter(writable.holds)
     return PendingFailures(
       failures: failures, problems: problems, otherPackages: all.count - failures.count)
   }
@@ -340,7 +348,14 @@ struct WritableFolders {
     if let testFile = failure.testFileURL, Self.lies(testFile, in: packageRoot.path) {
       return true
     }
-    guard !failure.isInline, let reference = failure.referenceURL else { return false }
+    return locates(failure)
+  }
+
+  /// Whether `failure`'s reference lies in one of ``folders`` (an inline snapshot's, its test
+  /// file, in the package).
+  func locates(_ failure: PendingFailure) -> Bool {
+    guard let reference = failure.referenceURL else { return false }
+    if failure.isInline { return Self.lies(reference, in: packageRoot.path) }
     return folders.contains { Self.lies(reference, in: $0) }
   }
 

@@ -49,6 +49,17 @@ import Testing
       #expect(unseen == .noMatch, "\(note)")
       #expect(note.contains("left out 1 pending failure of other packages"), "\(note)")
 
+      // Shown with --all-packages, its JSON says its reference is not in the package.
+      let console = ScriptedConsole()
+      var session = ReviewSession(
+        artifactsRoots: [fixture.artifacts], hints: CommandHints(packageRoot: fixture.root),
+        console: console)
+      session.includesOtherPackages = true
+      _ = session.review(filters: ["testOutside"], format: .json)
+      let failure = try #require(try JSONValue.parse(console.output)["failures"]?.array?.first)
+      #expect(failure["test"] == .string("testOutside()"))
+      #expect(failure["referenceLocated"] == .bool(false), "\(console.output)")
+
       let (status, output) = accept(fixture, allPackages: true)
 
       #expect(status != .success)
