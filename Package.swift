@@ -247,6 +247,8 @@ let package = Package(
         "InlineSnapshotTesting", "InlineSnapshotRewriter",
         // The served report is clicked in the web module's browser, over its DevTools client.
         "WebSnapshotTesting",
+        // A child started at the moment a connection is accepted must inherit none of it.
+        "ChildProcesses",
       ]
     ),
     // The tests that build a package with SwiftPM inside the run (minutes each): a target of their

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #if defined(__linux__)
@@ -22,6 +23,17 @@ int command_spawn_pipe(int fds[2]) {
   fcntl(fds[0], F_SETFD, FD_CLOEXEC);
   fcntl(fds[1], F_SETFD, FD_CLOEXEC);
   return 0;
+#endif
+}
+
+int command_spawn_accept(int listener) {
+#if defined(__linux__)
+  return accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+#else
+  // No accept4: set the flag at once. A spawn on another thread in between could inherit it.
+  int client = accept(listener, NULL, NULL);
+  if (client >= 0) fcntl(client, F_SETFD, FD_CLOEXEC);
+  return client;
 #endif
 }
 

@@ -82,6 +82,14 @@ package enum ChildSpawn {
     return (read, write)
   }
 
+  /// Accepts a connection on `listener`, close-on-exec from the start (`accept4` with
+  /// `SOCK_CLOEXEC`), so that no program another thread starts meanwhile inherits it: a server
+  /// in a process that spawns children (the served report) accepts through this. Returns the
+  /// descriptor, or -1 with `errno` set.
+  package static func accept(_ listener: Int32) -> Int32 {
+    command_spawn_accept(listener)
+  }
+
   /// Ends the process group `pid` leads, and with it every child the program started there.
   package static func killGroup(_ pid: pid_t) {
     kill(-pid, SIGKILL)

@@ -23,6 +23,14 @@ struct ArtifactsOptions: ParsableArguments {
   )
   var root: String?
 
+  @Flag(
+    name: .long,
+    help: ArgumentHelp(
+      "Also see the failures of other packages and checkouts that share the artifacts folder (by default only those whose reference or test file lies in this package are listed, accepted, rejected or reported); accept still writes only into this package."
+    )
+  )
+  var allPackages = false
+
   /// The folders given, or the default one.
   var artifactsRoots: [URL] {
     guard !artifacts.isEmpty else { return [ArtifactsFolder(RunEnvironment.current).root] }
@@ -37,13 +45,16 @@ struct ArtifactsOptions: ParsableArguments {
   }
 
   var hints: CommandHints {
-    var shared: [String] = []
-    for folder in artifacts { shared += ["--artifacts", folder] }
-    if let root { shared += ["--root", root] }
-    return CommandHints(sharedOptions: shared, packageRoot: packageRoot)
+    CommandHints.forOptions(
+      artifacts: artifacts, root: root, allPackages: allPackages, packageRoot: packageRoot,
+      environment: .current)
   }
 
   func session() -> ReviewSession {
-    ReviewSession(artifactsRoots: artifactsRoots, hints: hints, console: StandardConsole())
+    var session = ReviewSession(
+      artifactsRoots: artifactsRoots, hints: hints, console: StandardConsole())
+    session.includesOtherPackages = allPackages
+    session.hasTerminal = StandardConsole.isInteractive
+    return session
   }
 }

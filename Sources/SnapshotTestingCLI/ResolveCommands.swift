@@ -6,7 +6,7 @@ import SnapshotReview
 struct FailureFilters: ParsableArguments {
   @Argument(
     help: ArgumentHelp(
-      "Only failures whose test name, snapshot name, reference path or test file path contains one of these; <test file>:<line> selects an inline snapshot.",
+      "Only failures whose test name, snapshot name, reference path or test file path contains one of these; <test file>:<line>, as a failure prints it, selects the snapshots asserted on that line.",
       valueName: "filter"
     )
   )

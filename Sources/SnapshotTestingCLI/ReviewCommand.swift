@@ -8,7 +8,12 @@ struct ReviewCommand: ParsableCommand {
     discussion: """
       Shows each failure's test, reference and text diff (or, for images, the comparison's \
       counts and the PNG files). When standard input is a terminal, asks for each: [a]ccept, [r]eject, \
-      [s]kip, accept [A]ll remaining, [q]uit. Otherwise (CI, pipes) it only lists.
+      [s]kip, accept [A]ll remaining, [q]uit. Otherwise (CI, pipes) it only lists, and suggests \
+      the commands that resolve one failure. Every diff is cut as the failure message cuts it \
+      (500 lines of 2,000 bytes); a last line names the file that holds the whole.
+
+      Only the failures of the package in --root (the current folder) are seen; the artifacts \
+      folder may hold other packages' too, which --all-packages shows.
 
       --json prints the failures as a versioned JSON document (see \
       Documentation/review.schema.json); --format github prints GitHub Actions workflow \

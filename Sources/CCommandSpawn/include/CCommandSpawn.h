@@ -8,6 +8,11 @@
 /// program another thread starts meanwhile inherits them. Returns 0, or -1 with errno set.
 int command_spawn_pipe(int fds[2]);
 
+/// Accepts a connection on `listener` close-on-exec from the start (accept4 with SOCK_CLOEXEC
+/// on Linux, which Swift's Glibc module does not import), so that no program another thread
+/// starts meanwhile inherits it. Returns the descriptor, or -1 with errno set.
+int command_spawn_accept(int listener);
+
 /// Adds "change to this folder" to the file actions (posix_spawn_file_actions_addchdir_np, a GNU
 /// and Apple extension that Swift's Glibc module does not import). Returns 0 or an error number.
 int command_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);

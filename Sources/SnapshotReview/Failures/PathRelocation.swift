@@ -7,22 +7,30 @@ import RunRecord
 /// Paths that exist are kept only where they may be used: an artifact inside the artifacts folder,
 /// a reference inside the package. Otherwise an artifact is looked up by the longest tail of its
 /// path found under the local artifacts folder, and a reference by the longest tail of its test
-/// file's path, or of its own folder's path, that exists under the package root. So a record
-/// written in another checkout on the same machine (a second clone, a worktree, a container's
-/// bind mount), whose paths exist but lie outside this package, is moved into this one, as a
-/// record from a CI runner is.
+/// file's path, or of its own folder's path, that exists under the package root.
+///
+/// A record whose paths exist on this machine outside the package was written by another package
+/// or another checkout sharing the artifacts folder; the tool cannot tell which, so it is left
+/// where it was recorded (and so out of the review's scope) unless `relocatesLocalRecords` (the
+/// tool's `--all-packages`) asks to move it into this package as a CI runner's would be.
 struct PathRelocation {
   var artifactsRoot: URL
   var packageRoot: URL
   /// Where a recorded reference that exists is kept as it is: the package, and the reference
   /// folder the environment names (``WritableFolders/folders``).
   var referenceFolders: [String]
+  /// Whether a record whose paths exist on this machine, outside the package, is moved into it.
+  var relocatesLocalRecords: Bool
   var fileManager: FileManager { .default }
 
-  init(artifactsRoot: URL, packageRoot: URL, referenceFolders: [String]? = nil) {
+  init(
+    artifactsRoot: URL, packageRoot: URL, referenceFolders: [String]? = nil,
+    relocatesLocalRecords: Bool = false
+  ) {
     self.artifactsRoot = artifactsRoot
     self.packageRoot = packageRoot
     self.referenceFolders = referenceFolders ?? [packageRoot.path]
+    self.relocatesLocalRecords = relocatesLocalRecords
   }
 
   func artifact(_ path: String) -> URL {
@@ -52,6 +60,7 @@ struct PathRelocation {
     {
       return recorded
     }
+    if recordedExists && !relocatesLocalRecords { return recorded }
     if let relocated = relocatedReference(of: record, recorded: recorded) { return relocated }
     // Nothing of it in this package: the recorded path, which the writable-folder check refuses
     // naming it, when it exists; else nothing.
@@ -79,14 +88,13 @@ struct PathRelocation {
   /// The test file of an inline snapshot on this machine: the recorded path when it lies in the
   /// package, else the longest tail of it found under the package root (a CI runner's
   /// `/home/runner/work/app/app/Tests/AppTests/UserTests.swift` →
-  /// `<root>/Tests/AppTests/UserTests.swift`), else the recorded path (outside the package, so
-  /// `nil` when neither is in the package: moved, renamed, or a record naming a file elsewhere).
+  /// `<root>/Tests/AppTests/UserTests.swift`); `nil` when neither is in the package (moved,
+  /// renamed, a record naming a file elsewhere, or one of another package on this machine).
   func testFile(of record: FailureRecord) -> URL? {
     let recorded = URL(fileURLWithPath: record.testFilePath)
-    if fileManager.fileExists(atPath: recorded.path),
-      isInside(recorded.path, folder: packageRoot.path)
-    {
-      return recorded
+    if fileManager.fileExists(atPath: recorded.path) {
+      if isInside(recorded.path, folder: packageRoot.path) { return recorded }
+      if !relocatesLocalRecords { return nil }
     }
     return longestExistingTail(of: record.testFilePath, minimumComponents: 1)
   }

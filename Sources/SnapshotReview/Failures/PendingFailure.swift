@@ -19,6 +19,9 @@ package struct PendingFailure: Sendable {
   /// Where the reference lives on this machine, or `nil` when neither it nor its test file could
   /// be found under the package root.
   package var referenceURL: URL?
+  /// Whether ``referenceURL`` lies in the package (or under `SNAPSHOT_TESTING_REFERENCE_DIR`);
+  /// for an inline snapshot, whether its test file lies in the package.
+  package var referenceLocated = false
   /// Why the failure must not be accepted although its reference was found, if it must not: a
   /// record can come from another machine (CI artifacts), so accepting writes only inside the
   /// package, or under `SNAPSHOT_TESTING_REFERENCE_DIR` when it is set.
@@ -77,15 +80,30 @@ package struct PendingFailures: Sendable {
   /// What the tool decided for the user, to be said: which of two records of one inline
   /// snapshot it kept.
   package var notes: [String] = []
+  /// How many failures were left out because they belong to other packages (see
+  /// ``load(artifactsRoots:packageRoot:includingOtherPackages:)``).
+  package var otherPackages = 0
 
   /// Loads the failures recorded under each of `artifactsRoots` (the artifacts of several runs,
   /// such as the shards of a CI job), in that order.
-  package static func load(artifactsRoots: [URL], packageRoot: URL) -> PendingFailures {
+  ///
+  /// Only the package's own failures are kept unless `includingOtherPackages`: those whose
+  /// reference, once located, lies inside `packageRoot` or under
+  /// `SNAPSHOT_TESTING_REFERENCE_DIR`, or whose test file does (for an inline snapshot, its test
+  /// file). Several packages on one machine share the default artifacts folder, and a record of
+  /// one is never listed, accepted or deleted by the tool run in another; ``otherPackages``
+  /// counts them, so that the tool can say they were left out.
+  package static func load(
+    artifactsRoots: [URL], packageRoot: URL, includingOtherPackages: Bool = false
+  ) -> PendingFailures {
     var merged = PendingFailures(failures: [], problems: [])
     for root in artifactsRoots {
-      let pending = load(artifactsRoot: root, packageRoot: packageRoot)
+      let pending = load(
+        artifactsRoot: root, packageRoot: packageRoot,
+        includingOtherPackages: includingOtherPackages)
       merged.failures += pending.failures
       merged.problems += pending.problems
+      merged.otherPackages += pending.otherPackages
     }
     merged.keepNewestInlineRecords()
     return merged
@@ -134,13 +152,16 @@ package struct PendingFailures: Sendable {
 
   /// Loads the failures recorded under `artifactsRoot`, locating their references under
   /// `packageRoot` when they were recorded on another machine.
-  package static func load(artifactsRoot: URL, packageRoot: URL) -> PendingFailures {
+  package static func load(
+    artifactsRoot: URL, packageRoot: URL, includingOtherPackages: Bool = false
+  ) -> PendingFailures {
     let artifacts = ArtifactsFolder(root: artifactsRoot)
     let (stored, problems) = FailureRecordStore.loadStored(from: artifacts)
     let writable = WritableFolders(packageRoot: packageRoot, environment: .current)
     let relocation = PathRelocation(
-      artifactsRoot: artifactsRoot, packageRoot: packageRoot, referenceFolders: writable.folders)
-    let failures = stored.map { recordURL, record in
+      artifactsRoot: artifactsRoot, packageRoot: packageRoot, referenceFolders: writable.folders,
+      relocatesLocalRecords: includingOtherPackages)
+    let all = stored.map { recordURL, record in
       if record.kind == .inline {
         return inlineFailure(
           record, recordURL: recordURL, relocation: relocation, writable: writable)
@@ -182,7 +203,14 @@ package struct PendingFailures: Sendable {
         testFileURL: relocation.testFile(of: record)
       )
     }
-    return PendingFailures(failures: failures, problems: problems)
+    let located = all.map { failure in
+      var failure = failure
+      failure.referenceLocated = writable.locates(failure)
+      return failure
+    }
+    let failures = includingOtherPackages ? located : located.filter(writable.holds)
+    return PendingFailures(
+      failures: failures, problems: problems, otherPackages: all.count - failures.count)
   }
 
   /// An inline snapshot's failure: its "reference" is the test file, found in the package.
@@ -311,6 +339,31 @@ struct WritableFolders {
 
   /// `SNAPSHOT_TESTING_REFERENCE_DIR`, if set.
   var referenceDirectory: String?
+
+  /// Whether `failure` is this package's: its located test file lies in the package, or (for a
+  /// file snapshot) its located reference lies in one of ``folders``, as written or once links
+  /// are resolved (a reference linked out of the package is still this package's, to be refused
+  /// by ``refusal(for:record:newSnapshotIsFolder:)`` naming why).
+  func holds(_ failure: PendingFailure) -> Bool {
+    if let testFile = failure.testFileURL, Self.lies(testFile, in: packageRoot.path) {
+      return true
+    }
+    return locates(failure)
+  }
+
+  /// Whether `failure`'s reference lies in one of ``folders`` (an inline snapshot's, its test
+  /// file, in the package).
+  func locates(_ failure: PendingFailure) -> Bool {
+    guard let reference = failure.referenceURL else { return false }
+    if failure.isInline { return Self.lies(reference, in: packageRoot.path) }
+    return folders.contains { Self.lies(reference, in: $0) }
+  }
+
+  private static func lies(_ url: URL, in folder: String) -> Bool {
+    let base = URL(fileURLWithPath: folder).standardizedFileURL.path
+    return url.standardizedFileURL.path.hasPrefix(base == "/" ? "/" : base + "/")
+      || isInside(url.path, folder: folder)
+  }
 
   private func isDirectory(_ url: URL) -> Bool {
     var isDirectory: ObjCBool = false

@@ -35,8 +35,8 @@ package struct ReviewDocument: Encodable, Sendable {
     package var kind: String
     /// The reference, located on this machine when the run was elsewhere.
     package var reference: String
-    /// Whether ``reference`` was found under the package root (or the run's own path exists);
-    /// `accept` refuses a failure whose reference was not located.
+    /// Whether ``reference`` was found under the package root (or under
+    /// `SNAPSHOT_TESTING_REFERENCE_DIR`); `accept` refuses a failure whose reference was not.
     package var referenceLocated: Bool
     /// The snapshot the run took.
     package var newSnapshot: String
@@ -118,7 +118,7 @@ package struct ReviewDocument: Encodable, Sendable {
         reason: record.reason.rawValue,
         kind: record.kind.rawValue,
         reference: failure.referenceURL?.path ?? record.referencePath,
-        referenceLocated: failure.referenceURL != nil,
+        referenceLocated: failure.referenceLocated,
         newSnapshot: failure.failedSnapshotURL.path,
         attachments: failure.files.dropFirst().map {
           Attachment(role: $0.role.rawValue, path: $0.url.path)

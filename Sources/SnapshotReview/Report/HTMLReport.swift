@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// One self-contained HTML page of the pending failures: CSS and script inline, images embedded
 /// as `data:` URIs, nothing loaded from the network, so it can be kept as a CI artifact and opened
@@ -22,6 +23,8 @@ package struct HTMLReport {
   /// Set to show one page of the failures (the served page); `nil` shows them all, as the
   /// report kept as a file does.
   package var page: Page? = nil
+  /// Whether the page offers `accept --all` (see ``ReviewSession/suggestsAll(for:filters:)``).
+  package var suggestsAcceptAll = true
 
   /// Which failures a page shows: the `number`th run of `size`, counted from 1.
   package struct Page: Sendable, Equatable {
@@ -89,7 +92,7 @@ package struct HTMLReport {
       \(escape(ISO8601DateFormatter().string(from: generatedAt)))</p>
 
       """
-    if !failures.isEmpty {
+    if !failures.isEmpty && suggestsAcceptAll {
       html += """
         <p class="meta">Accept all: \(commandBlock(hints.command("accept", ["--all"])))</p>
 
@@ -180,14 +183,16 @@ package struct HTMLReport {
 
   // MARK: - Text
 
+  /// A failure's text, bounded as `review` bounds it (``DifferenceExcerpt``), with the note that
+  /// says where the whole is.
   private func textDiff(_ failure: PendingFailure) -> String {
     if failure.isInline {
-      return changesList(failure) + diffViews(inlineDifference(of: failure))
+      return changesList(failure) + diffViews(inlineDifference(of: failure), of: failure)
     }
     if failure.record.reason == .mismatch, let patchURL = failure.file(.patch),
       let patch = try? String(contentsOf: patchURL, encoding: .utf8)
     {
-      return changesList(failure) + diffViews(patch)
+      return changesList(failure) + diffViews(patch, of: failure)
     }
     if failure.record.reason == .missing, let listing = folderListing(failure.failedSnapshotURL) {
       let rendered = listing.split(separator: "\n").map {
@@ -201,8 +206,13 @@ package struct HTMLReport {
     {
       var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
       if lines.last == "" { lines.removeLast() }
-      let rendered = lines.map { "<span class=\"added\">+\(escape(String($0)))</span>" }
-      return "<pre class=\"diff\">\(rendered.joined())</pre>\n"
+      // Marked before bounding, so that no leading whitespace is trimmed away.
+      let added = lines.map { "+" + $0 }.joined(separator: "\n")
+      let excerpt = DifferenceExcerpt(added, patchPath: hints.wholeDifference(of: failure))
+      let rendered = excerpt.kept.split(separator: "\n", omittingEmptySubsequences: false).map {
+        "<span class=\"added\">\(escape(String($0)))</span>"
+      }
+      return "<pre class=\"diff\">\(rendered.joined())</pre>\n" + omission(excerpt)
     }
     return "<pre class=\"message\">\(escape(failure.record.message))</pre>\n"
   }
@@ -248,9 +258,16 @@ package struct HTMLReport {
     return "<ul class=\"changes\" aria-label=\"Changed values\">\(items)</ul>\n"
   }
 
-  /// A unified diff, and the same side by side, with the changed words of paired lines marked.
-  private func diffViews(_ patch: String) -> String {
-    let paired = PairedPatch(PatchLine.parse(patch))
+  /// What was left out of a bounded text, and where the whole is.
+  private func omission(_ excerpt: DifferenceExcerpt) -> String {
+    excerpt.note.map { "<p class=\"omitted\">\(escape($0))</p>\n" } ?? ""
+  }
+
+  /// A unified diff, and the same side by side, with the changed words of paired lines marked;
+  /// bounded as the failure message is.
+  private func diffViews(_ patch: String, of failure: PendingFailure) -> String {
+    let excerpt = DifferenceExcerpt(patch, patchPath: hints.wholeDifference(of: failure))
+    let paired = PairedPatch(PatchLine.parse(excerpt.kept))
     // Each line is a block of its own, so no newline goes between them.
     let unified = paired.lines.enumerated().map { html($1, words: paired.words[$0]) }.joined()
     return """
@@ -260,7 +277,7 @@ package struct HTMLReport {
       <button type="button" data-view="split" aria-selected="false">Side by side</button></div>
       <pre class="diff view unified">\(unified)</pre>
       \(sideBySide(paired))</div>
-
+      \(omission(excerpt))
       """
   }
 

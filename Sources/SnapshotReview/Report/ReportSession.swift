@@ -5,13 +5,7 @@ extension ReviewSession {
   /// The `report` command: writes the HTML page of the pending failures matching `filters` to
   /// `output` (atomically), and says where it is.
   package func report(to output: URL, filters: [String]) -> ToolExitCode {
-    let pending = PendingFailures.load(
-      artifactsRoots: artifactsRoots,
-      packageRoot: hints.packageRoot
-    )
-    for problem in pending.problems {
-      console.warn("warning: skipped an unreadable failure record: \(problem)\n")
-    }
+    let pending = loadPending()
     let filter = FailureFilter(filters, packageRoot: hints.packageRoot)
     let selected = pending.failures.filter(filter.matches)
     if !filters.isEmpty && selected.isEmpty && !pending.failures.isEmpty {
@@ -22,6 +16,7 @@ extension ReviewSession {
     }
     var report = HTMLReport(failures: selected, hints: hints, artifactsRoot: artifactsRoot)
     report.additionalArtifactsRoots = additionalArtifactsRoots
+    report.suggestsAcceptAll = suggestsAll(for: selected, filters: filters)
     let html = report.render()
     do {
       try AtomicFile.write(Data(html.utf8), to: output)

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// The `review`, `accept` and `reject` commands, free of argument parsing so tests can run them.
 package struct ReviewSession {
@@ -10,6 +11,13 @@ package struct ReviewSession {
   package var console: any ReviewConsole
   /// Whether `review` colours its diffs and marks the changed words (see ``TerminalColors``).
   package var colors = false
+  /// Whether failures of other packages sharing the artifacts folder are seen too
+  /// (`--all-packages`); by default only this package's are (see ``PendingFailures``).
+  package var includesOtherPackages = false
+  /// Whether a person is at a terminal (standard input is one). Only then, and only for more
+  /// than one failure chosen without filters, does the tool suggest `accept --all`; an agent or
+  /// a script is shown the commands that resolve one failure.
+  package var hasTerminal = false
 
   package init(artifactsRoot: URL, hints: CommandHints, console: any ReviewConsole) {
     self.artifactsRoot = artifactsRoot
@@ -77,17 +85,41 @@ package struct ReviewSession {
       carryOut(decision, on: failure, tally: &tally)
     }
     guard interactive else {
-      console.write(
-        """
+      console.write("\n" + resolutionHint(for: selected, filters: filters))
+      return .pending
+    }
+    return finish(tally)
+  }
 
+  /// Whether to suggest `accept --all` for `selected`: only to a person at a terminal, for more
+  /// than one failure, when no filter chose them.
+  func suggestsAll(for selected: [PendingFailure], filters: [String]) -> Bool {
+    hasTerminal && filters.isEmpty && selected.count > 1
+  }
+
+  /// What a listing ends with: the commands that resolve what it showed.
+  private func resolutionHint(for selected: [PendingFailure], filters: [String]) -> String {
+    if suggestsAll(for: selected, filters: filters) {
+      return """
         Accept all of them with:  \(hints.command("accept", ["--all"]))
         Discard all of them with: \(hints.command("reject", ["--all"]))
 
         """
-      )
-      return .pending
     }
-    return finish(tally)
+    guard selected.count > 1, let first = selected.first else {
+      let name = selected.first.map(hints.name(of:)) ?? ""
+      return """
+        Accept it with:  \(hints.command("accept", [name]))
+        Discard it with: \(hints.command("reject", [name]))
+
+        """
+    }
+    return """
+      Resolve them one at a time: accept one with the command under it, or discard it with \
+      reject and the same name, as in:
+        \(hints.command("reject", [hints.name(of: first)]))
+
+      """
   }
 
   /// Prints the pending failures that match `filters` for a machine: the versioned JSON document
@@ -158,15 +190,28 @@ package struct ReviewSession {
     select(in: loadPending(), filters: filters, quietly: quietly)
   }
 
-  private func loadPending() -> PendingFailures {
+  /// The pending failures in scope, having said on standard error what was skipped or left out.
+  func loadPending() -> PendingFailures {
     let pending = PendingFailures.load(
       artifactsRoots: artifactsRoots,
-      packageRoot: hints.packageRoot
+      packageRoot: hints.packageRoot,
+      includingOtherPackages: includesOtherPackages
     )
     for problem in pending.problems {
       console.warn("warning: skipped an unreadable failure record: \(problem)\n")
     }
     for note in pending.notes { console.warn("note: \(note)\n") }
+    if pending.otherPackages > 0 {
+      console.warn(
+        """
+        note: left out \(count(pending.otherPackages, "pending failure")) of other packages in \
+        \(artifactsDescription): their references and test files are not in \
+        \(hints.packageRoot.path) (another package's, or moved since the run). Run the tool in \
+        their package, or pass --all-packages to see them.
+
+        """
+      )
+    }
     return pending
   }
 
@@ -297,14 +342,16 @@ package struct ReviewSession {
     if let changes = failure.structuredChanges, !changes.isEmpty {
       text += "  changes:\n" + changes.map { "    \($0)\n" }.joined()
     }
-    let shown = difference(of: failure)
-    text += "\n" + indented(colors ? TerminalColors.colour(shown) : shown, by: 4)
+    let shown = DifferenceExcerpt(difference(of: failure), patchPath: hints.wholeDifference(of: failure))
+    text += "\n" + indented(colors ? TerminalColors.colour(shown.kept) : shown.kept, by: 4)
+    if let note = shown.note { text += indented(note, by: 4) }
     text += "\n  accept: \(hints.acceptCommand(for: failure))\n"
     return text
   }
 
   /// The text diff (the `.patch` attachment), or for images and other formats the stored
-  /// message and the files to look at.
+  /// message and the files to look at. Shown through ``DifferenceExcerpt``, the failure
+  /// message's own bounds.
   private func difference(of failure: PendingFailure) -> String {
     if failure.isInline { return inlineDifference(of: failure) }
     if failure.record.reason == .mismatch, let patchURL = failure.file(.patch),

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 #if canImport(Glibc)
@@ -42,15 +43,22 @@ package final class ReportServer: @unchecked Sendable {
   private var started = false
   private var stopped = false
   private let acceptEnded = DispatchSemaphore(value: 0)
+  /// Called on the accept loop's thread with each accepted connection, before anything else is
+  /// done with it: the package's own tests start a child process there, the worst moment for a
+  /// descriptor to leak into one.
+  private let afterAccept: (@Sendable (Int32) -> Void)?
 
   /// Listens on `port` of `127.0.0.1` for `report` (0 picks a free port); serves once started.
+  /// `afterAccept` is for tests.
   package init(
     report: ServedReport,
     port: UInt16,
-    limits: HTTPServerLimits = HTTPServerLimits()
+    limits: HTTPServerLimits = HTTPServerLimits(),
+    afterAccept: (@Sendable (Int32) -> Void)? = nil
   ) throws(StartError) {
     self.report = report
     self.limits = limits
+    self.afterAccept = afterAccept
     #if canImport(Glibc) || canImport(Musl)
       let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     #else
@@ -87,16 +95,17 @@ package final class ReportServer: @unchecked Sendable {
         portInUse: false
       )
     }
-    var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else {
+    // Close-on-exec from the start, as every descriptor here is: a program another thread
+    // starts meanwhile must inherit none of them.
+    guard let ends = ChildSpawn.makePipe() else {
       close(descriptor)
       throw StartError(description: "Cannot make a pipe: \(Self.errorText()).", portInUse: false)
     }
-    for end in ends + [descriptor] { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     // Never block in `accept`: a client that connected and left before it ran would hold it.
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     listener = descriptor
-    wake = (ends[0], ends[1])
+    wake = ends
     self.port = Int(UInt16(bigEndian: address.sin_port))
   }
 
@@ -172,14 +181,16 @@ package final class ReportServer: @unchecked Sendable {
       if lock.withLock({ stopped }) { return }
       if ready < 0, errno != EINTR { return }
       guard ready > 0, entries[0].revents != 0 else { continue }
-      let client = accept(listener, nil, nil)
+      // Close-on-exec as it is made (`accept4`): set afterwards, a program that another thread
+      // starts in between would inherit the connection and hold it open.
+      let client = ChildSpawn.accept(listener)
       guard client >= 0 else {
         // Out of descriptors: let connections end before trying again.
         if errno == EMFILE || errno == ENFILE { usleep(10_000) }
         continue
       }
+      afterAccept?(client)
       let acceptedAt = HTTPConnection.now()
-      _ = fcntl(client, F_SETFD, FD_CLOEXEC)
       #if canImport(Darwin)
         var one: Int32 = 1
         _ = setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))

@@ -152,7 +152,8 @@ package final class ServedReport: @unchecked Sendable {
   private func pending() -> (failures: [PendingFailure], all: PendingFailures) {
     let all = PendingFailures.load(
       artifactsRoots: session.artifactsRoots,
-      packageRoot: session.hints.packageRoot
+      packageRoot: session.hints.packageRoot,
+      includingOtherPackages: session.includesOtherPackages
     )
     let filter = FailureFilter(filters, packageRoot: session.hints.packageRoot)
     return (all.failures.filter(filter.matches), all)

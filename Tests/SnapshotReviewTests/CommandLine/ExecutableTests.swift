@@ -53,11 +53,15 @@ import Testing
       )
       #expect(result.status == ToolExitCode.pending.rawValue)
       #expect(result.output.hasPrefix("4 pending snapshot failures in \(fixture.artifacts.path):"))
+      // The folder came from SNAPSHOT_ARTIFACTS: the commands name it, for a shell without it.
       #expect(
         result.output.contains(
-          "  accept: swift run snapshot-testing accept \(fixture.relative(ReviewFixture.greeting))\n"
-        )
+          "  accept: swift run snapshot-testing accept --artifacts \(fixture.artifacts.path) \(fixture.relative(ReviewFixture.greeting))\n"
+        ),
+        "\(result.output)"
       )
+      // No terminal: never `--all`.
+      #expect(!result.output.contains("--all"))
       #expect(result.errors.isEmpty)
     }
   }

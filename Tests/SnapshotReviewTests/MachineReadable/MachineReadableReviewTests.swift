@@ -53,6 +53,20 @@ import Testing
     }
   }
 
+  /// The schema names this project, not upstream's repository: its `$id` is the URN that
+  /// Reviewing documents, a name validators match and never fetch.
+  @Test func theSchemaIsIdentifiedByThisProjectsURN() throws {
+    let schema = try reviewSchema()
+    #expect(schema["$id"] == .string("urn:snapshot-testing-linux:review:1"))
+    let article = try String(
+      contentsOf: URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .appendingPathComponent("Sources/SnapshotTesting/Documentation.docc/Reviewing.md"),
+      encoding: .utf8)
+    #expect(article.contains("`urn:snapshot-testing-linux:review:1`"))
+  }
+
   /// The check above can fail: a document with a field missing or of the wrong type breaks it.
   @Test func theSchemaCheckCatchesMissingAndMistypedFields() throws {
     let schema = try reviewSchema()

@@ -21,16 +21,18 @@ import Testing
     }
   }
 
-  func accept(_ fixture: ReviewFixture, environment: RunEnvironment = [:]) -> (
-    ToolExitCode, String
-  ) {
+  /// `accept testOutside`; with `allPackages`, as `--all-packages` runs it.
+  func accept(
+    _ fixture: ReviewFixture, environment: RunEnvironment = [:], allPackages: Bool = false
+  ) -> (ToolExitCode, String) {
     RunEnvironment.withOverride(environment) {
       let console = ScriptedConsole()
-      let session = ReviewSession(
+      var session = ReviewSession(
         artifactsRoots: [fixture.artifacts],
         hints: CommandHints(packageRoot: fixture.root),
         console: console
       )
+      session.includesOtherPackages = allPackages
       return (session.resolve(.accept, filters: ["testOutside"]), console.output + console.errors)
     }
   }
@@ -41,14 +43,33 @@ import Testing
       try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
       fail(into: outside, fixture)
 
-      let (status, output) = accept(fixture)
+      // Neither its reference nor its test file is in the package: another package's failure,
+      // not even seen without --all-packages.
+      let (unseen, note) = accept(fixture)
+      #expect(unseen == .noMatch, "\(note)")
+      #expect(note.contains("left out 1 pending failure of other packages"), "\(note)")
+
+      // Shown with --all-packages, its JSON says its reference is not in the package.
+      let console = ScriptedConsole()
+      var session = ReviewSession(
+        artifactsRoots: [fixture.artifacts], hints: CommandHints(packageRoot: fixture.root),
+        console: console)
+      session.includesOtherPackages = true
+      _ = session.review(filters: ["testOutside"], format: .json)
+      let failure = try #require(try JSONValue.parse(console.output)["failures"]?.array?.first)
+      #expect(failure["test"] == .string("testOutside()"))
+      #expect(failure["referenceLocated"] == .bool(false), "\(console.output)")
+
+      let (status, output) = accept(fixture, allPackages: true)
 
       #expect(status != .success)
       #expect(output.contains("Refusing to accept \"testOutside()\": its reference"), "\(output)")
       #expect(output.contains("is outside the package \"\(fixture.root.path)\""), "\(output)")
       #expect(!FileManager.default.fileExists(atPath: outside.appendingPathComponent("testOutside.1.txt").path))
       // The failure stays pending, to be accepted from the right place.
-      let pending = PendingFailures.load(artifactsRoots: [fixture.artifacts], packageRoot: fixture.root)
+      let pending = PendingFailures.load(
+        artifactsRoots: [fixture.artifacts], packageRoot: fixture.root,
+        includingOtherPackages: true)
       #expect(pending.failures.contains { $0.record.testName == "testOutside()" })
     }
   }
@@ -59,7 +80,8 @@ import Testing
       try FileManager.default.createDirectory(at: escaping, withIntermediateDirectories: true)
       fail(into: escaping, fixture)
 
-      let (status, output) = accept(fixture)
+      #expect(accept(fixture).0 == .noMatch)
+      let (status, output) = accept(fixture, allPackages: true)
 
       #expect(status != .success)
       #expect(output.contains("is outside the package"), "\(output)")

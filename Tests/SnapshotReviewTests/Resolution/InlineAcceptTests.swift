@@ -117,6 +117,8 @@ import Testing
     #expect(run.messages.count == 2)
     #expect(run.store.writePending().isEmpty)
     #expect(try ci.text() == source, "CI writes nothing into the source.")
+    // The CI machine's checkout is not on this one: its paths name nothing here.
+    try FileManager.default.removeItem(at: ci.root)
     let downloaded = base.appendingPathComponent("downloaded")
     try FileManager.default.moveItem(at: artifacts, to: downloaded)
     return downloaded
@@ -299,8 +301,17 @@ import Testing
       let downloaded = try Self.failOnCI(PackageCopy(in: base, named: "ci"), base: base)
       let mine = try PackageCopy(in: base, named: "mine")
       try FileManager.default.removeItem(at: mine.testFile)
+      // Nothing of it is found in this package: left out, as another package's would be.
+      let unseen = ScriptedConsole()
+      #expect(
+        Self.session([downloaded], root: mine.root, console: unseen)
+          .resolve(.accept, filters: ["greeting"]) == .success)
+      #expect(unseen.errors.contains("left out 2 pending failures"), "\(unseen.errors)")
+      #expect(unseen.errors.contains("moved since the run"), "\(unseen.errors)")
+      // Asked for, it is refused, naming why.
       let console = ScriptedConsole()
-      let session = Self.session([downloaded], root: mine.root, console: console)
+      var session = Self.session([downloaded], root: mine.root, console: console)
+      session.includesOtherPackages = true
       #expect(session.resolve(.accept, filters: ["greeting"]) == .failure)
       #expect(console.errors.contains(#"Refusing to accept "greeting()": its test file "#))
       #expect(console.errors.contains("GreetingTests.swift\" is not in the package"))
@@ -320,6 +331,7 @@ import Testing
       )
       Thread.sleep(forTimeInterval: 0.01)
       ci.runTest(environment: [.continuousIntegration: "1", .artifacts: second.path])
+      try FileManager.default.removeItem(at: ci.root)  // CI's checkout is not on this machine
       let mine = try PackageCopy(in: base, named: "mine")
       let console = ScriptedConsole()
       let session = Self.session([second, first], root: mine.root, console: console)
@@ -368,7 +380,8 @@ import Testing
         try FailureRecordStore.save(record, in: artifacts)
       }
       let console = ScriptedConsole()
-      let session = Self.session([artifacts.root], root: mine.root, console: console)
+      var session = Self.session([artifacts.root], root: mine.root, console: console)
+      session.includesOtherPackages = true
       #expect(session.resolve(.accept, filters: []) == .failure)
       #expect(console.errors.contains("Outside.swift\" is not in the package"))
       #expect(console.errors.contains("is not a Swift source file"))

@@ -49,9 +49,9 @@ import Testing
           "  accept: swift run snapshot-testing accept \(fixture.relative(ReviewFixture.badge))\n"
         )
       )
-      #expect(
-        output.contains("Accept all of them with:  swift run snapshot-testing accept --all\n")
-      )
+      // No terminal: one failure at a time, never --all.
+      #expect(output.contains("Resolve them one at a time:"))
+      #expect(!output.contains("--all"))
       #expect(console.errors.isEmpty)
       #expect(fixture.packageFiles() == before)
       #expect(pending(fixture).count == 4)

@@ -85,7 +85,7 @@ import Testing
       #expect(result.output.hasPrefix("5 pending snapshot failures in "))
       #expect(
         result.output.contains(
-          "accept --artifacts \(fixture.artifacts.path) --artifacts \(shard.path) --all"
+          "accept --artifacts \(fixture.artifacts.path) --artifacts \(shard.path) Tests/"
         )
       )
     }

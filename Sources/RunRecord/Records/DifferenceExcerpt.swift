@@ -1,6 +1,7 @@
 import Foundation
 
-/// The part of a difference that goes into the failure message and the failure record.
+/// The part of a difference that goes into the failure message and the failure record, and that
+/// the review tool prints (`review`, `report`): one rule for every place a difference is shown.
 ///
 /// A one-line change in a 50 MB snapshot makes a 100 MB diff; printed whole it floods the log and
 /// the record. So at most ``maximumLines`` lines are kept, each cut after
@@ -16,7 +17,11 @@ package struct DifferenceExcerpt: Equatable {
   package static let maximumLineBytes = 2_000
 
   /// The difference, bounded, with the note when something was left out.
-  package var text: String
+  package var text: String { note.map { kept + "\n" + $0 } ?? kept }
+  /// The lines kept, without the note.
+  package var kept: String
+  /// `[… 12 more lines left out; the whole difference is in "…"]`, or `nil` when nothing was.
+  package var note: String?
   /// Whether the difference was kept whole.
   package var isWhole: Bool
 
@@ -51,7 +56,8 @@ package struct DifferenceExcerpt: Equatable {
     let omittedLines = utf8.isEmpty ? 0 : utf8.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
     isWhole = omittedLines == 0 && shortenedLines == 0
     guard !isWhole else {
-      text = difference.trimmingCharacters(in: .whitespacesAndNewlines)
+      self.kept = difference.trimmingCharacters(in: .whitespacesAndNewlines)
+      note = nil
       return
     }
     var parts: [String] = []
@@ -65,6 +71,7 @@ package struct DifferenceExcerpt: Equatable {
       )
     }
     let whole = patchPath.map { #"; the whole difference is in "\#($0)""# } ?? ""
-    text = kept.trimmingCharacters(in: .whitespacesAndNewlines) + "\n[… \(parts.joined(separator: " and ")) left out\(whole)]"
+    self.kept = kept.trimmingCharacters(in: .whitespacesAndNewlines)
+    note = "[… \(parts.joined(separator: " and ")) left out\(whole)]"
   }
 }
