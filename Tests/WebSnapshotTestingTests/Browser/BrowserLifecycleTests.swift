@@ -164,18 +164,15 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
         box.style.width = Math.round(outerWidth / 10) + 'px';
         document.getElementById('text').textContent =
           [screenX, screenY, outerWidth, outerHeight, screenLeft, history.length].join(' ');
+        // A request to a server: the context serves no later page, so each snapshot has a new one.
+        fetch('http://127.0.0.1:9/').catch(() => {});
         </script></body>
         """
     )
     let strategy = Snapshotting<WebPage, Bitmap>.image(width: 200, height: 60)
     let first = try WebTesting.render(page, as: strategy)
     var last = first
-    // Other contexts come and go in between, as other tests' snapshots would make them.
-    for index in 2...50 {
-      let other = index.isMultiple(of: 3) ? WebPage(html: "<script>fetch('/x')</script>") : page
-      last = try WebTesting.render(other, as: strategy)
-    }
-    last = try WebTesting.render(page, as: strategy)
+    for _ in 2...50 { last = try WebTesting.render(page, as: strategy) }
     XCTAssertEqual(try first.pngData(), try last.pngData())
   }
 

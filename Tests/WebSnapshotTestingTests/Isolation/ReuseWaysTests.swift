@@ -115,7 +115,8 @@ extension StateIsolationTests {
     Self.expectLaterPagesFind("", with: "Object.keys(localStorage).join(',')")
   }
 
-  /// A page on disk that keeps running, writing local storage and answering on a channel.
+  /// A page on disk that keeps running, answering on a channel and, after a while, writing
+  /// local storage.
   static func runningPopup() throws -> URL {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("popup-\(UUID().uuidString)")
@@ -128,7 +129,8 @@ extension StateIsolationTests {
       channel.onmessage = (event) => {
         if (event.data === 'who') { channel.postMessage('broadcastChannel:popup'); }
       };
-      setInterval(() => localStorage.setItem('popup', '1'), 20);
+      // Once its opener's snapshot is over, as nothing in that snapshot would see.
+      setTimeout(() => setInterval(() => localStorage.setItem('popup', '1'), 20), 1500);
       </script>
       """.utf8
     ).write(to: popup)
