@@ -186,7 +186,8 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     let probe = StateIsolationTests.evaluating("Object.keys(localStorage).join(',')")
     func laterFindings() -> [String] {
       _ = StateIsolationTests.take(plant, probe)
-      return (0..<5).map { _ in StateIsolationTests.take(WebPage(html: "<p>probe</p>"), probe).value }
+      return (0..<5).map { _ in StateIsolationTests.take(WebPage(html: "<p>probe</p>"), probe).value
+      }
     }
     let skipped = TestHooks.with(SharedBrowser.SkipReset.self, true) { laterFindings() }
     XCTAssertTrue(skipped.contains("kept"), "no later page saw the storage: \(skipped)")

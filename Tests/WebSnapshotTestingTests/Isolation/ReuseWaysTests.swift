@@ -58,7 +58,11 @@ extension StateIsolationTests {
     for _ in 0..<count {
       let later = take(WebPage(html: "<p>later</p>"), evaluating(probe))
       #expect(later.failure == nil, "\(later.failure ?? "")", sourceLocation: sourceLocation)
-      #expect(later.value == expected, "a later page found \(later.value)", sourceLocation: sourceLocation)
+      #expect(
+        later.value == expected,
+        "a later page found \(later.value)",
+        sourceLocation: sourceLocation
+      )
     }
   }
 
@@ -260,7 +264,8 @@ extension StateIsolationTests {
       WebPage(html: "<p>transport</p>"),
       Self.evaluating(
         "1",
-        setup: "try { new WebTransport('https://transport.invalid:4433/').closed.catch(() => {}); } catch (e) {}",
+        setup:
+          "try { new WebTransport('https://transport.invalid:4433/').closed.catch(() => {}); } catch (e) {}",
         settle: 300
       )
     )
