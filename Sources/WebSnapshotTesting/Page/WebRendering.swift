@@ -82,6 +82,7 @@ enum WebRendering {
           if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
         }
         let output = try await body(session)
+        await session.waitForOpenedWindows()
         try session.throwIfFailed()
         return output
       }

@@ -29,6 +29,8 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
   private var blockedURLs: [String] = []
   private var scriptErrors: [String] = []
   private var childSessions: [String] = []
+  /// The windows with an opener the page opened, being named before they fail it.
+  private var windowsBeingNamed: [Task<Void, Never>] = []
   /// Why the page's context may hold state past the page (a request that may have filled its
   /// HTTP cache, a frame or worker of its own, a download, a failure), if anything did.
   private var contextTouch: String?
@@ -425,7 +427,7 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
     guard withOpener else { return }
     // A popup that can reach the page is one the snapshot cannot hold still: it fails at once,
     // named by the address it goes to, once that is known (a popup starts at `about:blank`).
-    Task(executorPreference: WebExecutor.shared) { [connection] in
+    let naming = Task(executorPreference: WebExecutor.shared) { [connection] in
       var url = ""
       for _ in 0..<8 where url.isEmpty || url == "about:blank" {
         try? await Task.sleep(nanoseconds: 50_000_000)
@@ -435,6 +437,13 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
       connection.post("Target.closeTarget", ["targetId": target])
       self.fail(.popupWithOpener(url: url.isEmpty ? "about:blank" : url))
     }
+    lock.withLock { windowsBeingNamed.append(naming) }
+  }
+
+  /// Returns once every window with an opener that the page opened has failed it (at most
+  /// 0.4 seconds each): a snapshot taken as the page opened one is not handed on.
+  func waitForOpenedWindows() async {
+    for naming in lock.withLock({ windowsBeingNamed }) { await naming.value }
   }
 
   func adopt(session: String) {

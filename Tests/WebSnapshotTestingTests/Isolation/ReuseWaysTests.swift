@@ -236,6 +236,33 @@ extension StateIsolationTests {
     )
   }
 
+  /// 5, as found: the page's own script opens the window while its HTML is parsed. The headless
+  /// shell, which has no popup blocker, fails at once naming the window; `chromium` blocks it.
+  @Test func aWindowWithAnOpenerFromThePagesHTMLFailsAtOnceOrIsBlocked() throws {
+    let server = try LoopbackServer(routes: [
+      "/opened": .respond(status: 200, contentType: "text/html", body: "<p>opened</p>")
+    ])
+    defer { server.stop() }
+    let url = server.url("/opened").absoluteString
+    let started = Date()
+    let (_, failure, _) = WebTesting.snapshot(
+      WebPage(html: "<p>opener</p><script>window.open('\(url)')</script>"),
+      as: .image(width: 10, height: 10),
+      timeout: 30
+    )
+    #expect(Date().timeIntervalSince(started) < 10)
+    let executable = (try? BrowserExecutable.locate().get()) ?? ""
+    if executable.contains("headless") {
+      #expect(
+        failure?.contains("The web page opened a popup window at \(url) that can reach it")
+          == true,
+        "\(failure ?? "passed")"
+      )
+    } else {
+      #expect(failure == nil, "\(failure ?? "")")
+    }
+  }
+
   /// Also seen: a speculation-rules prefetch is made outside interception, so its page's
   /// context, whose HTTP cache it may fill, serves no later page.
   @Test func aPageWithSpeculationRulesLeavesItsContextToNoLaterPage() throws {
