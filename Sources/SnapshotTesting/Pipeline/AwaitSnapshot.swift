@@ -143,6 +143,9 @@ package final class SnapshotWait: @unchecked Sendable {
   private let lock = NSLock()
   private var step: String?
   private var allowed: TimeInterval = 0
+  /// Seconds not counted against the timeout, and since when time is not counted, if it is not.
+  private var uncounted: TimeInterval = 0
+  private var uncountedSince: DispatchTime?
 
   package init(timeout: TimeInterval) {
     self.timeout = timeout
@@ -162,9 +165,36 @@ package final class SnapshotWait: @unchecked Sendable {
     lock.withLock { allowed = max(allowed, seconds) }
   }
 
-  /// Seconds the assertion waits: its timeout, or what the strategy allowed itself, if longer.
-  package var effectiveTimeout: TimeInterval {
+  /// Seconds the snapshot may take: its timeout, or what the strategy allowed itself, if longer.
+  package var limit: TimeInterval {
     lock.withLock { max(0, timeout, allowed) }
+  }
+
+  /// Stops counting time against ``limit`` until ``resumeCounting()``: the strategy waits for
+  /// something that has a deadline of its own (a browser's start).
+  package func pauseCounting() {
+    lock.withLock { if uncountedSince == nil { uncountedSince = .now() } }
+  }
+
+  /// Counts time against ``limit`` again.
+  package func resumeCounting() {
+    lock.withLock {
+      guard let since = uncountedSince else { return }
+      uncounted += Self.seconds(since: since)
+      uncountedSince = nil
+    }
+  }
+
+  private static func seconds(since start: DispatchTime) -> TimeInterval {
+    Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+  }
+
+  /// Seconds the assertion waits from its start: ``limit`` and the time not counted against it
+  /// (which grows while counting is paused).
+  package var effectiveTimeout: TimeInterval {
+    lock.withLock {
+      max(0, timeout, allowed) + uncounted + (uncountedSince.map(Self.seconds(since:)) ?? 0)
+    }
   }
 }
 
@@ -179,7 +209,7 @@ func awaitSnapshot<Format>(
   guard let value
   else {
     throw SnapshotTimeoutError(
-      timeout: wait.effectiveTimeout,
+      timeout: wait.limit,
       referenceURL: referenceURL,
       waitingFor: wait.waitingFor
     )
@@ -201,7 +231,7 @@ func suspendForSnapshot<Format>(
   guard let value
   else {
     throw SnapshotTimeoutError(
-      timeout: wait.effectiveTimeout,
+      timeout: wait.limit,
       referenceURL: referenceURL,
       waitingFor: wait.waitingFor
     )

@@ -40,28 +40,6 @@ enum PageScripts {
     })()
     """
 
-  /// The kinds of storage the page's origin holds in its browser context, as a list (`""` for
-  /// none): what closing the page would not end. Run in a world of its own.
-  static let storageInUse = """
-    (async () => {
-      const used = [];
-      const check = async (name, test) => {
-        try { if (await test()) { used.push(name); } } catch (error) { used.push(name + '?'); }
-      };
-      await check('cookies', () => document.cookie !== '');
-      await check('localStorage', () => window.localStorage && localStorage.length > 0);
-      await check('IndexedDB', async () => window.indexedDB
-        && (await indexedDB.databases()).length > 0);
-      await check('Cache Storage', async () => window.caches
-        && (await caches.keys()).length > 0);
-      // Only a served page can register one (a `file:` document cannot even ask).
-      await check('service workers', async () => location.protocol.startsWith('http')
-        && navigator.serviceWorker
-        && (await navigator.serviceWorker.getRegistrations()).length > 0);
-      return used.join(', ');
-    })()
-    """
-
   /// Replaces the page's document with `html`, parsed as a navigation would parse it (its
   /// doctype decides the rendering mode, its scripts run); the `load` event follows.
   static func replaceDocument(with html: String) -> String {

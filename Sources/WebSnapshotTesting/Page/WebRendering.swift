@@ -82,6 +82,7 @@ enum WebRendering {
           if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) }
         }
         let output = try await body(session)
+        await session.waitForOpenedWindows()
         try session.throwIfFailed()
         return output
       }
@@ -92,56 +93,21 @@ enum WebRendering {
       return (.failure(error), warnings(session))
     }
     let reported = warnings(session)
-    // The snapshot is handed on now; whether its context may serve a later page is found out
-    // afterwards, while the assertion compares. The page keeps its place among those rendering
-    // until then, and a later snapshot never waits for it: it takes the page made ready ahead.
+    // The snapshot is handed on now; its context is emptied for a later page (or disposed)
+    // afterwards, while the assertion compares. A later snapshot never waits for it: it takes
+    // the page made ready ahead.
     Task(executorPreference: WebExecutor.shared) {
-      let reusable = await withDeadline(seconds: closingDeadline, session) {
-        await leavesNothingInItsContext(session)
-      }
-      await SharedBrowser.shared.close(session, reusable: reusable)
+      await SharedBrowser.shared.close(session, reusable: true)
       await PageLimiter.shared.release()
     }
     return (result, reported)
   }
 
-  /// Seconds a finished page has to answer whether it left anything in its context; a page
-  /// that does not (a renderer busy in a loop) is closed with its context.
-  static let closingDeadline: Double = 5
-
-  /// Runs `body`, failing `session` (so that what `body` waits on fails) after `seconds`.
-  private static func withDeadline(
-    seconds: Double,
-    _ session: PageSession,
-    _ body: () async -> Bool
-  ) async -> Bool {
-    let deadline = Task(executorPreference: WebExecutor.shared) {
-      try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-      session.fail(.abandoned)
-    }
-    defer { deadline.cancel() }
-    return await body()
-  }
-
-  /// Whether the page left nothing in its browser context that closing it would not end, so
-  /// that the context may serve a later page: nothing the session saw (requests, frames and
-  /// workers, downloads, a failure) and no storage of the page's origin. The page runs no more
-  /// scripts afterwards.
-  private static func leavesNothingInItsContext(_ session: PageSession) async -> Bool {
-    guard session.contextTouched == nil else { return false }
-    do throws(WebSnapshotError) {
-      // The page's scripts stop first: one that writes storage as the page goes away
-      // (`pagehide`, `unload`) or on a later timer would write it after the check.
-      try await session.send("Emulation.setScriptExecutionDisabled", ["value": true])
-      let reply = try await session.evaluateIsolated(PageScripts.storageInUse)
-      return reply.message("result")?.string("value") == ""
-    } catch {
-      return false
-    }
-  }
-
   /// A new page in the shared browser. A browser killed since the last snapshot may not be known
   /// dead yet: when it turns out dead here, before any page was loaded, one more is started.
+  ///
+  /// A browser's start does not count against the assertion's timeout: it has a deadline of its
+  /// own, ``SharedBrowser/startDeadline``, and the timeout covers the page.
   private static func openSession(
     viewport: Viewport,
     _ wait: SnapshotWait?
@@ -152,7 +118,19 @@ enum WebRendering {
     while true {
       attempt += 1
       do throws(WebSnapshotError) {
-        wait?.waiting(for: "the browser to start and open a page")
+        wait?.waiting(
+          for:
+            "the browser to start (within its own deadline of \(SharedBrowser.startDeadlineText), not counted against the timeout)"
+        )
+        wait?.pauseCounting()
+        defer { wait?.resumeCounting() }
+        _ = try await SharedBrowser.shared.browser()
+      } catch {
+        guard case .browserExited = error, attempt == 1 else { throw error }
+        continue
+      }
+      do throws(WebSnapshotError) {
+        wait?.waiting(for: "the browser to open a page")
         return try await SharedBrowser.shared.newPage(viewport: viewport)
       } catch {
         guard case .browserExited = error, attempt == 1 else { throw error }
@@ -173,11 +151,12 @@ enum WebRendering {
     return blocked + errors
   }
 
-  /// The seconds left until the assertion stops waiting (its timeout, and one more), counted
+  /// The seconds left until the assertion stops waiting (its timeout, the time it did not count,
+  /// and one more second), counted
   /// from `started`, when the snapshot began.
   private static func secondsLeft(of wait: SnapshotWait, since started: DispatchTime) -> Double {
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-    return max(0, wait.timeout) + 1 - elapsed
+    return wait.effectiveTimeout + 1 - elapsed
   }
 
   /// Runs `body`; once the assertion has stopped waiting (its timeout and a little more, counted
@@ -190,12 +169,10 @@ enum WebRendering {
   ) async throws(WebSnapshotError) -> Output {
     guard let wait else { return try await body() }
     let watchdog = Task(executorPreference: WebExecutor.shared) {
-      // An infinite or enormous timeout waits a day at a time, never overflowing the nanoseconds.
-      var left = max(0, secondsLeft(of: wait, since: started))
-      while left > 0 {
-        let step = min(left, 86_400)
-        try await Task.sleep(nanoseconds: UInt64(step * 1_000_000_000))
-        left -= step
+      // An infinite or enormous timeout waits a day at a time, never overflowing the
+      // nanoseconds; the time left is read again, as time the assertion does not count moves it.
+      while case let left = secondsLeft(of: wait, since: started), left > 0 {
+        try await Task.sleep(nanoseconds: UInt64(min(left, 86_400) * 1_000_000_000))
       }
       session.fail(.abandoned)
     }

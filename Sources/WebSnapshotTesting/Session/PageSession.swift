@@ -29,6 +29,8 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
   private var blockedURLs: [String] = []
   private var scriptErrors: [String] = []
   private var childSessions: [String] = []
+  /// The windows with an opener the page opened, being named before they fail it.
+  private var windowsBeingNamed: [Task<Void, Never>] = []
   /// Why the page's context may hold state past the page (a request that may have filled its
   /// HTTP cache, a frame or worker of its own, a download, a failure), if anything did.
   private var contextTouch: String?
@@ -71,6 +73,8 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
       ("Page.enable", [:]),
       ("Runtime.enable", [:]),
       ("Inspector.enable", [:]),
+      // Speculation rules prefetch outside interception: their rules and prefetches are seen.
+      ("Preload.enable", [:]),
       ("Emulation.setTimezoneOverride", ["timezoneId": "UTC"]),
       ("Emulation.setLocaleOverride", ["locale": "en-US"]),
       (
@@ -111,6 +115,12 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
       // No window size: a window smaller than the browser's minimum counts as hidden, and a
       // hidden page never runs animation frames. The viewport is emulated instead.
       var parameters: [String: Any] = ["url": "about:blank", "browserContextId": contextIdentifier]
+      // A new context's window at a fixed place: `chromium` cascades them (`screenX` 10, 20, …),
+      // which a page can read and draw. A kept context keeps its window, and its place.
+      if context == nil {
+        parameters["left"] = 0
+        parameters["top"] = 0
+      }
       if browser.framesOnDemand { parameters["enableBeginFrameControl"] = true }
       let target = try await connection.send("Target.createTarget", parameters)
       guard let targetIdentifier = target.string("targetId") else {
@@ -330,11 +340,22 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
       ) {
         blocked(url)
       }
-    case "Network.webSocketCreated":
-      touchContext("it opened a WebSocket")
+    case "Network.webSocketCreated", "Network.webTransportCreated":
+      touchContext("it opened a WebSocket or WebTransport")
       if let url = TargetGuard.blockedWebSocket(params) { blocked(url) }
     case "Target.attachedToTarget":
       TargetGuard.guardTarget(announcedBy: params, on: connection, owner: self)
+    case "Preload.ruleSetUpdated":
+      // Its prefetches of loopback URLs are made outside interception, and may fill the
+      // context's HTTP cache; the others go to the browser's wall and are named.
+      touchContext("it has speculation rules")
+    case "Preload.prefetchStatusUpdated":
+      touchContext("it has speculation rules")
+      if let url = params.string("prefetchUrl"), !RequestPolicy.allows(url),
+        !blockedRequests.contains(url)
+      {
+        blocked(url)
+      }
     case "Page.downloadWillBegin":
       touchContext("it started a download")
     case "Runtime.exceptionThrown":
@@ -399,6 +420,30 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
 
   func blocked(_ url: String) {
     lock.withLock { blockedURLs.append(url) }
+  }
+
+  func openedWindow(target: String, withOpener: Bool) {
+    touchContext("it opened a window")
+    guard withOpener else { return }
+    // A popup that can reach the page is one the snapshot cannot hold still: it fails at once,
+    // named by the address it goes to, once that is known (a popup starts at `about:blank`).
+    let naming = Task(executorPreference: WebExecutor.shared) { [connection] in
+      var url = ""
+      for _ in 0..<8 where url.isEmpty || url == "about:blank" {
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        let info = try? await connection.send("Target.getTargetInfo", ["targetId": target])
+        url = info?.message("targetInfo")?.string("url") ?? url
+      }
+      connection.post("Target.closeTarget", ["targetId": target])
+      self.fail(.popupWithOpener(url: url.isEmpty ? "about:blank" : url))
+    }
+    lock.withLock { windowsBeingNamed.append(naming) }
+  }
+
+  /// Returns once every window with an opener that the page opened has failed it (at most
+  /// 0.4 seconds each): a snapshot taken as the page opened one is not handed on.
+  func waitForOpenedWindows() async {
+    for naming in lock.withLock({ windowsBeingNamed }) { await naming.value }
   }
 
   func adopt(session: String) {

@@ -13,10 +13,11 @@ import RunRecord
 /// later one, started again if it has died, and killed when the process exits.
 ///
 /// Each snapshot's page is alone in its browser context. A context is kept for a later page
-/// when its page left nothing in it but what closing the page ends (its document, timers,
-/// workers, listeners, history, emulation) — no request that could fill the HTTP cache, no
-/// frame or worker of its own, no download, no storage of its origin, no failure — and its
-/// permissions are reset; any other context is disposed, and the next page gets a new one.
+/// when its page left nothing in it that the browser cannot clear — no request that could fill
+/// the HTTP cache, no frame, worker or window of its own, no download, no failure — and the
+/// later page gets it only once every other target in it is closed and its storage cleared
+/// (``ContextReset``) and its permissions reset; any other context is disposed, and the next
+/// page gets a new one.
 /// A browser context costs the browser more than most snapshots do (a window, a profile): the
 /// later page is made in the kept context before the finished one, whose scripts no longer
 /// run, is closed, so that the context's window stays.
@@ -125,9 +126,11 @@ actor SharedBrowser {
       ?? Spare(browser: browser, viewport: viewport, page: prepare(in: browser, viewport))
   }
 
-  /// Closes `session`'s page. Its context is kept for a later page when `reusable` (the caller
-  /// found no storage of the page's origin in it, and stopped its scripts) and the page touched
-  /// nothing else that outlives it; it is disposed otherwise.
+  /// Closes `session`'s page. Its context is kept for a later page when `reusable` and the page
+  /// touched nothing that outlives it and the browser cannot clear (a request that may have
+  /// filled its HTTP cache, a frame, worker or window of its own, a download, a failure); the
+  /// later page, made in it, gets it only once ``ContextReset`` has emptied it. It is disposed
+  /// otherwise.
   func close(_ session: PageSession, reusable: Bool) {
     defer { makeDeferredPage() }
     guard reusable, session.contextTouched == nil, let current, current.isRunning,
@@ -151,21 +154,27 @@ actor SharedBrowser {
     // window (the last tab closed would close it) is not made again.
     let viewport = spare?.viewport ?? deferredViewport ?? Viewport(width: 1280, height: 720)
     let browser = current
+    let skipReset = TestHooks.value(SkipReset.self) == true
     let page = Task(executorPreference: WebExecutor.shared) {
       () -> Result<PageSession, WebSnapshotError> in
-      defer {
-        browser.connection.post("Target.closeTarget", ["targetId": session.targetIdentifier])
-      }
+      let context = session.contextIdentifier
       do throws(WebSnapshotError) {
-        return .success(
-          try await PageSession.open(
-            in: browser,
-            context: session.contextIdentifier,
-            viewport: viewport
-          )
-        )
+        let next = try await PageSession.open(in: browser, context: context, viewport: viewport)
+        if skipReset {
+          browser.connection.post("Target.closeTarget", ["targetId": session.targetIdentifier])
+          return .success(next)
+        }
+        do throws(WebSnapshotError) {
+          try await ContextReset.reset(context, keeping: next)
+        } catch {
+          next.close()
+          throw error
+        }
+        return .success(next)
       } catch {
-        // The kept context could not take a page (it is disposed): a new context, then.
+        // The kept context could not take a page or be emptied (it is disposed): a new
+        // context, then.
+        browser.connection.post("Target.disposeBrowserContext", ["browserContextId": context])
         do throws(WebSnapshotError) {
           return .success(try await PageSession.open(in: browser, viewport: viewport))
         } catch {
@@ -174,6 +183,12 @@ actor SharedBrowser {
       }
     }
     idlePages.append(Spare(browser: browser, viewport: viewport, page: page))
+  }
+
+  /// Whether a kept context is handed on without ``ContextReset`` (for the test that shows the
+  /// isolation tests fail without it, through `TestHooks`).
+  enum SkipReset: TestHookKey {
+    typealias Value = Bool
   }
 
   /// A page being made ready, for `browser`, at `viewport`.
@@ -215,8 +230,15 @@ actor SharedBrowser {
     return current.process.processIdentifier
   }
 
-  /// Seconds a starting browser has to answer its first command.
+  /// Seconds a starting browser has to answer its first command: the deadline of a browser's
+  /// start, which does not count against an assertion's timeout.
   static let startDeadline: Double = 30
+
+  /// The deadline in effect, in words.
+  static var startDeadlineText: String {
+    let seconds = TestHooks.value(StartDeadline.self) ?? startDeadline
+    return seconds == 1 ? "1 second" : "\(String(format: "%g", seconds)) seconds"
+  }
 
   /// Another deadline, for the tests (through `TestHooks`).
   enum StartDeadline: TestHookKey {
@@ -265,10 +287,9 @@ actor SharedBrowser {
       process.terminate()
       let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
       let log = process.logTail()
-      let span = seconds == 1 ? "1 second" : "\(String(format: "%g", seconds)) seconds"
       let reason: String
       if elapsed >= seconds {
-        reason = "it did not answer within \(span)"
+        reason = "it did not answer within its start deadline of \(startDeadlineText)"
       } else if case .browserExited(let how) = error {
         // Not a browser at all (`/bin/true`), or one that crashed at once.
         reason =

@@ -26,14 +26,14 @@ final class TargetGuard: DevToolsSessionListener, @unchecked Sendable {
     [["urlPattern": "http*:*"], ["urlPattern": "ws*:*"]]
   }
 
-  /// WebSockets bypass interception: the network events are what names them (the browser's
-  /// proxy wall stops them). No bodies are kept.
+  /// WebSockets and WebTransport bypass interception: the network events are what names them
+  /// (the browser's wall stops them). No bodies are kept.
   static var webSocketWatch: (String, [String: Any]) {
     ("Network.enable", ["maxTotalBufferSize": 0, "maxResourceBufferSize": 0])
   }
 
-  /// The URL of a WebSocket that a `Network.webSocketCreated` event (`params`) announces, if
-  /// it could leave the machine.
+  /// The URL of a WebSocket or WebTransport that a `Network.webSocketCreated` or
+  /// `Network.webTransportCreated` event (`params`) announces, if it could leave the machine.
   static func blockedWebSocket(_ params: JSONMessage) -> String? {
     guard let url = params.string("url"), !RequestPolicy.allows(url) else { return nil }
     return url
@@ -89,7 +89,7 @@ final class TargetGuard: DevToolsSessionListener, @unchecked Sendable {
       if let url = Self.answer(pausedRequest: params, on: connection, session: sessionIdentifier) {
         owner?.blocked(url)
       }
-    case "Network.webSocketCreated":
+    case "Network.webSocketCreated", "Network.webTransportCreated":
       if let url = Self.blockedWebSocket(params) { owner?.blocked(url) }
     case "Target.attachedToTarget":
       Self.guardTarget(announcedBy: params, on: connection, owner: owner)
@@ -103,16 +103,21 @@ final class TargetGuard: DevToolsSessionListener, @unchecked Sendable {
   func connectionClosed(_ error: WebSnapshotError) {}
 }
 
-/// The page a guarded target belongs to: told of each request blocked and each session
-/// attached (to detach them when the page closes).
+/// The page a guarded target belongs to: told of each request blocked, each session attached
+/// (to detach them when the page closes) and each window opened.
 protocol RequestGuardOwner: AnyObject, Sendable {
   func blocked(_ url: String)
   func adopt(session: String)
+  /// The page opened the page `target`, which can reach it through `window.opener` when
+  /// `withOpener`.
+  func openedWindow(target: String, withOpener: Bool)
 }
 
-/// Guards the targets the browser itself announces: service workers and shared workers belong
-/// to a browser context, not to a page, and are attached at the browser's level. Each reports
-/// to the page of its context.
+/// Guards the targets the browser itself announces, all attached paused: the pages a page opens
+/// (popups, links and forms with `target=_blank`), service workers and shared workers belong to
+/// a browser context, not to a page. Each is guarded as the page's own frames are and reports to
+/// the page of its context; one whose context has no page (its snapshot is over) is closed
+/// before it runs. The pages ``PageSession`` opens itself are let run and left to it.
 final class BrowserTargetWatcher: DevToolsSessionListener, @unchecked Sendable {
   private let connection: DevToolsConnection
 
@@ -120,13 +125,11 @@ final class BrowserTargetWatcher: DevToolsSessionListener, @unchecked Sendable {
     self.connection = connection
   }
 
-  /// The browser-level auto-attach: every target but pages (which ``PageSession`` attaches
-  /// itself) and the browser.
+  /// The browser-level auto-attach: every target but tabs and the browser.
   static var command: (String, [String: Any]) {
     var params = TargetGuard.autoAttach.1
     params["filter"] = [
-      ["type": "page", "exclude": true], ["type": "tab", "exclude": true],
-      ["type": "browser", "exclude": true], [String: Any](),
+      ["type": "tab", "exclude": true], ["type": "browser", "exclude": true], [String: Any](),
     ]
     return (TargetGuard.autoAttach.0, params)
   }
@@ -134,12 +137,29 @@ final class BrowserTargetWatcher: DevToolsSessionListener, @unchecked Sendable {
   func receive(event method: String, params: JSONMessage) {
     switch method {
     case "Target.attachedToTarget":
-      let context = params.message("targetInfo")?.string("browserContextId")
-      TargetGuard.guardTarget(
-        announcedBy: params,
-        on: connection,
-        owner: context.flatMap(PageSession.page(ofContext:))
-      )
+      // A target attached by a command (a page's own session) is not paused, and is its owner's.
+      guard params.bool("waitingForDebugger") == true, let session = params.string("sessionId")
+      else { break }
+      let info = params.message("targetInfo")
+      let isPage = info?.string("type") == "page"
+      if isPage && info?.string("openerId") == nil {
+        // A page `Target.createTarget` made: ``PageSession`` attaches to it itself.
+        connection.post("Runtime.runIfWaitingForDebugger", sessionId: session)
+        connection.post("Target.detachFromTarget", ["sessionId": session])
+        break
+      }
+      let context = info?.string("browserContextId")
+      guard let owner = context.flatMap(PageSession.page(ofContext:)) else {
+        // Nothing may run in a context whose snapshot is over.
+        if let target = info?.string("targetId") {
+          connection.post("Target.closeTarget", ["targetId": target])
+        }
+        break
+      }
+      TargetGuard.guardTarget(announcedBy: params, on: connection, owner: owner)
+      if isPage, let target = info?.string("targetId") {
+        owner.openedWindow(target: target, withOpener: info?.bool("canAccessOpener") == true)
+      }
     case "Target.detachedFromTarget":
       if let session = params.string("sessionId") { connection.removeListener(for: session) }
     default:

@@ -6,9 +6,10 @@ enum DevToolsProtocol {
   /// The commands sent, by domain.
   static let commands: Set<String> = [
     "Accessibility.getFullAXTree",
-    "Browser.getVersion", "Browser.resetPermissions", "Browser.setDownloadBehavior",
+    "Browser.getVersion",
+    "DOMStorage.getDOMStorageItems", "Browser.resetPermissions", "Browser.setDownloadBehavior",
     "Emulation.setDeviceMetricsOverride", "Emulation.setEmulatedMedia",
-    "Emulation.setLocaleOverride", "Emulation.setScriptExecutionDisabled",
+    "Emulation.setLocaleOverride",
     "Emulation.setTimezoneOverride",
     "Fetch.continueRequest", "Fetch.enable", "Fetch.failRequest",
     "HeadlessExperimental.beginFrame",
@@ -16,9 +17,13 @@ enum DevToolsProtocol {
     "Network.enable",
     "Page.captureScreenshot", "Page.createIsolatedWorld", "Page.enable",
     "Page.handleJavaScriptDialog", "Page.navigate",
+    "Preload.enable",
     "Runtime.enable", "Runtime.evaluate", "Runtime.runIfWaitingForDebugger",
+    "Storage.clearCookies", "Storage.clearDataForOrigin", "Storage.getCookies",
+    "Storage.getUsageAndQuota",
     "Target.attachToTarget", "Target.closeTarget", "Target.createBrowserContext",
-    "Target.createTarget",
+    "Target.createTarget", "Target.detachFromTarget", "Target.getTargetInfo",
+    "Target.getTargets",
     "Target.disposeBrowserContext", "Target.setAutoAttach",
   ]
 
@@ -26,9 +31,10 @@ enum DevToolsProtocol {
   static let events: Set<String> = [
     "Fetch.requestPaused",
     "Inspector.targetCrashed",
-    "Network.webSocketCreated",
+    "Network.webSocketCreated", "Network.webTransportCreated",
     "Page.downloadWillBegin", "Page.frameRequestedNavigation", "Page.javascriptDialogOpening",
     "Page.loadEventFired",
+    "Preload.prefetchStatusUpdated", "Preload.ruleSetUpdated",
     "Runtime.exceptionThrown",
     "Target.attachedToTarget", "Target.detachedFromTarget",
   ]

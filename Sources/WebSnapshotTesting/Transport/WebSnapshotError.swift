@@ -40,6 +40,8 @@ enum WebSnapshotError: Error, CustomStringConvertible, Equatable {
   case navigatedAway(target: String)
   /// The page opened a JavaScript dialog (`alert`, `confirm`, `prompt`, `beforeunload`).
   case dialogOpened(kind: String, message: String)
+  /// The page opened a window that can reach it (`window.open` without `noopener`).
+  case popupWithOpener(url: String)
 
   var description: String {
     switch self {
@@ -113,6 +115,12 @@ enum WebSnapshotError: Error, CustomStringConvertible, Equatable {
       return """
         The web page opened a JavaScript \(kind) dialog ("\(message)"), which was closed at \
         once: a snapshot cannot answer dialogs, so a page under test must not open one.
+        """
+    case .popupWithOpener(let url):
+      return """
+        The web page opened a popup window at \(url) that can reach it through \
+        `window.opener`, and the popup was closed: a snapshot's page may open windows only \
+        with `noopener` (whose requests are blocked like the page's own), or stub `window.open`.
         """
     }
   }

@@ -90,8 +90,119 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     XCTAssertEqual(
       error?.description,
-      "Could not start the browser \(executable.path): it did not answer within 1 second."
+      "Could not start the browser \(executable.path): it did not answer within its start deadline of 1 second."
     )
+  }
+
+  /// A browser's start does not count against the assertion's timeout: with every core busy and
+  /// a browser that takes 6 seconds to start (the real one, behind a script that waits first),
+  /// an assertion with the default 5-second timeout passes, and one whose page hangs still fails
+  /// naming the page, not the start.
+  func testTheBrowsersStartDoesNotCountAgainstTheTimeout() throws {
+    let browser = try BrowserExecutable.locate().get()
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("slow-start-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Named as the browser is, so that it is taken for the same kind (the headless shell or not).
+    let slow = folder.appendingPathComponent(URL(fileURLWithPath: browser).lastPathComponent)
+    try Data("#!/bin/sh\nsleep 6\nexec '\(browser)' \"$@\"\n".utf8).write(to: slow)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: slow.path)
+    let busy = (0..<ProcessInfo.processInfo.activeProcessorCount).map { _ in
+      let loop = Process()
+      loop.executableURL = URL(fileURLWithPath: "/bin/sh")
+      loop.arguments = ["-c", "while :; do :; done"]
+      return loop
+    }
+    for loop in busy { try loop.run() }
+    defer {
+      for loop in busy { loop.terminate() }
+      stopSharedBrowser()
+    }
+    stopSharedBrowser()
+
+    let references = ReferenceFolder()
+    defer { references.remove() }
+    // Recorded, which reports a failure of its own kind: the snapshot came within the timeout.
+    let recorded = references.verify(
+      WebTesting.solidPage("#0f0"),
+      as: .image(width: 20, height: 20),
+      record: .all,
+      timeout: 5,
+      environment: [.chromium: slow.path]
+    )
+    XCTAssertTrue(recorded?.contains("Recorded the snapshot") == true, recorded ?? "passed")
+    XCTAssertEqual(references.recordedFiles.count, 1)
+
+    stopSharedBrowser()
+    let server = try LoopbackServer(routes: ["/slow": .hang])
+    defer { server.stop() }
+    let failure = references.verify(
+      WebPage(url: server.url("/slow")),
+      as: .image(width: 20, height: 20),
+      named: "hanging",
+      record: .all,
+      timeout: 2,
+      environment: [.chromium: slow.path]
+    )
+    XCTAssertTrue(failure?.contains("Exceeded timeout of 2 seconds") == true, failure ?? "passed")
+    XCTAssertFalse(failure?.contains("the browser to start") == true, failure ?? "passed")
+  }
+
+  /// A page that draws what it can read of its window renders the same as the first snapshot
+  /// of a browser and as the fiftieth (`chromium` cascaded each new context's window).
+  func testAPageRendersTheSameAsTheFirstAndTheFiftiethSnapshot() throws {
+    stopSharedBrowser()
+    defer { stopSharedBrowser() }
+    let page = WebPage(
+      html: """
+        <body style="margin:0"><div id="box" style="position:absolute;height:8px;background:#000">
+        </div><p id="text" style="margin-top:20px"></p><script>
+        const box = document.getElementById('box');
+        box.style.left = screenX + 'px';
+        box.style.top = screenY + 'px';
+        box.style.width = Math.round(outerWidth / 10) + 'px';
+        document.getElementById('text').textContent =
+          [screenX, screenY, outerWidth, outerHeight, screenLeft, history.length].join(' ');
+        // A request to a server: the context serves no later page, so each snapshot has a new one.
+        fetch('http://127.0.0.1:9/').catch(() => {});
+        </script></body>
+        """
+    )
+    let strategy = Snapshotting<WebPage, Bitmap>.image(width: 200, height: 60)
+    let first = try WebTesting.render(page, as: strategy)
+    var last = first
+    for _ in 2...50 { last = try WebTesting.render(page, as: strategy) }
+    XCTAssertEqual(try first.pngData(), try last.pngData())
+  }
+
+  /// The isolation tests rest on the reset of a reused context: skipped (through the test
+  /// seam), a page's local storage is seen by a later page in its context; with the reset, no
+  /// later page sees it.
+  func testIsolationFailsWithoutTheResetOfAReusedContext() throws {
+    stopSharedBrowser()
+    defer { stopSharedBrowser() }
+    let plant = WebPage(html: "<p>plant</p><script>localStorage.setItem('kept', '1')</script>")
+    let probe = StateIsolationTests.evaluating("Object.keys(localStorage).join(',')")
+    func laterFindings() -> [String] {
+      _ = StateIsolationTests.take(plant, probe)
+      return (0..<5).map { _ in StateIsolationTests.take(WebPage(html: "<p>probe</p>"), probe).value
+      }
+    }
+    let skipped = TestHooks.with(SharedBrowser.SkipReset.self, true) { laterFindings() }
+    XCTAssertTrue(skipped.contains("kept"), "no later page saw the storage: \(skipped)")
+    stopSharedBrowser()
+    let reset = laterFindings()
+    XCTAssertEqual(reset, Array(repeating: "", count: 5))
+  }
+
+  private func stopSharedBrowser() {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      await SharedBrowser.shared.stop()
+      done.signal()
+    }
+    done.wait()
   }
 
   /// An executable that is no browser at all (`/bin/true` exits at once) fails in one sentence,

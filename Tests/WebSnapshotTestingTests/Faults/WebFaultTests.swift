@@ -85,7 +85,10 @@ struct WebFaultTests {
     let url = server.url("/slow")
     let failure = folder.verify(WebPage(url: url), as: .image, record: .all, timeout: 2)
     #expect(failure?.contains("Exceeded timeout of 2 seconds") == true, "\(failure ?? "passed")")
-    #expect(failure?.contains("waiting for the response to \(url.absoluteString)") == true)
+    #expect(
+      failure?.contains("waiting for the response to \(url.absoluteString)") == true,
+      "\(failure ?? "passed")"
+    )
     #expect(folder.recordedFiles.isEmpty)
   }
 

@@ -31,6 +31,10 @@ final class LoopbackServer: @unchecked Sendable {
   private let lock = NSLock()
   private var held: [Int32] = []
   private var stopped = false
+  private var requested: [String] = []
+
+  /// The paths asked for so far, in order.
+  var requestedPaths: [String] { lock.withLock { requested } }
 
   /// Starts a server on a free port.
   init(routes: [String: Route]) throws {
@@ -103,6 +107,7 @@ final class LoopbackServer: @unchecked Sendable {
     let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
     let parts = line.split(separator: " ")
     let path = parts.count > 1 ? String(parts[1]) : "/"
+    lock.withLock { requested.append(path) }
     var route = routes[path] ?? .respond(status: 404, contentType: "text/plain", body: "not found")
     if case .delayed(let seconds, let contentType, let body) = route {
       Thread.sleep(forTimeInterval: seconds)
