@@ -43,9 +43,17 @@ struct RoutingLogHandler: LogHandler {
     get { fallback.metadataProvider }
     set { fallback.metadataProvider = newValue }
   }
+  /// Every level inside a capture (the strategy filters by level), found as `log(event:)` finds
+  /// it: swift-log asks for the level first and drops what is below it, so a level that looked
+  /// only at the task would drop entries made on a task that carries a capture's context alone.
   var logLevel: Logger.Level {
-    get { TranscriptCapture.current == nil ? fallback.logLevel : .trace }
+    get { Self.capture == nil ? fallback.logLevel : .trace }
     set { fallback.logLevel = newValue }
+  }
+
+  /// The capture of the task that logs, or of the `ServiceContext` it carries.
+  private static var capture: TranscriptCapture? {
+    TranscriptCapture.current ?? ServiceContext.current?.transcriptCapture
   }
 
   init(label: String, fallback: any LogHandler) {
@@ -62,7 +70,7 @@ struct RoutingLogHandler: LogHandler {
   }
 
   func log(event: LogEvent) {
-    if let capture = TranscriptCapture.current ?? ServiceContext.current?.transcriptCapture {
+    if let capture = Self.capture {
       capture.append(
         .log(TranscriptLogRecord(label: label, loggerMetadata: metadata, event: event))
       )
