@@ -267,6 +267,8 @@ enum TranscriptEvent: Sendable {
 struct TranscriptLogRecord: Sendable {
   var label: String
   var loggerMetadata: Logger.Metadata
+  /// Which value `loggerMetadata` is (``LoggerMetadataVersion``).
+  var metadataVersion: Int
   var event: LogEvent
 }
 

@@ -57,6 +57,7 @@ struct TranscriptText {
 
   /// A logger's metadata, its pairs sorted by key, and each string pair once written.
   private struct LoggerPairs {
+    let version: Int
     let metadata: Logger.Metadata
     var pairs: [LoggerPair] = []
   }
@@ -65,6 +66,7 @@ struct TranscriptText {
   /// first) and the ranges in that line that may hold an identity.
   private struct LoggerPair {
     var key: String
+    var index: Logger.Metadata.Index
     var written: [UInt8]?
     var candidates: [Range<Int>] = []
   }
@@ -187,16 +189,16 @@ struct TranscriptText {
   /// second.
   private mutating func value(_ raw: String) {
     let start = count
-    if raw.utf8.count <= TranscriptOptions.maximumValueLength {
-      bytes.append(contentsOf: raw.utf8)
-      let scanned = Self.scan(bytes[start...])
+    let utf8 = raw.utf8
+    if utf8.count <= TranscriptOptions.maximumValueLength {
+      let scanned = Self.scan(utf8)
       if !scanned.needsEscaping {
+        bytes.append(contentsOf: utf8)
         if scanned.hasDashAfterFour, TranscriptIdentities.mayHoldIdentity(bytes[start...]) {
           candidates.append(start..<count)
         }
         return
       }
-      bytes.removeSubrange(start...)
     }
     let escaped = Self.escaped(raw)
     write(escaped)
@@ -270,7 +272,7 @@ struct TranscriptText {
   /// in storage that every entry reuses, and the two lists are merged, the entry's pair winning
   /// where both have a key.
   private mutating func metadata(of record: TranscriptLogRecord) {
-    let logger = loggerPairs(of: record.loggerMetadata)
+    let logger = loggerPairs(of: record.loggerMetadata, version: record.metadataVersion)
     let metadata = record.loggerMetadata
     let error = record.event.error
     var next = 0
@@ -368,27 +370,26 @@ struct TranscriptText {
   /// A logger's metadata sorted by key, each pair whose value is a string written out once: the
   /// place of its pairs in `knownLoggerPairs`.
   ///
-  /// Most entries of a request share their logger's metadata. Its pairs are sorted the first
-  /// time it is met, and a pair whose value is a string is kept as written the first time it is
-  /// written (a request ID's placeholder included, numbered where it first appears), and copied
-  /// after, for every entry whose logger's metadata holds the same keys and the same strings,
-  /// byte for byte (``sameBytes(_:_:)``). A value of another kind is described for each entry
-  /// from the entry's own metadata, as its description may change.
-  private mutating func loggerPairs(of metadata: Logger.Metadata) -> Int {
+  /// Most entries of a request share their logger's metadata: one value, numbered by
+  /// ``LoggerMetadataVersion``. Its pairs are sorted the first time that number is met, and a
+  /// pair whose value is a string is kept as written the first time it is written (a request
+  /// ID's placeholder included, numbered where it first appears), and copied after. A value of
+  /// another kind is described for each entry, as its description may change.
+  private mutating func loggerPairs(of metadata: Logger.Metadata, version: Int) -> Int {
     if lastLoggerPairs < knownLoggerPairs.count,
-      Self.sameBytes(knownLoggerPairs[lastLoggerPairs].metadata, metadata)
+      knownLoggerPairs[lastLoggerPairs].version == version
     {
       return lastLoggerPairs
     }
     for place in knownLoggerPairs.indices.reversed()
-    where Self.sameBytes(knownLoggerPairs[place].metadata, metadata) {
+    where knownLoggerPairs[place].version == version {
       lastLoggerPairs = place
       return place
     }
-    var made = LoggerPairs(metadata: metadata)
+    var made = LoggerPairs(version: version, metadata: metadata)
     made.pairs.reserveCapacity(metadata.count)
     for index in metadata.indices {
-      made.pairs.append(LoggerPair(key: metadata.keys[index]))
+      made.pairs.append(LoggerPair(key: metadata.keys[index], index: index))
     }
     made.pairs.sort { $0.key < $1.key }
     // A logger whose metadata changes at every entry would fill the list with pairs never met
@@ -399,27 +400,8 @@ struct TranscriptText {
     return lastLoggerPairs
   }
 
-  /// Whether two loggers' metadata have the same keys, byte for byte, a string where the other
-  /// has one, and the same strings, byte for byte (`==` on `String` also equates other spellings
-  /// of a character, whose bytes the text must keep).
-  static func sameBytes(_ known: Logger.Metadata, _ other: Logger.Metadata) -> Bool {
-    guard known.count == other.count else { return false }
-    for index in known.indices {
-      let key = known.keys[index]
-      guard let match = other.index(forKey: key), other.keys[match].utf8.elementsEqual(key.utf8)
-      else { return false }
-      switch (known.values[index], other.values[match]) {
-      case (.string(let string), .string(let otherString)):
-        guard string.utf8.elementsEqual(otherString.utf8) else { return false }
-      case (.string, _), (_, .string): return false
-      default: continue
-      }
-    }
-    return true
-  }
-
   /// Appends one of a logger's pairs, as written before or written now (from this entry's
-  /// logger metadata, whose keys and strings are those of the pairs).
+  /// logger metadata, the same value).
   private mutating func write(_ position: Int, of logger: Int, _ metadata: Logger.Metadata) {
     let start = count
     if let written = knownLoggerPairs[logger].pairs[position].written {
@@ -431,7 +413,7 @@ struct TranscriptText {
     }
     let firstCandidate = candidates.count
     let key = knownLoggerPairs[logger].pairs[position].key
-    guard let metadataValue = metadata[key] else { return }
+    let metadataValue = metadata.values[knownLoggerPairs[logger].pairs[position].index]
     pair(key, metadataValue)
     guard case .string = metadataValue else { return }
     knownLoggerPairs[logger].pairs[position].written = Array(bytes[start...])
@@ -628,11 +610,12 @@ struct TranscriptText {
   /// when they need no escape and are short enough not to be cut.
   private mutating func quoted(_ string: String) {
     let start = count
-    if string.utf8.count + 2 <= TranscriptOptions.maximumValueLength {
-      append(UInt8(ascii: "\""))
-      bytes.append(contentsOf: string.utf8)
-      let scanned = Self.scan(bytes[(start + 1)...])
+    let utf8 = string.utf8
+    if utf8.count + 2 <= TranscriptOptions.maximumValueLength {
+      let scanned = Self.scan(utf8)
       if !scanned.needsEscaping {
+        append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: utf8)
         append(UInt8(ascii: "\""))
         // A quote is not a hex digit: the quoted value may hold one where the string may.
         if scanned.hasDashAfterFour, TranscriptIdentities.mayHoldIdentity(bytes[start...]) {
@@ -640,7 +623,6 @@ struct TranscriptText {
         }
         return
       }
-      bytes.removeSubrange(start...)
     }
     value("\"\(string)\"")
   }
@@ -716,7 +698,7 @@ struct TranscriptText {
 
   /// Whether any byte may need an escape: a C0 control, DEL, or 0xC2, which may begin a C1
   /// control character (U+0080 to U+009F) and sends the value the long way, which decides.
-  static func needsEscaping(_ bytes: ArraySlice<UInt8>) -> Bool {
+  static func needsEscaping(_ bytes: some Sequence<UInt8>) -> Bool {
     scan(bytes).needsEscaping
   }
 
@@ -724,13 +706,15 @@ struct TranscriptText {
   /// a `-` after their fourth, without which they hold no identity (see
   /// ``TranscriptIdentities/identityDash(in:from:)``): one pass for both, as most values are
   /// short and hold neither. `TranscriptTextEquivalenceTests` holds both to the rules.
-  static func scan(_ bytes: ArraySlice<UInt8>) -> (needsEscaping: Bool, hasDashAfterFour: Bool) {
+  static func scan(
+    _ bytes: some Sequence<UInt8>
+  ) -> (needsEscaping: Bool, hasDashAfterFour: Bool) {
     var hasDash = false
-    let dashFrom = bytes.startIndex + 4
-    for position in bytes.indices {
-      let byte = bytes[position]
+    var position = 0
+    for byte in bytes {
       if byte < 0x20 || byte == 0x7F || byte == 0xC2 { return (true, false) }
-      if byte == UInt8(ascii: "-"), position >= dashFrom { hasDash = true }
+      if byte == UInt8(ascii: "-"), position >= 4 { hasDash = true }
+      position += 1
     }
     return (false, hasDash)
   }
@@ -741,7 +725,7 @@ struct TranscriptText {
     // Most values are short and plain: a scan of their bytes shows nothing needs escaping or
     // cutting.
     if value.utf8.count <= TranscriptOptions.maximumValueLength,
-      !needsEscaping(Array(value.utf8)[...])
+      !needsEscaping(value.utf8)
     {
       return value
     }
