@@ -189,16 +189,17 @@ struct TranscriptText {
   /// second.
   private mutating func value(_ raw: String) {
     let start = count
-    let utf8 = raw.utf8
-    if utf8.count <= TranscriptOptions.maximumValueLength {
-      let scanned = Self.scan(utf8)
+    if raw.utf8.count <= TranscriptOptions.maximumValueLength {
+      // Copied, then scanned where it lies (scanning an array is faster than a string's view).
+      bytes.append(contentsOf: raw.utf8)
+      let scanned = Self.scan(bytes[start...])
       if !scanned.needsEscaping {
-        bytes.append(contentsOf: utf8)
         if scanned.hasDashAfterFour, TranscriptIdentities.mayHoldIdentity(bytes[start...]) {
           candidates.append(start..<count)
         }
         return
       }
+      bytes.removeSubrange(start...)
     }
     let escaped = Self.escaped(raw)
     write(escaped)
@@ -610,12 +611,11 @@ struct TranscriptText {
   /// when they need no escape and are short enough not to be cut.
   private mutating func quoted(_ string: String) {
     let start = count
-    let utf8 = string.utf8
-    if utf8.count + 2 <= TranscriptOptions.maximumValueLength {
-      let scanned = Self.scan(utf8)
+    if string.utf8.count + 2 <= TranscriptOptions.maximumValueLength {
+      append(UInt8(ascii: "\""))
+      bytes.append(contentsOf: string.utf8)
+      let scanned = Self.scan(bytes[(start + 1)...])
       if !scanned.needsEscaping {
-        append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: utf8)
         append(UInt8(ascii: "\""))
         // A quote is not a hex digit: the quoted value may hold one where the string may.
         if scanned.hasDashAfterFour, TranscriptIdentities.mayHoldIdentity(bytes[start...]) {
@@ -623,6 +623,7 @@ struct TranscriptText {
         }
         return
       }
+      bytes.removeSubrange(start...)
     }
     value("\"\(string)\"")
   }
