@@ -170,9 +170,13 @@ let package = Package(
       ]
     ),
     // HTTP requests and responses as text: swift-http-types values, bodies by content type.
+    // zlib's inflate behind a small C interface, for bodies sent compressed.
+    .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
     .target(
       name: "HTTPSnapshotTesting",
-      dependencies: ["SnapshotTesting", .product(name: "HTTPTypes", package: "swift-http-types")]
+      dependencies: [
+        "SnapshotTesting", "CZlib", .product(name: "HTTPTypes", package: "swift-http-types"),
+      ]
     ),
     .testTarget(
       name: "HTTPSnapshotTestingTests",

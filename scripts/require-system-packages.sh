@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes sure the system packages the image module links against (libpng, zlib, libdeflate) are
+# Makes sure the system packages the image and HTTP modules link against (libpng, zlib, libdeflate) are
 # present:
 # installs them with apt-get when running as root, otherwise prints the exact command to run and
 # fails.

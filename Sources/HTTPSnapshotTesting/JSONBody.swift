@@ -179,11 +179,9 @@ enum JSONBody: Encodable {
   /// - Complexity: O(*n*) in the number of bytes, with a stack of containers in memory, not on
   ///   the call stack, so no depth can exhaust it.
   static func isWellFormedBeyondDepthLimit(_ data: Data) -> Bool {
-    data.withUnsafeBytes { raw in
-      var parser = JSONBodyParser(bytes: raw.bindMemory(to: UInt8.self))
-      guard let depth = parser.wellFormedDepth() else { return false }
-      return depth > depthLimit
-    }
+    var parser = JSONBodyParser(bytes: [UInt8](data))
+    guard let depth = parser.wellFormedDepth() else { return false }
+    return depth > depthLimit
   }
 
   private struct ParseOutcome {
@@ -197,22 +195,20 @@ enum JSONBody: Encodable {
   /// One pass of the parser; without `keepingValues`, the value is only a placeholder (`.null`)
   /// and the outcome holds the extents of the containers that are members' values instead.
   private static func parseNoting(_ data: Data, keepingValues: Bool) -> ParseOutcome {
-    data.withUnsafeBytes { raw in
-      var parser = JSONBodyParser(bytes: raw.bindMemory(to: UInt8.self))
-      parser.keepsValues = keepingValues
-      // Offsets are kept in 32 bits; a larger body is walked without them (see the writer).
-      let recordsExtents = !keepingValues && raw.count < Int(UInt32.max)
-      guard let value = parser.value(depth: 0) else {
-        return ParseOutcome(reachedDepthLimit: parser.reachedDepthLimit)
-      }
-      parser.skipWhitespace()
-      return ParseOutcome(
-        value: parser.isAtEnd ? value : nil,
-        beyondRange: parser.beyondRange,
-        normalizationTwins: parser.normalizationTwins,
-        extents: recordsExtents ? parser.extents : ContainerExtents()
-      )
+    var parser = JSONBodyParser(bytes: [UInt8](data))
+    parser.keepsValues = keepingValues
+    // Offsets are kept in 32 bits; a larger body is walked without them (see the writer).
+    let recordsExtents = !keepingValues && data.count < Int(UInt32.max)
+    guard let value = parser.value(depth: 0) else {
+      return ParseOutcome(reachedDepthLimit: parser.reachedDepthLimit)
     }
+    parser.skipWhitespace()
+    return ParseOutcome(
+      value: parser.isAtEnd ? value : nil,
+      beyondRange: parser.beyondRange,
+      normalizationTwins: parser.normalizationTwins,
+      extents: recordsExtents ? parser.extents : ContainerExtents()
+    )
   }
 }
 
@@ -257,7 +253,7 @@ extension JSONBody {
   /// The integer a run of digits (with an optional `-`) spells, read without making a string;
   /// `nil` if it does not fit in `Int`, or is `-0`, the negative zero a `Double` writes, which as
   /// an `Int` would lose its sign.
-  static func integer(spelledBy digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+  static func integer(spelledBy digits: ArraySlice<UInt8>) -> Int? {
     var index = digits.startIndex
     let isNegative = digits[index] == UInt8(ascii: "-")
     if isNegative { index += 1 }
@@ -313,7 +309,7 @@ struct ContainerExtents {
 
 /// A recursive descent over the body's bytes.
 private struct JSONBodyParser {
-  let bytes: UnsafeBufferPointer<UInt8>
+  let bytes: [UInt8]
   var index = 0
   /// The first number too large for a `Double`, as written (read on as if it were 0).
   var beyondRange: String?
@@ -329,7 +325,7 @@ private struct JSONBodyParser {
   /// Where the plain names of the objects being checked lie (see ``object(depth:)``).
   var plainNames: [Range<Int>] = []
 
-  init(bytes: UnsafeBufferPointer<UInt8>) {
+  init(bytes: [UInt8]) {
     self.bytes = bytes
   }
 
@@ -460,10 +456,10 @@ private struct JSONBodyParser {
     return true
   }
 
-  mutating func literal(_ word: StaticString, _ value: JSONBody) -> JSONBody? {
-    let count = word.utf8CodeUnitCount
-    guard index + count <= bytes.count else { return nil }
-    for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return nil }
+  mutating func literal(_ word: String, _ value: JSONBody) -> JSONBody? {
+    let count = word.utf8.count
+    guard index + count <= bytes.count, bytes[index..<index + count].elementsEqual(word.utf8)
+    else { return nil }
     index += count
     return value
   }
@@ -494,7 +490,7 @@ private struct JSONBodyParser {
         if namesArePlain {
           namesArePlain = false
           for plain in plainNames[plainBase...] {
-            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[plain]), as: UTF8.self)
+            let name = String(decoding: bytes[plain], as: UTF8.self)
             if position(of: name, in: members, names: &names) == nil {
               names?[name] = members.count
               members.append((name, .null))
@@ -591,7 +587,7 @@ private struct JSONBodyParser {
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
-        let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        let run = bytes[start..<index]
         index += 1
         return isASCII ? String(decoding: run, as: UTF8.self) : String(checkedUTF8: run)
       }
@@ -687,7 +683,7 @@ private struct JSONBodyParser {
     if isInteger, let integer = JSONBody.integer(spelledBy: bytes[start..<index]) {
       return .int(integer)
     }
-    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    let text = String(decoding: bytes[start..<index], as: UTF8.self)
     guard let double = Double(text) else { return nil }
     if !double.isFinite {
       if beyondRange == nil {

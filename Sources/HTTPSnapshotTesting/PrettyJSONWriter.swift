@@ -27,27 +27,23 @@ enum PrettyJSONWriter {
     after prefix: String,
     chunkSize: Int = 64 * 1024
   ) -> String {
-    body.withUnsafeBytes { raw in
-      var writer = PrettyJSONWalk(
-        bytes: raw.bindMemory(to: UInt8.self),
-        extents: extents,
-        // Pretty text is about 1.7 times a compact body, more with deep nesting.
-        text: TextChunks(after: prefix, chunkSize: chunkSize, expecting: raw.count * 2)
-      )
-      writer.writeValue(level: 0)
-      return writer.text.finish()
-    }
+    var writer = PrettyJSONWalk(
+      bytes: [UInt8](body),
+      extents: extents,
+      // Pretty text is about 1.7 times a compact body, more with deep nesting.
+      text: TextChunks(after: prefix, chunkSize: chunkSize, expecting: body.count * 2)
+    )
+    writer.writeValue(level: 0)
+    return writer.text.finish()
   }
 }
 
 /// Bytes appended one after another into a buffer of fixed size, whose whole characters are
-/// moved into a string each time it fills: an append is a copy, without the uniqueness and
-/// capacity checks of `Array`'s generic one, and the text is never held twice (bytes, then a
-/// string made of them) but for one buffer's worth.
+/// moved into a string each time it fills: the text is never held twice (bytes, then a string
+/// made of them) but for one buffer's worth.
 struct TextChunks {
   private var text: String
-  private let base: UnsafeMutablePointer<UInt8>
-  private var count = 0
+  private var buffer: [UInt8] = []
   private let capacity: Int
 
   /// A text that starts with `prefix`, with room for `expectedCount` bytes more.
@@ -57,35 +53,34 @@ struct TextChunks {
     text.reserveCapacity(prefix.utf8.count + expectedCount)
     // Longer than any character, so that a full buffer always holds a whole one.
     capacity = max(chunkSize, 8)
-    base = .allocate(capacity: capacity)
+    buffer.reserveCapacity(capacity)
   }
 
   mutating func append(_ byte: UInt8) {
-    if count == capacity { moveOut() }
-    base[count] = byte
-    count += 1
+    if buffer.count == capacity { moveOut() }
+    buffer.append(byte)
   }
 
-  mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
-    guard var source = bytes.baseAddress else { return }
-    var remaining = bytes.count
-    while remaining > 0 {
-      if count == capacity { moveOut() }
-      let taken = min(remaining, capacity - count)
-      (base + count).initialize(from: source, count: taken)
-      count += taken
-      source += taken
-      remaining -= taken
+  mutating func append(contentsOf bytes: ArraySlice<UInt8>) {
+    var start = bytes.startIndex
+    while start < bytes.endIndex {
+      if buffer.count == capacity { moveOut() }
+      let end = min(bytes.endIndex, start + capacity - buffer.count)
+      buffer.append(contentsOf: bytes[start..<end])
+      start = end
     }
+  }
+
+  mutating func append(contentsOf string: String) {
+    append(contentsOf: Array(string.utf8)[...])
   }
 
   mutating func append(repeating byte: UInt8, count more: Int) {
     var remaining = more
     while remaining > 0 {
-      if count == capacity { moveOut() }
-      let taken = min(remaining, capacity - count)
-      (base + count).initialize(repeating: byte, count: taken)
-      count += taken
+      if buffer.count == capacity { moveOut() }
+      let taken = min(remaining, capacity - buffer.count)
+      buffer.append(contentsOf: repeatElement(byte, count: taken))
       remaining -= taken
     }
   }
@@ -93,21 +88,19 @@ struct TextChunks {
   /// Moves the buffer's bytes into the text up to its last character, which may be unfinished
   /// and stays (a string made of part of a character would repair it into another).
   private mutating func moveOut() {
-    var end = count
-    if end > 0, base[end - 1] >= 0x80 {
-      while end > 0, base[end - 1] & 0xC0 == 0x80 { end -= 1 }
+    var end = buffer.count
+    if end > 0, buffer[end - 1] >= 0x80 {
+      while end > 0, buffer[end - 1] & 0xC0 == 0x80 { end -= 1 }
       end = max(end - 1, 0)  // its first byte
     }
-    text.append(String(decoding: UnsafeBufferPointer(start: base, count: end), as: UTF8.self))
-    memmove(base, base + end, count - end)
-    count -= end
+    text.append(String(decoding: buffer[..<end], as: UTF8.self))
+    buffer.removeSubrange(..<end)
   }
 
-  /// The whole text; the buffer is given back, so nothing is to be appended after.
+  /// The whole text.
   mutating func finish() -> String {
-    text.append(String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self))
-    count = 0
-    base.deallocate()
+    text.append(String(decoding: buffer, as: UTF8.self))
+    buffer = []
     return text
   }
 }
@@ -127,7 +120,7 @@ private struct Member {
 
 /// A walk over a well-formed body that writes its pretty text.
 private struct PrettyJSONWalk {
-  let bytes: UnsafeBufferPointer<UInt8>
+  let bytes: [UInt8]
   let extents: ContainerExtents
   /// The text written so far.
   var text: TextChunks
@@ -138,7 +131,7 @@ private struct PrettyJSONWalk {
   /// The decoded bytes of those members' names that hold an escape, likewise.
   var decodedNames: [UInt8] = []
 
-  init(bytes: UnsafeBufferPointer<UInt8>, extents: ContainerExtents, text: TextChunks) {
+  init(bytes: [UInt8], extents: ContainerExtents, text: TextChunks) {
     self.bytes = bytes
     self.extents = extents
     self.text = text
@@ -168,7 +161,7 @@ private struct PrettyJSONWalk {
   }
 
   mutating func copy(count: Int) {
-    text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + count]))
+    text.append(contentsOf: bytes[index..<index + count])
     index += count
   }
 
@@ -324,26 +317,22 @@ private struct PrettyJSONWalk {
     Self.compareNames(first, second, bytes, decodedNames)
   }
 
+  /// The order of two names by their bytes: negative, zero or positive.
   static func compareNames(
     _ first: Member,
     _ second: Member,
-    _ bytes: UnsafeBufferPointer<UInt8>,
+    _ bytes: [UInt8],
     _ decodedNames: [UInt8]
   ) -> Int {
-    decodedNames.withUnsafeBufferPointer { decoded in
-      let left = first.nameIsDecoded ? decoded : bytes
-      let right = second.nameIsDecoded ? decoded : bytes
-      let common = min(first.nameCount, second.nameCount)
-      if common > 0 {
-        let order = memcmp(
-          left.baseAddress! + first.nameStart,
-          right.baseAddress! + second.nameStart,
-          common
-        )
-        if order != 0 { return Int(order) }
-      }
-      return first.nameCount - second.nameCount
+    let left = first.nameIsDecoded ? decodedNames : bytes
+    let right = second.nameIsDecoded ? decodedNames : bytes
+    let common = min(first.nameCount, second.nameCount)
+    for offset in 0..<common {
+      let a = left[first.nameStart + offset]
+      let b = right[second.nameStart + offset]
+      if a != b { return a < b ? -1 : 1 }
     }
+    return first.nameCount - second.nameCount
   }
 
   /// Steps over the value at `index`: a member's container by its noted extent, anything else
@@ -475,38 +464,25 @@ private struct PrettyJSONWalk {
     }
   }
 
-  /// Steps over eight bytes at a time while none of them is `"`, `/` or `\`: the bytes a
-  /// string's text is copied as they are.
+  /// Steps over the bytes a string's text is copied as they are: up to the next `"`, `/` or
+  /// `\`.
   mutating func skipPlainWords() {
-    guard let base = bytes.baseAddress else { return }
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    while index + 8 <= bytes.count {
-      // Byte by byte from the lowest: the first byte of the string is the word's lowest.
-      let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-      // A byte of `word ^ (c * ones)` is zero where `word` holds `c`; the lowest flagged byte
-      // is always a real match (a borrow only flags bytes above one).
-      let quotes = word ^ (0x22 &* ones)
-      let slashes = word ^ (0x2F &* ones)
-      let backslashes = word ^ (0x5C &* ones)
-      let found =
-        ((quotes &- ones) & ~quotes | (slashes &- ones) & ~slashes
-          | (backslashes &- ones) & ~backslashes) & highs
-      if found != 0 {
-        index += found.trailingZeroBitCount / 8
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") {
         return
       }
-      index += 8
+      index += 1
     }
   }
 
   mutating func flush(from mark: Int) {
-    if index > mark { text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[mark..<index])) }
+    if index > mark { text.append(contentsOf: bytes[mark..<index]) }
   }
 
   /// One decoded scalar as the encoder writes it inside a string.
   mutating func writeEscaped(scalar: Unicode.Scalar) {
-    let hexDigits: StaticString = "0123456789abcdef"
+    let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
     switch scalar.value {
     case 0x22, 0x5C, 0x2F:
       text.append(UInt8(ascii: "\\"))
@@ -518,8 +494,8 @@ private struct PrettyJSONWalk {
     case 0x09: appendEscape("t")
     case 0..<0x20:
       for byte in "\\u00".utf8 { text.append(byte) }
-      text.append(hexDigits.utf8Start[Int(scalar.value / 16)])
-      text.append(hexDigits.utf8Start[Int(scalar.value % 16)])
+      text.append(hexDigits[Int(scalar.value / 16)])
+      text.append(hexDigits[Int(scalar.value % 16)])
     default:
       for byte in UTF8.encode(scalar)! { text.append(byte) }
     }
@@ -542,17 +518,16 @@ private struct PrettyJSONWalk {
       }
       index += 1
     }
-    let digits = UnsafeBufferPointer(rebasing: bytes[start..<index])
-    if isInteger, JSONBody.integer(spelledBy: bytes[start..<index]) != nil {
+    let digits = bytes[start..<index]
+    if isInteger, JSONBody.integer(spelledBy: digits) != nil {
       text.append(contentsOf: digits)
       return
     }
     if let description = PrettyJSONNumber.shortDecimal(digits) {
-      text.append(contentsOf: UnsafeBufferPointer(rebasing: description))
+      text.append(contentsOf: description)
       return
     }
-    var description = PrettyJSONNumber.doubleDescription(digits)
-    description.withUTF8 { text.append(contentsOf: $0) }
+    text.append(contentsOf: PrettyJSONNumber.doubleDescription(digits))
   }
 
   func isNumberByte(_ byte: UInt8) -> Bool {
@@ -570,7 +545,7 @@ private struct PrettyJSONWalk {
 /// trailing `.0`.
 enum PrettyJSONNumber {
   /// The description the long way: the `Double` the spelling rounds to, described.
-  static func doubleDescription(_ spelling: UnsafeBufferPointer<UInt8>) -> String {
+  static func doubleDescription(_ spelling: ArraySlice<UInt8>) -> String {
     var description = Double(String(decoding: spelling, as: UTF8.self))!.description
     if description.hasSuffix(".0") { description.removeLast(2) }
     return description
@@ -583,9 +558,7 @@ enum PrettyJSONNumber {
   /// `description` writes, has the same digits; and in that range `description` writes them
   /// positionally. So the text is the spelling without the fraction's trailing zeros (and
   /// without the point if nothing is left after it). `nil` for anything else.
-  static func shortDecimal(
-    _ spelling: UnsafeBufferPointer<UInt8>
-  ) -> Slice<UnsafeBufferPointer<UInt8>>? {
+  static func shortDecimal(_ spelling: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
     var position = spelling.startIndex
     if position < spelling.endIndex, spelling[position] == UInt8(ascii: "-") { position += 1 }
     let integerStart = position

@@ -43,20 +43,12 @@ enum SHA256 {
     }
 
     var schedule = [UInt32](repeating: 0, count: 64)
-    let wholeBlocks = data.count / 64
-    data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-      for block in 0..<wholeBlocks {
-        compress(
-          UnsafeRawBufferPointer(rebasing: bytes[(block * 64)..<(block * 64 + 64)]),
-          &state,
-          &schedule
-        )
-      }
+    let bytes = [UInt8](data.prefix(data.count - data.count % 64))
+    for start in stride(from: 0, to: bytes.count, by: 64) {
+      compress(bytes[start..<start + 64], &state, &schedule)
     }
-    tail.withUnsafeBytes { bytes in
-      for start in stride(from: 0, to: bytes.count, by: 64) {
-        compress(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + 64)]), &state, &schedule)
-      }
+    for start in stride(from: 0, to: tail.count, by: 64) {
+      compress(tail[start..<start + 64], &state, &schedule)
     }
     return state.flatMap { word in
       [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) }
@@ -64,12 +56,12 @@ enum SHA256 {
   }
 
   private static func compress(
-    _ block: UnsafeRawBufferPointer,
+    _ block: ArraySlice<UInt8>,
     _ state: inout [UInt32],
     _ schedule: inout [UInt32]
   ) {
     for index in 0..<16 {
-      let offset = index * 4
+      let offset = block.startIndex + index * 4
       schedule[index] =
         UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16
         | UInt32(block[offset + 2]) << 8 | UInt32(block[offset + 3])

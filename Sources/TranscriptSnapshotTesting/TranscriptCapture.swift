@@ -83,29 +83,44 @@ public struct Transcript: Sendable {
 /// Capture is kept cheap because it runs inside the work a test measures: an entry or a span
 /// start is one append of a compact record (the `LogEvent` and metadata as given, a span's
 /// state) under one lock; nothing is formatted, merged or sorted until the text is rendered.
-public final class TranscriptCapture: @unchecked Sendable {
+public final class TranscriptCapture: Sendable {
   @TaskLocal static var current: TranscriptCapture?
 
-  /// Guards everything below and the mutable state of this capture's spans (which is why their
-  /// accesses need no dynamic exclusivity check).
-  let lock = CaptureLock()
-  /// The events so far: full blocks, then the one being filled. A full block is never copied
-  /// into a larger one; the next block is twice its size, up to `largestBlock`.
-  @exclusivity(unchecked) private var blocks: [[TranscriptEvent]] = []
-  @exclusivity(unchecked) private var filling: [TranscriptEvent] = []
-  /// Set by `close()`; from then on entries, spans and changes to spans are left out.
-  @exclusivity(unchecked) private(set) var closed = false
-  @exclusivity(unchecked) private var spanCount = 0
-  @exclusivity(unchecked) private var traceCount = 0
-  private static let firstBlock = 64
-  private static let largestBlock = 4_096
+  /// The events so far and the numbering of spans, behind the capture's one lock.
+  private let state = Locked(CaptureState())
   /// Carries span identities across process boundaries (`inject`, `extract`) with the header
   /// names of swift-distributed-tracing's `InMemoryTracer`; it records no spans.
   let propagation = InMemoryTracer(recordInjections: false, recordExtractions: false)
 
-  init() {
-    filling.reserveCapacity(Self.firstBlock)
+  private struct CaptureState: Sendable {
+    /// The events so far: full blocks, then the one being filled. A full block is never copied
+    /// into a larger one; the next block is twice its size, up to `largestBlock`.
+    var blocks: [[TranscriptEvent]] = []
+    var filling: [TranscriptEvent] = []
+    /// Set by `close()`; from then on entries, spans and changes to spans are left out.
+    var closed = false
+    var spanCount = 0
+    var traceCount = 0
+    static let firstBlock = 64
+    static let largestBlock = 4_096
+
+    init() {
+      filling.reserveCapacity(Self.firstBlock)
+    }
+
+    /// Appends an event, starting a new block when the one being filled is full.
+    mutating func add(_ event: consuming TranscriptEvent) {
+      if filling.count == filling.capacity {
+        let size = min(filling.capacity * 2, Self.largestBlock)
+        blocks.append(filling)
+        filling = []
+        filling.reserveCapacity(size)
+      }
+      filling.append(event)
+    }
   }
+
+  init() {}
 
   /// The tracer whose spans go to this capture, to pass to work that takes one.
   public var tracer: TranscriptTracer { TranscriptTracer(capture: self) }
@@ -136,71 +151,107 @@ public final class TranscriptCapture: @unchecked Sendable {
     // The event is moved in, not copied (a copy retains and then releases each of its strings
     // and dictionaries): out of this optional, inside the lock.
     var event = Optional(event)
-    lock.withLock {
+    state.withLock { state in
       // A closed capture's transcript is taken: what arrives now is nobody's.
-      if !closed, let event = event.take() { add(event) }
+      if !state.closed, let event = event.take() { state.add(event) }
     }
   }
 
-  /// Numbers a span (and its trace, for a root of a new trace) in start order and notes its
-  /// start, unless the capture is closed.
-  func start(_ span: TranscriptSpanState) {
-    lock.withLock {
-      if closed { return }
-      spanCount += 1
-      span.number = spanCount
-      if span.parent == nil && span.inheritedTraceID == nil {
-        traceCount += 1
-        span.traceNumber = traceCount
+  /// Starts a span: numbered (and its trace, for a root of a new trace) in start order and noted,
+  /// unless the capture is closed, when it is numbered 0 and never recorded.
+  func startSpan(
+    parent: TranscriptSpanState?,
+    inheritedTraceID: String?,
+    name: String,
+    kind: SpanKind,
+    startNanoseconds: UInt64
+  ) -> TranscriptSpanState {
+    state.withLock { state in
+      var number = 0
+      var trace = parent?.trace ?? inheritedTraceID.map(SpanTrace.inherited) ?? .numbered(0)
+      if !state.closed {
+        state.spanCount += 1
+        number = state.spanCount
+        if parent == nil && inheritedTraceID == nil {
+          state.traceCount += 1
+          trace = .numbered(state.traceCount)
+        }
       }
-      add(.span(span))
+      let span = TranscriptSpanState(
+        capture: self,
+        number: number,
+        parentNumber: parent?.number ?? 0,
+        trace: trace,
+        name: name,
+        kind: kind,
+        startNanoseconds: startNanoseconds
+      )
+      if number > 0 { state.add(.span(span)) }
+      return span
     }
   }
 
-  /// Appends an event, starting a new block when the one being filled is full. Called with the
-  /// lock held.
-  private func add(_ event: consuming TranscriptEvent) {
-    if filling.count == filling.capacity {
-      let size = min(filling.capacity * 2, Self.largestBlock)
-      blocks.append(filling)
-      filling = []
-      filling.reserveCapacity(size)
-    }
-    filling.append(event)
+  /// Runs `body` while the capture is open, under its lock, so that nothing changes once the
+  /// transcript is taken; returns `nil` once it is closed.
+  func whileOpen<T: Sendable>(_ body: () -> T) -> T? {
+    state.withLock { state in state.closed ? nil : body() }
   }
 
   func close() -> Transcript {
-    lock.withLock {
-      closed = true
+    state.withLock { state in
+      state.closed = true
       // Spans hold their capture; letting go of them here leaves no cycle.
-      if !filling.isEmpty { blocks.append(filling) }
-      filling = []
-      defer { blocks = [] }
-      return Transcript(blocks: blocks)
+      if !state.filling.isEmpty { state.blocks.append(state.filling) }
+      state.filling = []
+      defer { state.blocks = [] }
+      return Transcript(blocks: state.blocks)
     }
   }
 }
 
-/// The lock of a capture, taken for every entry, span start and change to a span: Swift's `Mutex`
-/// on Linux, where it needs no availability check (about a third of `NSLock`'s time uncontended,
-/// measured at 7 ns against 20 ns a lock and unlock), `NSLock` elsewhere.
-final class CaptureLock: @unchecked Sendable {
+/// State that tasks share, behind one lock: Swift's `Mutex` on Linux, where it needs no
+/// availability check (about a third of `NSLock`'s time uncontended, measured at 7 ns against
+/// 20 ns a lock and unlock), `NSLock` elsewhere.
+struct Locked<State: Sendable>: ~Copyable, Sendable {
   #if os(Linux)
-    private let mutex = Mutex(())
-  #else
-    private let lock = NSLock()
-  #endif
+    private let mutex: Mutex<State>
+    /// Read just after each lock and written just before each unlock, so that the thread
+    /// sanitizer sees one holder's accesses happen before the next one's: `Mutex` waits in the
+    /// kernel when contended, where the sanitizer cannot look, and it would report a race that
+    /// is not there. On x86-64 both are plain moves.
+    private let handoff = Atomic<Int>(0)
 
-  @inline(__always)
-  func withLock<T: Sendable>(_ body: () -> T) -> T {
-    #if os(Linux)
-      mutex.withLock { _ in body() }
-    #else
-      lock.lock()
-      defer { lock.unlock() }
-      return body()
-    #endif
-  }
+    init(_ state: sending State) {
+      mutex = Mutex(state)
+    }
+
+    @inline(__always)
+    func withLock<T: Sendable>(_ body: (inout State) -> T) -> T {
+      mutex.withLock { state in
+        _ = handoff.load(ordering: .acquiring)
+        defer { handoff.store(0, ordering: .releasing) }
+        return body(&state)
+      }
+    }
+  #else
+    private let box: Box
+
+    private final class Box: @unchecked Sendable {
+      let lock = NSLock()
+      var state: State
+      init(_ state: State) { self.state = state }
+    }
+
+    init(_ state: sending State) {
+      box = Box(state)
+    }
+
+    func withLock<T: Sendable>(_ body: (inout State) -> T) -> T {
+      box.lock.lock()
+      defer { box.lock.unlock() }
+      return body(&box.state)
+    }
+  #endif
 }
 
 enum TranscriptEvent: Sendable {
@@ -216,19 +267,23 @@ enum TranscriptEvent: Sendable {
 struct TranscriptLogRecord: Sendable {
   var label: String
   var loggerMetadata: Logger.Metadata
+  /// Which value `loggerMetadata` is (``LoggerMetadataVersion``).
+  var metadataVersion: Int
   var event: LogEvent
 }
 
 enum TranscriptBootstrap {
-  nonisolated(unsafe) private static var done = false
-  private static let lock = NSLock()
+  /// Whether the bootstrap ran; the lock is held while it runs, so no caller returns before.
+  private static let done = Locked(false)
 
   static func once(_ fallback: @escaping @Sendable (String) -> any LogHandler) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !done else { return }
-    done = true
-    LoggingSystem.bootstrap { label in RoutingLogHandler(label: label, fallback: fallback(label)) }
-    InstrumentationSystem.bootstrap(RoutingTracer())
+    done.withLock { done in
+      guard !done else { return }
+      done = true
+      LoggingSystem.bootstrap { label in
+        RoutingLogHandler(label: label, fallback: fallback(label))
+      }
+      InstrumentationSystem.bootstrap(RoutingTracer())
+    }
   }
 }

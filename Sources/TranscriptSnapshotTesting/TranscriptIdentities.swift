@@ -16,18 +16,17 @@ import SnapshotTesting
 /// The text reaches the scrubbers after the scrubbers in scope (`withSnapshotTesting(scrubbing:)`)
 /// ran on it. Those may have changed it; then the ranges no longer fit and the whole text is
 /// scrubbed as before.
-final class TranscriptIdentities: @unchecked Sendable {
-  private let lock = NSLock()
+final class TranscriptIdentities: Sendable {
   /// Texts rendered and not yet scrubbed, with their candidate ranges; a few at most.
-  private var pending: [(text: String, candidates: [Range<Int>])] = []
+  private let pending = Locked<[(text: String, candidates: [Range<Int>])]>([])
   private static let pendingLimit = 8
 
   /// Keeps a rendered text's ranges until the scrubber gets that text.
   func rendered(_ text: String, candidates: [Range<Int>]) {
-    lock.lock()
-    defer { lock.unlock() }
-    if pending.count == Self.pendingLimit { pending.removeFirst() }
-    pending.append((text, candidates))
+    pending.withLock { pending in
+      if pending.count == Self.pendingLimit { pending.removeFirst() }
+      pending.append((text, candidates))
+    }
   }
 
   /// The scrubber that `.transcript` runs after the scrubbers in scope.
@@ -42,35 +41,31 @@ final class TranscriptIdentities: @unchecked Sendable {
 
   /// The ranges noted for exactly this text, if any (the same string when nothing ran before).
   private func take(_ text: String) -> [Range<Int>]? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let index = pending.firstIndex(where: { $0.text == text }) else { return nil }
-    return pending.remove(at: index).candidates
+    pending.withLock { pending in
+      guard let index = pending.firstIndex(where: { $0.text == text }) else { return nil }
+      return pending.remove(at: index).candidates
+    }
   }
 
   /// Whether a value may hold a UUID or an ISO 8601 date: a `-` after four hex digits.
   ///
   /// Complexity: O(*n*) in the value's length in bytes.
   static func mayHoldIdentity(_ value: String) -> Bool {
-    var value = value
-    return value.withUTF8(mayHoldIdentity)
+    mayHoldIdentity(Array(value.utf8)[...])
   }
 
-  static func mayHoldIdentity(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    identityDash(in: bytes, from: 0) != nil
+  static func mayHoldIdentity(_ bytes: ArraySlice<UInt8>) -> Bool {
+    identityDash(in: bytes, from: bytes.startIndex) != nil
   }
 
-  /// The offset of the first `-` at or after `start` that follows four hex digits of `bytes`:
-  /// where an identity may be. Only the `-`s are looked at (found with `memchr`), and the four
-  /// bytes before each.
-  static func identityDash(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-    guard let first = bytes.baseAddress else { return nil }
+  /// The index of the first `-` at or after `start` that follows four hex digits of `bytes`:
+  /// where an identity may be. Only the `-`s are looked at, and the four bytes before each.
+  static func identityDash(in bytes: ArraySlice<UInt8>, from start: Int) -> Int? {
     // A `-` before the fifth byte has no four bytes before it.
-    var position = max(start, 4)
-    while position < bytes.count,
-      let found = memchr(first + position, Int32(UInt8(ascii: "-")), bytes.count - position)
+    var position = max(start, bytes.startIndex + 4)
+    while position < bytes.endIndex,
+      let dash = bytes[position...].firstIndex(of: UInt8(ascii: "-"))
     {
-      let dash = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - first
       if isHexDigit(bytes[dash - 1]), isHexDigit(bytes[dash - 2]), isHexDigit(bytes[dash - 3]),
         isHexDigit(bytes[dash - 4])
       {
@@ -93,24 +88,20 @@ final class TranscriptIdentities: @unchecked Sendable {
   /// candidates' length.
   static func scrub(_ text: String, candidates: [Range<Int>]) -> String {
     guard !candidates.isEmpty else { return text }
-    var text = text
-    text.makeContiguousUTF8()
-    guard let values = text.withUTF8({ bytes in joined(bytes, candidates: candidates) }),
+    guard let values = joined(Array(text.utf8), candidates: candidates),
       let scrubbed = try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(values))
     else {
       return (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text
     }
     if scrubbed == values { return text }
-    var scrubbedValues = scrubbed
-    guard let ends = scrubbedValues.withUTF8({ pieceEnds(in: $0, count: candidates.count) })
-    else {
+    guard let ends = pieceEnds(in: scrubbed, count: candidates.count) else {
       return (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text
     }
     // Pieces of two valid strings, appended as strings: nothing is decoded again, and the
     // result is written in its own memory. (Written into a buffer and copied into a `String`
     // after, it was no faster, and `.lines` on it then ran slower in the benchmark's process.)
     let utf8 = text.utf8
-    let pieces = scrubbedValues.utf8
+    let pieces = scrubbed.utf8
     var output = ""
     output.reserveCapacity(utf8.count + pieces.count - values.utf8.count)
     var copied = 0
@@ -131,36 +122,30 @@ final class TranscriptIdentities: @unchecked Sendable {
   }
 
   /// Where each piece of the scrubbed values ends (the pieces separated by NUL, as
-  /// ``joined(_:candidates:)`` joined them, found with `memchr`), or nil when there are not
-  /// `count` pieces.
-  private static func pieceEnds(in pieces: UnsafeBufferPointer<UInt8>, count: Int) -> [Int]? {
-    guard let start = pieces.baseAddress else { return nil }
+  /// ``joined(_:candidates:)`` joined them), or nil when there are not `count` pieces.
+  private static func pieceEnds(in pieces: String, count: Int) -> [Int]? {
     var ends: [Int] = []
     ends.reserveCapacity(count)
     var position = 0
-    while let nul = memchr(start + position, 0, pieces.count - position) {
-      position = UnsafePointer(nul.assumingMemoryBound(to: UInt8.self)) - start
-      ends.append(position)
+    for byte in pieces.utf8 {
+      if byte == 0 { ends.append(position) }
       position += 1
     }
-    ends.append(pieces.count)
+    ends.append(position)
     return ends.count == count ? ends : nil
   }
 
   /// The candidates' bytes joined with NUL, or nil when one holds a NUL of its own.
-  private static func joined(
-    _ bytes: UnsafeBufferPointer<UInt8>,
-    candidates: [Range<Int>]
-  ) -> String? {
+  private static func joined(_ bytes: [UInt8], candidates: [Range<Int>]) -> String? {
     var joined: [UInt8] = []
     joined.reserveCapacity(candidates.reduce(0) { $0 + $1.count + 1 })
     for (index, range) in candidates.enumerated() {
-      let value = UnsafeBufferPointer(rebasing: bytes[range])
+      let value = bytes[range]
       if value.contains(0) { return nil }
       if index > 0 { joined.append(0) }
       joined.append(contentsOf: value)
     }
     // Whole values of a valid text, and NULs.
-    return joined.withUnsafeBufferPointer(String.init(copyingValidUTF8:))
+    return String(copyingValidUTF8: joined)
   }
 }

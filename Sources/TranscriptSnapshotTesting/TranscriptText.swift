@@ -23,14 +23,8 @@ struct TranscriptOptions: Sendable {
 struct TranscriptText {
   let transcript: Transcript
   let options: TranscriptOptions
-  /// The text's UTF-8 bytes: appending a few bytes is a copy, with neither `String`'s nor
-  /// `Array`'s checks around it. (The JSON writer's `TextChunks` does much the same in its
-  /// module; calls into another module are not inlined, and they cost a tenth of the text's
-  /// time here.) Memory of the estimated size, doubled when the text outgrows it, that
-  /// ``rendered(_:options:)`` copies into the `String` (see ``makeString()``) and frees.
-  private var base: UnsafeMutablePointer<UInt8>
-  private var count = 0
-  private var capacity = 0
+  /// The text's UTF-8 bytes, reserved at the estimated size.
+  private var bytes: [UInt8] = []
   /// The text's size as estimated from its events and bodies.
   private let estimate: Int
   /// UTF-8 offsets in `text` of the values that may hold a UUID or a date, in order.
@@ -55,22 +49,17 @@ struct TranscriptText {
     var isError: Bool
     var index: Logger.Metadata.Index
   }
-  /// The loggers' metadata met so far, by the address of its storage, and the last one met.
-  private var loggerPairsByStorage: [UInt: LoggerPairs] = [:]
-  private var lastLoggerPairs: LoggerPairs?
+  /// The loggers' metadata met last, the most recent last (a few loggers make most entries),
+  /// and the place of the one the last entry had.
+  private var knownLoggerPairs: [LoggerPairs] = []
+  private var lastLoggerPairs = 0
+  private static let knownLoggerPairsLimit = 8
 
-  /// A logger's metadata, its pairs sorted by key; a class, so that a pair written once is kept
-  /// where every entry with this metadata finds it.
-  private final class LoggerPairs {
-    let storage: UInt?
+  /// A logger's metadata, its pairs sorted by key, and each string pair once written.
+  private struct LoggerPairs {
+    let version: Int
     let metadata: Logger.Metadata
-    /// Only the text that made it reads and writes it.
-    @exclusivity(unchecked) var pairs: [LoggerPair] = []
-
-    init(storage: UInt?, metadata: Logger.Metadata) {
-      self.storage = storage
-      self.metadata = metadata
-    }
+    var pairs: [LoggerPair] = []
   }
 
   /// One pair of a logger's metadata, and once written (for a string), its line (a line break
@@ -81,12 +70,13 @@ struct TranscriptText {
     var written: [UInt8]?
     var candidates: [Range<Int>] = []
   }
-  private let children: [ObjectIdentifier: [TranscriptSpanState]]
+  /// Each span's children in start order, by the parent's number.
+  private let children: [Int: [TranscriptSpanState]]
 
   init(_ transcript: Transcript, options: TranscriptOptions) {
     self.transcript = transcript
     self.options = options
-    var children: [ObjectIdentifier: [TranscriptSpanState]] = [:]
+    var children: [Int: [TranscriptSpanState]] = [:]
     // About 130 bytes an event, and a JSON body's pretty text is under twice the body.
     var estimate = 0
     for block in transcript.blocks {
@@ -94,8 +84,8 @@ struct TranscriptText {
       for position in block.indices {
         switch block[position] {
         case .span(let span):
-          guard let parent = span.parent else { continue }
-          children[ObjectIdentifier(parent), default: []].append(span)
+          guard span.parentNumber != 0 else { continue }
+          children[span.parentNumber, default: []].append(span)
         case .http(let message, _): estimate += (message.body?.count ?? 0) * 2
         case .log, .error: continue
         }
@@ -103,7 +93,6 @@ struct TranscriptText {
     }
     self.children = children
     self.estimate = max(estimate, 256)
-    base = UnsafeMutablePointer(bitPattern: 1)!
   }
 
   static func render(_ transcript: Transcript, options: TranscriptOptions) -> String {
@@ -116,9 +105,7 @@ struct TranscriptText {
     options: TranscriptOptions
   ) -> (text: String, candidates: [Range<Int>]) {
     var text = TranscriptText(transcript, options: options)
-    text.capacity = text.estimate
-    text.base = .allocate(capacity: text.capacity)
-    defer { text.base.deallocate() }
+    text.bytes.reserveCapacity(text.estimate)
     text.render()
     return (text.makeString(), text.candidates)
   }
@@ -128,13 +115,13 @@ struct TranscriptText {
   /// path).
   ///
   /// The bytes are valid UTF-8 by construction: every byte is either one of the transcript's
-  /// own words (ASCII, or a `StaticString` such as `──`, which the compiler wrote as UTF-8), an
+  /// own words (ASCII, or a literal such as `──`, which the compiler wrote as UTF-8), an
   /// ASCII digit, space, line break or quote, or copied whole from a Swift `String` (a label,
   /// message, key, value, `.http`'s text, an escaped or cut value, which ``escaped(_:)`` cuts
   /// between Unicode scalars), or copied whole from bytes written earlier by these same means (a
   /// label or a logger's pair as written). The only bytes left out are a final ASCII line break.
   private func makeString() -> String {
-    String(copyingValidUTF8: UnsafeBufferPointer(start: base, count: count))
+    String(copyingValidUTF8: bytes)
   }
 
   private mutating func render() {
@@ -160,9 +147,9 @@ struct TranscriptText {
       log(record)
     case .span(let span):
       // A child is written under its parent.
-      guard span.parent == nil else { return }
+      guard span.parentNumber == 0 else { return }
       line("── span")
-      self.span(span, depth: 0)
+      tree(of: span)
     case .error(let description):
       line("── error")
       newLine()
@@ -170,44 +157,25 @@ struct TranscriptText {
     }
   }
 
-  /// Room for `more` bytes after the text, by doubling.
-  private mutating func reserve(_ more: Int) {
-    guard count + more > capacity else { return }
-    capacity = max(capacity * 2, count + more)
-    let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-    moved.initialize(from: base, count: count)
-    base.deallocate()
-    base = moved
-  }
-
-  private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-    guard let source = bytes.baseAddress else { return }
-    reserve(bytes.count)
-    (base + count).initialize(from: source, count: bytes.count)
-    count += bytes.count
-  }
+  private var count: Int { bytes.count }
 
   private mutating func append(_ byte: UInt8) {
-    reserve(1)
-    base[count] = byte
-    count += 1
+    bytes.append(byte)
   }
 
   /// Starts a line: a line break before every line but the first.
   private mutating func newLine() {
-    if count > 0 { append(UInt8(ascii: "\n")) }
+    if !bytes.isEmpty { bytes.append(UInt8(ascii: "\n")) }
   }
 
+  /// Appends a string's bytes, or the transcript's own words (literals, native strings whose
+  /// bytes are copied as they are).
   private mutating func write(_ string: String) {
-    if string.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
-      var string = string
-      string.withUTF8 { append($0) }
-    }
+    bytes.append(contentsOf: string.utf8)
   }
 
-  /// The transcript's own words, copied from the program's constants.
-  private mutating func write(words: StaticString) {
-    append(UnsafeBufferPointer(start: words.utf8Start, count: words.utf8CodeUnitCount))
+  private mutating func write(words: String) {
+    bytes.append(contentsOf: words.utf8)
   }
 
   /// A line of the transcript's own words, which never hold an identity.
@@ -217,64 +185,52 @@ struct TranscriptText {
   }
 
   /// Appends a value that came from the work, escaped, noting it when it may hold an identity.
-  /// A scan of its bytes decides the first, a look at each of its `-`s the second.
+  /// A scan of its bytes, copied first, decides the first, a look at each of its `-`s the
+  /// second.
   private mutating func value(_ raw: String) {
     let start = count
-    // A native string's bytes are read where they are; another (bridged) is made contiguous.
-    let plainAndMayHoldIdentity: Bool?
-    if let read = raw.utf8.withContiguousStorageIfAvailable({ plain($0) }) {
-      plainAndMayHoldIdentity = read
-    } else {
-      var raw = raw
-      plainAndMayHoldIdentity = raw.withUTF8 { plain($0) }
-    }
-    if let mayHoldIdentity = plainAndMayHoldIdentity {
-      if mayHoldIdentity { candidates.append(start..<count) }
-    } else {
-      let escaped = Self.escaped(raw)
-      write(escaped)
-      if TranscriptIdentities.mayHoldIdentity(escaped) {
-        candidates.append(start..<count)
+    if raw.utf8.count <= TranscriptOptions.maximumValueLength {
+      // Copied, then scanned where it lies (scanning an array is faster than a string's view).
+      bytes.append(contentsOf: raw.utf8)
+      let scanned = Self.scan(bytes[start...])
+      if !scanned.needsEscaping {
+        if scanned.hasDashAfterFour, TranscriptIdentities.mayHoldIdentity(bytes[start...]) {
+          candidates.append(start..<count)
+        }
+        return
       }
+      bytes.removeSubrange(start...)
     }
-  }
-
-  /// Appends a value that needs no escape and returns whether it may hold an identity, or
-  /// returns `nil` and appends nothing.
-  private mutating func plain(_ value: UnsafeBufferPointer<UInt8>) -> Bool? {
-    guard value.count <= TranscriptOptions.maximumValueLength else { return nil }
-    let scanned = Self.scan(value)
-    guard !scanned.needsEscaping else { return nil }
-    append(value)
-    return scanned.hasDashAfterFour && TranscriptIdentities.mayHoldIdentity(value)
+    let escaped = Self.escaped(raw)
+    write(escaped)
+    if TranscriptIdentities.mayHoldIdentity(bytes[start...]) {
+      candidates.append(start..<count)
+    }
   }
 
   /// Appends a text that is not escaped (what `.http` printed, a file path), noting each of its
   /// lines that may hold an identity: no identity spans a line break, and a response's body holds
   /// far more lines than identities. A line may hold one when a `-` in it follows four hex
-  /// digits, so only the `-`s are looked at (found with `memchr`), not every byte.
+  /// digits, so only the `-`s are looked at, not every byte.
   private mutating func unescaped(_ value: String, droppingAFinalLineBreak: Bool = false) {
-    var value = value
-    value.withUTF8 { value in
-      // `.http` ends its text with a line break, which the next section's line break stands
-      // for: a last character `\n` (not `\r\n`, one character), as `hasSuffix("\n")` sees it.
-      var value = value
-      if droppingAFinalLineBreak, value.last == UInt8(ascii: "\n"),
-        value.count < 2 || value[value.count - 2] != UInt8(ascii: "\r")
-      {
-        value = UnsafeBufferPointer(rebasing: value.dropLast())
-      }
-      let start = count
-      append(value)
-      var position = 0
-      while let dash = TranscriptIdentities.identityDash(in: value, from: position) {
-        var lineStart = dash - 4
-        while lineStart > 0, value[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
-        var lineEnd = dash + 1
-        while lineEnd < value.count, value[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-        candidates.append(start + lineStart..<start + lineEnd)
-        position = lineEnd + 1
-      }
+    let start = count
+    bytes.append(contentsOf: value.utf8)
+    // `.http` ends its text with a line break, which the next section's line break stands for:
+    // a last character `\n` (not `\r\n`, one character), as `hasSuffix("\n")` sees it.
+    if droppingAFinalLineBreak, count > start, bytes[count - 1] == UInt8(ascii: "\n"),
+      count - start < 2 || bytes[count - 2] != UInt8(ascii: "\r")
+    {
+      bytes.removeLast()
+    }
+    let end = count
+    var position = start
+    while let dash = TranscriptIdentities.identityDash(in: bytes[start..<end], from: position) {
+      var lineStart = dash - 4
+      while lineStart > start, bytes[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+      var lineEnd = dash + 1
+      while lineEnd < end, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+      candidates.append(lineStart..<lineEnd)
+      position = lineEnd + 1
     }
   }
 
@@ -301,17 +257,14 @@ struct TranscriptText {
     // with an accent), whose bytes the text must keep.
     if let last = lastLabel, last.label.utf8.elementsEqual(label.utf8) {
       let start = count
-      last.written.withUnsafeBufferPointer { append($0) }
+      bytes.append(contentsOf: last.written)
       if last.mayHoldIdentity { candidates.append(start..<count) }
       return
     }
     let start = count
     let firstCandidate = candidates.count
     value(label)
-    lastLabel = (
-      label, Array(UnsafeBufferPointer(start: base + start, count: count - start)),
-      candidates.count > firstCandidate
-    )
+    lastLabel = (label, Array(bytes[start...]), candidates.count > firstCandidate)
   }
 
   /// The logger's metadata, the entry's over it, and the entry's error under `error`, sorted by
@@ -320,21 +273,22 @@ struct TranscriptText {
   /// in storage that every entry reuses, and the two lists are merged, the entry's pair winning
   /// where both have a key.
   private mutating func metadata(of record: TranscriptLogRecord) {
-    let logger = loggerPairs(of: record.loggerMetadata)
+    let logger = loggerPairs(of: record.loggerMetadata, version: record.metadataVersion)
+    let metadata = record.loggerMetadata
     let error = record.event.error
     var next = 0
     let entry = record.event.metadata ?? [:]
     guard !entry.isEmpty || error != nil else {
-      writeLoggerPairs(logger, from: &next, before: nil, hasError: false)
+      writeLoggerPairs(logger, metadata, from: &next, before: nil, hasError: false)
       return
     }
     // Most entries have one pair of their own: merged without sorting.
     if error == nil, entry.count == 1 {
       let index = entry.startIndex
       let key = entry.keys[index]
-      writeLoggerPairs(logger, from: &next, before: key, hasError: false)
+      writeLoggerPairs(logger, metadata, from: &next, before: key, hasError: false)
       pair(key, entry.values[index])
-      writeLoggerPairs(logger, from: &next, before: nil, hasError: false)
+      writeLoggerPairs(logger, metadata, from: &next, before: nil, hasError: false)
       return
     }
     var slots: [MetadataSlot] = []
@@ -368,27 +322,28 @@ struct TranscriptText {
       }
     }
     for slot in slots {
-      writeLoggerPairs(logger, from: &next, before: slot.key, hasError: error != nil)
+      writeLoggerPairs(logger, metadata, from: &next, before: slot.key, hasError: error != nil)
       pair(slot.key, slot.isError ? .string("\(error!)") : entry.values[slot.index])
     }
-    writeLoggerPairs(logger, from: &next, before: nil, hasError: error != nil)
+    writeLoggerPairs(logger, metadata, from: &next, before: nil, hasError: error != nil)
   }
 
   /// Appends the logger's pairs from `next` whose keys sort before `key` (all when `nil`),
   /// leaving out one with that key, which the entry's pair replaces, and `error` when the entry
   /// has an error; `next` is left after the last pair looked at.
   private mutating func writeLoggerPairs(
-    _ logger: LoggerPairs,
+    _ logger: Int,
+    _ metadata: Logger.Metadata,
     from next: inout Int,
     before key: String?,
     hasError: Bool
   ) {
-    while next < logger.pairs.count {
-      let loggerKey = logger.pairs[next].key
+    while next < knownLoggerPairs[logger].pairs.count {
+      let loggerKey = knownLoggerPairs[logger].pairs[next].key
       if let key, !(loggerKey <= key) { return }
       next += 1
       if let key, loggerKey == key { return }
-      if !hasError || loggerKey != "error" { write(next - 1, of: logger) }
+      if !hasError || loggerKey != "error" { write(next - 1, of: logger, metadata) }
     }
   }
 
@@ -413,65 +368,63 @@ struct TranscriptText {
     value(Self.namesARequestID(key) ? requestID(text) : text)
   }
 
-  /// A logger's metadata sorted by key, each pair whose value is a string written out once.
+  /// A logger's metadata sorted by key, each pair whose value is a string written out once: the
+  /// place of its pairs in `knownLoggerPairs`.
   ///
-  /// Most entries of a request share their logger's metadata: the same dictionary storage, as
-  /// the handler copied it for each entry. Its pairs are sorted the first time that storage is
-  /// met, and a pair whose value is a string is kept as written the first time it is written
-  /// (a request ID's placeholder included, numbered where it first appears), and copied after.
-  /// Two dictionaries with one storage hold the same pairs (the transcript holds both, so
-  /// neither storage was freed and reused). A value of another kind is described for each entry,
-  /// as its description may change.
-  private mutating func loggerPairs(of metadata: Logger.Metadata) -> LoggerPairs {
-    let storage = Self.storage(of: metadata)
-    if let last = lastLoggerPairs, last.storage == storage, storage != nil { return last }
-    if let storage, let known = loggerPairsByStorage[storage] {
-      lastLoggerPairs = known
-      return known
+  /// Most entries of a request share their logger's metadata: one value, numbered by
+  /// ``LoggerMetadataVersion``. Its pairs are sorted the first time that number is met, and a
+  /// pair whose value is a string is kept as written the first time it is written (a request
+  /// ID's placeholder included, numbered where it first appears), and copied after. A value of
+  /// another kind is described for each entry, as its description may change.
+  private mutating func loggerPairs(of metadata: Logger.Metadata, version: Int) -> Int {
+    if lastLoggerPairs < knownLoggerPairs.count,
+      knownLoggerPairs[lastLoggerPairs].version == version
+    {
+      return lastLoggerPairs
     }
-    let made = LoggerPairs(storage: storage, metadata: metadata)
+    for place in knownLoggerPairs.indices.reversed()
+    where knownLoggerPairs[place].version == version {
+      lastLoggerPairs = place
+      return place
+    }
+    var made = LoggerPairs(version: version, metadata: metadata)
     made.pairs.reserveCapacity(metadata.count)
     for index in metadata.indices {
       made.pairs.append(LoggerPair(key: metadata.keys[index], index: index))
     }
     made.pairs.sort { $0.key < $1.key }
-    // A few loggers make most entries; a logger whose metadata changes at every entry would fill
-    // the table with pairs never met again, so it stops growing.
-    if let storage, loggerPairsByStorage.count < 64 { loggerPairsByStorage[storage] = made }
-    lastLoggerPairs = made
-    return made
+    // A logger whose metadata changes at every entry would fill the list with pairs never met
+    // again: the oldest goes.
+    if knownLoggerPairs.count == Self.knownLoggerPairsLimit { knownLoggerPairs.removeFirst() }
+    knownLoggerPairs.append(made)
+    lastLoggerPairs = knownLoggerPairs.count - 1
+    return lastLoggerPairs
   }
 
-  /// Appends one of a logger's pairs, as written before or written now.
-  private mutating func write(_ position: Int, of logger: LoggerPairs) {
+  /// Appends one of a logger's pairs, as written before or written now (from this entry's
+  /// logger metadata, the same value).
+  private mutating func write(_ position: Int, of logger: Int, _ metadata: Logger.Metadata) {
     let start = count
-    if let written = logger.pairs[position].written {
-      written.withUnsafeBufferPointer { append($0) }
-      for candidate in logger.pairs[position].candidates {
+    if let written = knownLoggerPairs[logger].pairs[position].written {
+      bytes.append(contentsOf: written)
+      for candidate in knownLoggerPairs[logger].pairs[position].candidates {
         candidates.append(start + candidate.lowerBound..<start + candidate.upperBound)
       }
       return
     }
     let firstCandidate = candidates.count
-    let metadataValue = logger.metadata.values[logger.pairs[position].index]
-    pair(logger.pairs[position].key, metadataValue)
-    guard case .string = metadataValue, logger.storage != nil else { return }
-    logger.pairs[position].written = Array(
-      UnsafeBufferPointer(start: base + start, count: count - start)
-    )
-    logger.pairs[position].candidates = candidates[firstCandidate...].map {
+    let key = knownLoggerPairs[logger].pairs[position].key
+    let metadataValue = metadata.values[knownLoggerPairs[logger].pairs[position].index]
+    pair(key, metadataValue)
+    guard case .string = metadataValue else { return }
+    knownLoggerPairs[logger].pairs[position].written = Array(bytes[start...])
+    knownLoggerPairs[logger].pairs[position].candidates = candidates[firstCandidate...].map {
       $0.lowerBound - start..<$0.upperBound - start
     }
   }
 
-  /// The address of a dictionary's storage, where a dictionary is one reference to it.
-  static func storage(of metadata: Logger.Metadata) -> UInt? {
-    guard MemoryLayout<Logger.Metadata>.size == MemoryLayout<UInt>.size else { return nil }
-    return unsafeBitCast(metadata, to: UInt.self)
-  }
-
   /// The level as swift-log spells it (its raw value).
-  static func name(of level: Logger.Level) -> StaticString {
+  static func name(of level: Logger.Level) -> String {
     switch level {
     case .trace: "trace"
     case .debug: "debug"
@@ -483,14 +436,51 @@ struct TranscriptText {
     }
   }
 
-  private mutating func span(_ span: TranscriptSpanState, depth: Int) {
+  /// The deepest nesting of spans written; the spans below a span at this depth are counted in
+  /// a line of their own, so that the text of a runaway recursion stays linear in its spans.
+  static let maximumSpanDepth = 1_000
+
+  /// Writes a span and the spans under it, each child under its parent one level in, in start
+  /// order: depth first, with a stack of its own rather than the call stack, so that no depth of
+  /// nesting can exhaust it.
+  private mutating func tree(of root: TranscriptSpanState) {
+    var stack: [(span: TranscriptSpanState, depth: Int)] = [(root, 0)]
+    while let (span, depth) = stack.popLast() {
+      self.span(span, depth: depth)
+      guard let children = children[span.number] else { continue }
+      guard depth < Self.maximumSpanDepth else {
+        newLine()
+        write(spaces: depth * 2 + 2)
+        write("! \(descendants(of: span)) spans nested deeper than \(Self.maximumSpanDepth) levels left out")
+        continue
+      }
+      for child in children.reversed() { stack.append((child, depth + 1)) }
+    }
+  }
+
+  /// How many spans are under `span`, at any depth.
+  private func descendants(of span: TranscriptSpanState) -> Int {
+    var count = 0
+    var pending = [span.number]
+    while let number = pending.popLast() {
+      for child in children[number] ?? [] {
+        count += 1
+        pending.append(child.number)
+      }
+    }
+    return count
+  }
+
+  /// One span's lines, without its children.
+  private mutating func span(_ state: TranscriptSpanState, depth: Int) {
+    let span = state.recorded
     let indent = depth * 2
     newLine()
     write(spaces: indent)
     // The name it ended with: a server framework renames its span once the route is known.
-    value(span.endName ?? span.startName)
+    value(span.endName ?? state.startName)
     write(words: " (")
-    write(words: Self.name(of: span.kind))
+    write(words: Self.name(of: state.kind))
     write(words: ")")
     let inner = indent + 2
     if span.endCount > 0 {
@@ -530,7 +520,7 @@ struct TranscriptText {
         }
       }
       if let bucket = options.durationBucket {
-        let nanoseconds = span.endNanoseconds &- span.startNanoseconds
+        let nanoseconds = span.endNanoseconds &- state.startNanoseconds
         newLine()
         write(spaces: inner)
         write("duration \(Self.rounded(nanoseconds, to: bucket))")
@@ -545,24 +535,15 @@ struct TranscriptText {
       write(spaces: inner)
       write(words: "! never ended")
     }
-    for child in children[ObjectIdentifier(span)] ?? [] {
-      self.span(child, depth: depth + 1)
-    }
   }
 
   /// Appends `count` spaces.
   private mutating func write(spaces count: Int) {
-    let spaces: StaticString = "                                "
-    var left = count
-    while left > 0 {
-      let run = min(left, spaces.utf8CodeUnitCount)
-      append(UnsafeBufferPointer(start: spaces.utf8Start, count: run))
-      left -= run
-    }
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
   }
 
   /// The name swift-distributed-tracing gives the kind's case.
-  static func name(of kind: SpanKind) -> StaticString {
+  static func name(of kind: SpanKind) -> String {
     switch kind {
     case .server: "server"
     case .client: "client"
@@ -609,7 +590,6 @@ struct TranscriptText {
   /// Appends a decimal integer (digits, a `-` first if negative: never an identity nor an
   /// escape).
   private mutating func write(integer: Int64) {
-    reserve(20)
     var magnitude = integer.magnitude
     var length = 1
     var rest = magnitude / 10
@@ -618,33 +598,34 @@ struct TranscriptText {
       rest /= 10
     }
     if integer < 0 { append(UInt8(ascii: "-")) }
-    var place = count + length
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: length))
+    var place = count
     repeat {
       place -= 1
-      base[place] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+      bytes[place] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
       magnitude /= 10
     } while magnitude > 0
-    count += length
   }
 
   /// Appends a string between quotes, as `value("\"\(string)\"")` would: its bytes directly
   /// when they need no escape and are short enough not to be cut.
   private mutating func quoted(_ string: String) {
     let start = count
-    let written: Bool? = string.utf8.withContiguousStorageIfAvailable { bytes in
-      guard bytes.count + 2 <= TranscriptOptions.maximumValueLength else { return false }
-      let scanned = Self.scan(bytes)
-      guard !scanned.needsEscaping else { return false }
+    if string.utf8.count + 2 <= TranscriptOptions.maximumValueLength {
       append(UInt8(ascii: "\""))
-      append(bytes)
-      append(UInt8(ascii: "\""))
-      // A quote is not a hex digit: the quoted value may hold one where the string may.
-      if scanned.hasDashAfterFour, TranscriptIdentities.mayHoldIdentity(bytes) {
-        candidates.append(start..<count)
+      bytes.append(contentsOf: string.utf8)
+      let scanned = Self.scan(bytes[(start + 1)...])
+      if !scanned.needsEscaping {
+        append(UInt8(ascii: "\""))
+        // A quote is not a hex digit: the quoted value may hold one where the string may.
+        if scanned.hasDashAfterFour, TranscriptIdentities.mayHoldIdentity(bytes[start...]) {
+          candidates.append(start..<count)
+        }
+        return
       }
-      return true
+      bytes.removeSubrange(start...)
     }
-    if written != true { value("\"\(string)\"") }
+    value("\"\(string)\"")
   }
 
   private mutating func traceID(_ id: String) -> String {
@@ -656,23 +637,13 @@ struct TranscriptText {
   /// Hummingbird's `hb.request.id`, and any key ending in `request.id`, `request_id`,
   /// `request-id` or `requestID` (in any case).
   static func namesARequestID(_ key: String) -> Bool {
-    if let named = key.utf8.withContiguousStorageIfAvailable(namesARequestID) { return named }
-    var key = key
-    return key.withUTF8(namesARequestID)
-  }
-
-  private static func namesARequestID(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    let key = key.utf8
     // Every suffix ends in `d`: most keys are told apart by their last byte.
     guard let last = key.last, last | 0x20 == UInt8(ascii: "d") else { return false }
     for suffix in requestIDSuffixes where key.count >= suffix.count {
-      var matches = true
-      for (offset, expected) in suffix.enumerated() {
-        let byte = key[key.count - suffix.count + offset]
-        // ASCII case folding: no other character lowercases into these suffixes' letters.
-        if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected {
-          matches = false
-          break
-        }
+      // ASCII case folding: no other character lowercases into these suffixes' letters.
+      let matches = zip(key.reversed(), suffix.reversed()).allSatisfy { byte, expected in
+        (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected
       }
       if matches { return true }
     }
@@ -728,45 +699,20 @@ struct TranscriptText {
 
   /// Whether any byte may need an escape: a C0 control, DEL, or 0xC2, which may begin a C1
   /// control character (U+0080 to U+009F) and sends the value the long way, which decides.
-  static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  static func needsEscaping(_ bytes: some Sequence<UInt8>) -> Bool {
     scan(bytes).needsEscaping
   }
 
   /// Whether any byte may need an escape (see ``needsEscaping(_:)``), and whether the bytes hold
   /// a `-` after their fourth, without which they hold no identity (see
   /// ``TranscriptIdentities/identityDash(in:from:)``): one pass for both, as most values are
-  /// short and hold neither, where finding the `-`s with `memchr` cost a call a value.
-  ///
-  /// Eight bytes at a time (a tenth of the text's time went to this scan byte by byte): with
-  /// `ones` a word of 0x01 bytes and `highs` one of 0x80, `(w - ones * n) & ~w & highs` is not
-  /// zero exactly when some byte of `w` is below `n` (for `n` up to 0x80; a borrow only runs on
-  /// from a byte that is itself below `n`), and a byte equal to `c` is a zero byte of
-  /// `w ^ (ones * c)`. `TranscriptTextEquivalenceTests` holds both to the byte-by-byte rules.
+  /// short and hold neither. `TranscriptTextEquivalenceTests` holds both to the rules.
   static func scan(
-    _ bytes: UnsafeBufferPointer<UInt8>
+    _ bytes: some Sequence<UInt8>
   ) -> (needsEscaping: Bool, hasDashAfterFour: Bool) {
-    guard let start = bytes.baseAddress else { return (false, false) }
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    var dashes: UInt64 = 0
+    var hasDash = false
     var position = 0
-    while position + 8 <= bytes.count {
-      let word = UnsafeRawPointer(start + position).loadUnaligned(as: UInt64.self)
-      let delete = word ^ (ones &* 0x7F)
-      let c2 = word ^ (ones &* 0xC2)
-      let below = (word &- ones &* 0x20) & ~word
-      let zeros = ((delete &- ones) & ~delete) | ((c2 &- ones) & ~c2)
-      if (below | zeros) & highs != 0 { return (true, false) }
-      let dash = word ^ (ones &* 0x2D)
-      // The first word's first four bytes cannot end a run of four hex digits; in memory order,
-      // they are its low four bytes.
-      let mask = position == 0 ? UInt64(littleEndian: 0xFFFF_FFFF_0000_0000) : ~0
-      dashes |= (dash &- ones) & ~dash & highs & mask
-      position += 8
-    }
-    var hasDash = dashes != 0
-    while position < bytes.count {
-      let byte = bytes[position]
+    for byte in bytes {
       if byte < 0x20 || byte == 0x7F || byte == 0xC2 { return (true, false) }
       if byte == UInt8(ascii: "-"), position >= 4 { hasDash = true }
       position += 1
@@ -779,9 +725,8 @@ struct TranscriptText {
   static func escaped(_ value: String) -> String {
     // Most values are short and plain: a scan of their bytes shows nothing needs escaping or
     // cutting.
-    var value = value
     if value.utf8.count <= TranscriptOptions.maximumValueLength,
-      !value.withUTF8(needsEscaping)
+      !needsEscaping(value.utf8)
     {
       return value
     }

@@ -34,8 +34,7 @@ public struct TranscriptTracer: Tracer {
     }
     // A parent of another capture (a context handed across tests) starts a new tree here.
     let parent = parentSpan?.capture === capture ? parentSpan : nil
-    let state = TranscriptSpanState(
-      capture: capture,
+    let state = capture.startSpan(
       parent: parent,
       inheritedTraceID: parent == nil ? parentContext.inMemorySpanContext?.traceID : nil,
       name: operationName,
@@ -44,7 +43,6 @@ public struct TranscriptTracer: Tracer {
     )
     var spanContext = parentContext
     spanContext[TranscriptSpanKey.self] = state
-    capture.start(state)
     return TranscriptSpan(state: state, spanContext: spanContext)
   }
 
@@ -113,7 +111,7 @@ public struct TranscriptSpan: Span {
     }
   }
 
-  public var isRecording: Bool { state?.read { $0.isRecording } ?? false }
+  public var isRecording: Bool { state?.isRecording ?? false }
 
   public func setStatus(_ status: SpanStatus) { state?.change { $0.status = status } }
 
@@ -130,94 +128,129 @@ public struct TranscriptSpan: Span {
   public func addLink(_ link: SpanLink) { state?.change { $0.links.append(link) } }
 
   public func end<Instant: TracerInstant>(at instant: @autoclosure () -> Instant) {
-    guard let state else { return }
-    let nanoseconds = instant().nanosecondsSinceEpoch
-    state.capture.lock.withLock {
-      guard !state.capture.closed else { return }
-      state.endCount += 1
-      if state.endCount == 1 {
-        state.endNanoseconds = nanoseconds
-        state.endName = state.name
-      }
-    }
+    state?.end(atNanoseconds: instant().nanosecondsSinceEpoch)
   }
 }
 
-/// One span's record in a capture: what it was started with, and what was set on it until it
-/// ended. The mutable part is guarded by the capture's lock, and final once the capture closes.
-final class TranscriptSpanState: @unchecked Sendable {
+/// The trace of a span: numbered in start order for a root of the capture, or the trace of a
+/// parent context from elsewhere (`extract`, an `InMemoryTracer`'s span); a child has its root's.
+enum SpanTrace: Sendable {
+  case numbered(Int)
+  case inherited(String)
+}
+
+/// One span's record in a capture: what it was started with, and behind a lock what was set on
+/// it until it ended. Changes are made while the capture's lock is held too, so that none lands
+/// once the capture is closed: the record is final when the transcript is taken.
+///
+/// A span names its parent by number, never by reference: a chain of a million nested spans
+/// would otherwise be freed by a million nested releases.
+final class TranscriptSpanState: Sendable {
   /// Strong: the capture lets go of its events when it closes, so this makes no cycle.
   let capture: TranscriptCapture
-  let parent: TranscriptSpanState?
-  /// The trace of a parent context from elsewhere (`extract`, an `InMemoryTracer`'s span).
-  let inheritedTraceID: String?
+  /// In start order within the capture, from 1 (0 for a span left out of a closed capture).
+  let number: Int
+  /// The parent's number in the same capture, or 0 for a root.
+  let parentNumber: Int
+  let trace: SpanTrace
   let startName: String
   let kind: SpanKind
   let startNanoseconds: UInt64
+  private let record: Locked<SpanRecord>
 
-  /// In start order within the capture, from 1 (0 for a span left out of a closed capture).
-  @exclusivity(unchecked) var number = 0
-  /// A root's trace, numbered in start order; a child's comes from its root.
-  @exclusivity(unchecked) var traceNumber = 0
-  @exclusivity(unchecked) var name: String
-  @exclusivity(unchecked) var attributes: SpanAttributes = [:]
-  @exclusivity(unchecked) var events: [SpanEvent] = []
-  @exclusivity(unchecked) var errors: [any Error] = []
-  @exclusivity(unchecked) var links: [SpanLink] = []
-  @exclusivity(unchecked) var status: SpanStatus?
-  @exclusivity(unchecked) var endCount = 0
-  @exclusivity(unchecked) var endNanoseconds: UInt64 = 0
-  /// The name when it first ended: a server framework renames its span once the route is known.
-  @exclusivity(unchecked) var endName: String?
+  /// What changes on a span while it records.
+  struct SpanRecord: Sendable {
+    var name: String
+    var attributes: SpanAttributes = [:]
+    var events: [SpanEvent] = []
+    var errors: [any Error] = []
+    var links: [SpanLink] = []
+    var status: SpanStatus?
+    var endCount = 0
+    var endNanoseconds: UInt64 = 0
+    /// The name when it first ended: a server framework renames its span once the route is
+    /// known.
+    var endName: String?
+  }
 
   init(
     capture: TranscriptCapture,
-    parent: TranscriptSpanState?,
-    inheritedTraceID: String?,
+    number: Int,
+    parentNumber: Int,
+    trace: SpanTrace,
     name: String,
     kind: SpanKind,
     startNanoseconds: UInt64
   ) {
     self.capture = capture
-    self.parent = parent
-    self.inheritedTraceID = inheritedTraceID
+    self.number = number
+    self.parentNumber = parentNumber
+    self.trace = trace
     self.startName = name
-    self.name = name
     self.kind = kind
     self.startNanoseconds = startNanoseconds
+    self.record = Locked(SpanRecord(name: name))
   }
 
-  var isRecording: Bool { endCount == 0 && !capture.closed }
+  /// What was set on the span so far (final once the capture is closed).
+  var recorded: SpanRecord { record.withLock { $0 } }
+
+  var isRecording: Bool {
+    capture.whileOpen { record.withLock { $0.endCount == 0 } } ?? false
+  }
 
   var traceID: String {
-    if let parent { return parent.traceID }
-    return inheritedTraceID ?? "trace-\(traceNumber)"
+    switch trace {
+    case .numbered(let number): "trace-\(number)"
+    case .inherited(let id): id
+    }
   }
 
   var spanID: String { "span-\(number)" }
 
   var spanContext: InMemorySpanContext {
-    InMemorySpanContext(traceID: traceID, spanID: spanID, parentSpanID: parent?.spanID)
+    InMemorySpanContext(
+      traceID: traceID,
+      spanID: spanID,
+      parentSpanID: parentNumber == 0 ? nil : "span-\(parentNumber)"
+    )
   }
 
-  func read<T: Sendable>(_ body: (TranscriptSpanState) -> T) -> T {
-    capture.lock.withLock { body(self) }
+  func read<T: Sendable>(_ body: (SpanRecord) -> T) -> T {
+    record.withLock { body($0) }
   }
 
   /// The attributes, left empty here until they are set again; a copy once the span no longer
   /// records, since a change is then dropped.
   func takeAttributes() -> SpanAttributes {
-    capture.lock.withLock {
-      guard isRecording else { return attributes }
-      defer { attributes = [:] }
-      return attributes
-    }
+    capture.whileOpen {
+      record.withLock { record in
+        guard record.endCount == 0 else { return record.attributes }
+        defer { record.attributes = [:] }
+        return record.attributes
+      }
+    } ?? read { $0.attributes }
   }
 
   /// Applies a change while the span records; once it ended or the capture closed, drops it.
-  func change(_ body: (TranscriptSpanState) -> Void) {
-    capture.lock.withLock {
-      if isRecording { body(self) }
+  func change(_ body: (inout SpanRecord) -> Void) {
+    _ = capture.whileOpen {
+      record.withLock { record in
+        if record.endCount == 0 { body(&record) }
+      }
+    }
+  }
+
+  /// Counts an end; the first one sets the end time and name.
+  func end(atNanoseconds nanoseconds: UInt64) {
+    _ = capture.whileOpen {
+      record.withLock { record in
+        record.endCount += 1
+        if record.endCount == 1 {
+          record.endNanoseconds = nanoseconds
+          record.endName = record.name
+        }
+      }
     }
   }
 }

@@ -42,6 +42,22 @@ struct BodyNamingTests {
     #expect(!JSONBody.isWellFormedBeyondDepthLimit(broken))
   }
 
+  /// A million levels through `.http`: the whole body under the note, and a million unclosed
+  /// levels named invalid. Neither the check nor the printer recurses on the body's depth (the
+  /// values and the writer go no deeper than ``JSONBody/depthLimit``); a few seconds and tens of
+  /// megabytes in a debug build.
+  @Test func aMillionLevelsThroughHTTPAreShownAsTextUnderANote() {
+    let depth = 1_000_000
+    let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    let text = bodyText(Data(nested.utf8))
+    #expect(text.utf8.count == "[application/json body nests deeper than 511 levels; shown as text]\n".utf8.count + 2 * depth)
+    #expect(text.hasPrefix("[application/json body nests deeper than 511 levels; shown as text]\n[[["))
+    let unclosed = String(repeating: "[", count: depth)
+    #expect(
+      bodyText(Data(unclosed.utf8))
+        == "[application/json body is not valid JSON; shown as text]\n" + unclosed)
+  }
+
   @Test(arguments: [
     "[[1,]]", "[[1]", "[[1]]]", #"{"a" 1}"#, #"{"a": 1,}"#, "[tru]", "[1] x", #"[{"a": }]"#,
   ])

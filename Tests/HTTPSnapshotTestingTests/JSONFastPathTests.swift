@@ -98,13 +98,13 @@ struct JSONFastPathTests {
   }
 
   func shortDecimal(_ spelling: String) -> String? {
-    Array(spelling.utf8).withUnsafeBufferPointer { bytes in
-      PrettyJSONNumber.shortDecimal(bytes).map { String(decoding: $0, as: UTF8.self) }
+    PrettyJSONNumber.shortDecimal(Array(spelling.utf8)[...]).map {
+      String(decoding: $0, as: UTF8.self)
     }
   }
 
   func longWay(_ spelling: String) -> String {
-    Array(spelling.utf8).withUnsafeBufferPointer(PrettyJSONNumber.doubleDescription)
+    PrettyJSONNumber.doubleDescription(Array(spelling.utf8)[...])
   }
 
   @Test(arguments: [

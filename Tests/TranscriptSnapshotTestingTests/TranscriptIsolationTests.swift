@@ -108,4 +108,31 @@ final class TranscriptIsolationXCTests: XCTestCase {
         ── log info detached: through the context
         """)
   }
+
+  /// A logger's level is asked before its entry is made: below the fallback's level (here
+  /// `.info`, and `.critical` for swift-log's no-op handler, the default), an entry on a task that
+  /// carries only the capture's context must still count as inside the capture.
+  @Test func entriesBelowTheFallbacksLevelOnADetachedTaskReachTheCapture() async {
+    let transcript = await Transcript.record { capture in
+      let parent = capture.tracer.startSpan("request", context: .topLevel)
+      let context = parent.context
+      await Task.detached {
+        ServiceContext.withValue(context) {
+          Logger(label: "bootstrapped").debug("below the fallback's level")
+          let noOpFallback = Logger(label: "no-op fallback") { label in
+            RoutingLogHandler(label: label, fallback: SwiftLogNoOpLogHandler())
+          }
+          noOpFallback.trace("below critical")
+        }
+      }.value
+      parent.end()
+    }
+    #expect(
+      TranscriptTextTests.text(transcript) == """
+        ── span
+        request (internal)
+        ── log debug bootstrapped: below the fallback's level
+        ── log trace no-op fallback: below critical
+        """)
+  }
 }

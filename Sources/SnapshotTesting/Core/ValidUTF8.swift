@@ -21,4 +21,11 @@ extension String {
     #endif
     self = String(decoding: bytes, as: UTF8.self)
   }
+
+  /// The bytes of an array its caller made valid UTF-8 by construction, copied as the buffer's
+  /// initializer above copies them: the safe way in for modules that keep their text in an
+  /// array.
+  package init(copyingValidUTF8 bytes: [UInt8]) {
+    self = bytes.withUnsafeBufferPointer { String(copyingValidUTF8: $0) }
+  }
 }
