@@ -16,6 +16,8 @@ public struct TranscriptTracer: Tracer {
     self.capture = capture
   }
 
+  /// Starts a span in the capture of this tracer, of the current task, or of the parent span
+  /// in `context`; outside any capture, a span that records nothing.
   public func startSpan<Instant: TracerInstant>(
     _ operationName: String,
     context: @autoclosure () -> ServiceContext,
@@ -46,8 +48,10 @@ public struct TranscriptTracer: Tracer {
     return TranscriptSpan(state: state, spanContext: spanContext)
   }
 
+  /// Does nothing: spans are in the capture as soon as they end.
   public func forceFlush() {}
 
+  /// Reads a span context from `carrier` with `InMemoryTracer`'s header names.
   public func extract<Carrier, Extract: Extractor>(
     _ carrier: Carrier,
     into context: inout ServiceContext,
@@ -60,6 +64,7 @@ public struct TranscriptTracer: Tracer {
     )
   }
 
+  /// Writes the current span's context into `carrier` with `InMemoryTracer`'s header names.
   public func inject<Carrier, Inject: Injector>(
     _ context: ServiceContext,
     into carrier: inout Carrier,
@@ -89,13 +94,16 @@ public struct TranscriptSpan: Span {
   /// context holds the state.
   let spanContext: ServiceContext
 
+  /// The context the span was started with, holding the span itself.
   public var context: ServiceContext { spanContext }
 
+  /// The span's name, as the transcript shows it.
   public var operationName: String {
     get { state?.read { $0.name } ?? "" }
     nonmutating set { state?.change { $0.name = newValue } }
   }
 
+  /// The span's attributes, shown sorted by key in the transcript.
   public var attributes: SpanAttributes {
     get { state?.read { $0.attributes } ?? [:] }
     nonmutating set { state?.change { $0.attributes = newValue } }
@@ -111,12 +119,16 @@ public struct TranscriptSpan: Span {
     }
   }
 
+  /// Whether changes are still kept: until the span ends or its transcript is taken.
   public var isRecording: Bool { state?.isRecording ?? false }
 
+  /// Sets the status the transcript shows.
   public func setStatus(_ status: SpanStatus) { state?.change { $0.status = status } }
 
+  /// Adds an event, shown under the span in the order added.
   public func addEvent(_ event: SpanEvent) { state?.change { $0.events.append(event) } }
 
+  /// Records an error, shown under the span.
   public func recordError<Instant: TracerInstant>(
     _ error: any Error,
     attributes: SpanAttributes,
@@ -125,8 +137,10 @@ public struct TranscriptSpan: Span {
     state?.change { $0.errors.append(error) }
   }
 
+  /// Adds a link to another span, shown by that span's number.
   public func addLink(_ link: SpanLink) { state?.change { $0.links.append(link) } }
 
+  /// Ends the span; a second end is counted and shown.
   public func end<Instant: TracerInstant>(at instant: @autoclosure () -> Instant) {
     state?.end(atNanoseconds: instant().nanosecondsSinceEpoch)
   }
