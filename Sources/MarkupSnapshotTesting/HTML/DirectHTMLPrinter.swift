@@ -102,6 +102,8 @@ struct DirectHTMLPrinter {
       index = 3
     }
     while index < bytes.count {
+      // The tree reader says where a page nests too deep.
+      if open.count > MarkupDocument.maximumDepth { throw Unsupported() }
       if bytes[index] == UInt8(ascii: "<"), let markup = bytes.markupKind(at: index) {
         switch markup {
         case .comment: comment()
@@ -114,6 +116,7 @@ struct DirectHTMLPrinter {
         try text()
       }
     }
+    if open.count > MarkupDocument.maximumDepth { throw Unsupported() }
     while !open.isEmpty { popLast() }
     if documentEndsInText { output.append(0x0A) }
   }
