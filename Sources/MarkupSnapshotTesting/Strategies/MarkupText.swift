@@ -3,17 +3,9 @@ import SnapshotTesting
 /// The canonical text of HTML or XML bytes, or the reason reported through
 /// `UnavailableSnapshot` (so the assertion fails and nothing is recorded).
 enum MarkupText {
-  /// The canonical text of `text`, read in place when it is contiguous UTF-8 (a native string).
+  /// The canonical text of `text`.
   static func html(_ text: String, redacting redactions: [MarkupRedaction]) -> String {
-    if redactions.isEmpty,
-      let printed = text.utf8.withContiguousStorageIfAvailable({
-        DirectHTMLPrinter.canonicalText($0)
-      }),
-      let printed
-    {
-      return printed
-    }
-    return html(Array(text.utf8), redacting: redactions)
+    html(Array(text.utf8), redacting: redactions)
   }
 
   static func html(_ bytes: [UInt8], redacting redactions: [MarkupRedaction]) -> String {

@@ -352,7 +352,7 @@ struct XMLReader {
 
   /// The bytes from `index` through the next `terminator`, which must exist.
   private mutating func through(
-    _ terminator: StaticString,
+    _ terminator: String,
     what: String
   ) throws(MarkupSyntaxError) -> ArraySlice<UInt8> {
     let start = index
@@ -364,11 +364,11 @@ struct XMLReader {
   }
 
   /// The offset just past the first `terminator` at or after `from`.
-  private func find(_ terminator: StaticString, from: Int) -> Int? {
+  private func find(_ terminator: String, from: Int) -> Int? {
     bytes.offset(past: terminator, from: from)
   }
 
-  private func hasPrefix(_ prefix: StaticString) -> Bool {
+  private func hasPrefix(_ prefix: String) -> Bool {
     bytes.hasPrefix(prefix, at: index)
   }
 
@@ -411,20 +411,20 @@ private func isDigit(_ byte: UInt8, hex: Bool) -> Bool {
 }
 
 extension Array where Element == UInt8 {
-  func hasPrefix(_ prefix: StaticString, at offset: Int) -> Bool {
-    let count = prefix.utf8CodeUnitCount
-    guard offset + count <= self.count else { return false }
-    return prefix.withUTF8Buffer { buffer in
-      for position in 0..<count where self[offset + position] != buffer[position] { return false }
-      return true
+  func hasPrefix(_ prefix: String, at offset: Int) -> Bool {
+    guard offset >= 0, offset + prefix.utf8.count <= self.count else { return false }
+    var position = offset
+    for byte in prefix.utf8 {
+      if self[position] != byte { return false }
+      position += 1
     }
+    return true
   }
 
   /// The offset just past the first `needle` at or after `from`, or `nil`.
-  func offset(past needle: StaticString, from: Int) -> Int? {
-    let count = needle.utf8CodeUnitCount
-    guard count > 0 else { return from }
-    let first = needle.utf8Start.pointee
+  func offset(past needle: String, from: Int) -> Int? {
+    let count = needle.utf8.count
+    guard let first = needle.utf8.first else { return from }
     var position = Swift.max(from, 0)
     while position + count <= self.count {
       if self[position] == first, hasPrefix(needle, at: position) { return position + count }
