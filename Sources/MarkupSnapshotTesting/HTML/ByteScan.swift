@@ -9,8 +9,8 @@ enum ByteScan {
   static let highs: UInt64 = 0x8080_8080_8080_8080
 
   /// The eight bytes at `offset` as one word, the first in the lowest byte; the caller makes sure
-  /// that `offset + 8 <= bytes.count`. Read byte by byte, each checked: the optimizer joins
-  /// the reads into one load.
+  /// that `offset + 8 <= bytes.count`. Read byte by byte, each checked, rather than loaded
+  /// through a raw pointer.
   @inline(__always)
   static func word(_ bytes: [UInt8], at offset: Int) -> UInt64 {
     precondition(offset >= 0 && offset &+ 8 <= bytes.count, "Index out of range")

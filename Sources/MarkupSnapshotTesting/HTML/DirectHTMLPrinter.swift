@@ -994,7 +994,8 @@ struct DirectHTMLPrinter {
         appendLowercased(from: attribute.nameStart, to: attribute.nameEnd)
       }
       guard let (start, end) = attribute.value else { continue }
-      output.append("=\"")
+      output.append(UInt8(ascii: "="))
+      output.append(UInt8(ascii: "\""))
       if attribute.escapesQuotes {
         try appendEscapingQuotes(from: start, to: end)
       } else {
@@ -1026,7 +1027,8 @@ struct DirectHTMLPrinter {
 
   @inline(__always)
   private mutating func writeEndTag(_ name: TagName, foreign: Bool = false) {
-    output.append("</")
+    output.append(UInt8(ascii: "<"))
+    output.append(UInt8(ascii: "/"))
     appendName(name, foreign: foreign)
     output.append(UInt8(ascii: ">"))
   }
@@ -1047,13 +1049,13 @@ struct DirectHTMLPrinter {
   /// capitals lowercased.
   private mutating func appendLowercased(from start: Int, to end: Int) {
     guard start < end else { return }
-    output.appendLowercased(bytes[start..<end])
+    output.appendLowercased(bytes, from: start, to: end)
   }
 
   @inline(__always)
   private mutating func append(from start: Int, to end: Int) {
     guard start < end else { return }
-    output.append(bytes[start..<end])
+    output.append(bytes, from: start, to: end)
   }
 
   @inline(__always)
@@ -1270,7 +1272,11 @@ private struct OutputBytes {
   /// still check every text. The core's `String(copyingValidUTF8:)` is this module's only
   /// unsafe call.
   func makeString() -> String {
-    unsafe bytes.withUnsafeBufferPointer { unsafe String(copyingValidUTF8: $0) }
+    #if compiler(>=6.2)  // The `unsafe` marker came with Swift 6.2; the package builds with 6.0.
+      unsafe bytes.withUnsafeBufferPointer { unsafe String(copyingValidUTF8: $0) }
+    #else
+      bytes.withUnsafeBufferPointer { String(copyingValidUTF8: $0) }
+    #endif
   }
 
   @inline(__always)
@@ -1278,9 +1284,16 @@ private struct OutputBytes {
     bytes.append(byte)
   }
 
+  /// The bytes of `source` from `start` to `end`: a short run (most are a name or a short
+  /// value) byte by byte, which costs less than making a slice (a retain and a release) and
+  /// calling `memmove`.
   @inline(__always)
-  mutating func append(_ slice: ArraySlice<UInt8>) {
-    bytes.append(contentsOf: slice)
+  mutating func append(_ source: [UInt8], from start: Int, to end: Int) {
+    if end &- start <= 16 {
+      for position in start..<end { bytes.append(source[position]) }
+    } else {
+      bytes.append(contentsOf: source[start..<end])
+    }
   }
 
   /// The first `count` bytes of `word` (at most 8), the first in the lowest byte.
@@ -1291,9 +1304,12 @@ private struct OutputBytes {
     }
   }
 
-  /// `slice` with ASCII capitals lowercased.
-  mutating func appendLowercased(_ slice: ArraySlice<UInt8>) {
-    for byte in slice { bytes.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+  /// The bytes of `source` from `start` to `end` with ASCII capitals lowercased.
+  mutating func appendLowercased(_ source: [UInt8], from start: Int, to end: Int) {
+    for position in start..<end {
+      let byte = source[position]
+      bytes.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+    }
   }
 
   @inline(__always)
@@ -1301,10 +1317,10 @@ private struct OutputBytes {
     bytes.append(contentsOf: text.utf8)
   }
 
-  /// `width` spaces (at most an indent's, ``CanonicalPrinter/maximumIndentedDepth`` levels).
+  /// `width` spaces.
   @inline(__always)
   mutating func appendSpaces(_ width: Int) {
-    bytes.append(contentsOf: Self.spaces[..<width])
+    bytes.append(contentsOf: repeatElement(0x20, count: width))
   }
 
   mutating func insert(_ byte: UInt8, at position: Int) {
@@ -1314,14 +1330,9 @@ private struct OutputBytes {
   /// A newline and `indent` spaces at `position`, moving what follows.
   mutating func insertLineBreak(at position: Int, indent: Int) {
     var lineBreak: [UInt8] = [0x0A]
-    lineBreak += Self.spaces[..<indent]
+    lineBreak.append(contentsOf: repeatElement(0x20, count: indent))
     bytes.insert(contentsOf: lineBreak, at: position)
   }
-
-  private static let spaces = [UInt8](
-    repeating: 0x20,
-    count: 2 * CanonicalPrinter.maximumIndentedDepth
-  )
 }
 
 /// `isWhitespaceByte` as one comparison and one bit test: space, tab, line feed, form feed and
