@@ -19,7 +19,7 @@ import Testing
     [0x09, 0x0A, 0x0C, 0x0D, 0x20].contains(byte)
   }
 
-  static func scanSpace(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+  static func scanSpace(_ buffer: [UInt8], from start: Int, to end: Int) -> Int {
     ByteScan.firstHit(
       in: buffer,
       from: start,
@@ -34,7 +34,8 @@ import Testing
       for hit in 0..<max(length, 1) {
         var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
         if hit < length { bytes[hit] = UInt8(ascii: "<") }
-        bytes.withUnsafeBufferPointer { buffer in
+        do {
+          let buffer = bytes
           for start in 0...min(length, 9) {
             let expected = hit >= start && hit < length ? hit : length
             let found = ByteScan.first(UInt8(ascii: "<"), in: buffer, from: start, to: length)
@@ -47,7 +48,8 @@ import Testing
 
   @Test func theEndBoundsTheScanEvenInsideAWord() {
     let bytes = Array("abcdefghijklmno<".utf8)
-    bytes.withUnsafeBufferPointer { buffer in
+    do {
+      let buffer = bytes
       for end in 0..<15 {
         #expect(ByteScan.first(UInt8(ascii: "<"), in: buffer, from: 0, to: end) == end)
       }
@@ -59,7 +61,8 @@ import Testing
   /// `!` (space + 1) after a space likewise. The first hit is exact; later candidates are checked.
   @Test func bytesNextToAHitAreNotTakenForHits() {
     let bytes = Array("ab=<=<=xyz! !\u{1}\u{2}!  ".utf8)
-    bytes.withUnsafeBufferPointer { buffer in
+    do {
+      let buffer = bytes
       #expect(ByteScan.first(UInt8(ascii: "<"), in: buffer, from: 0, to: buffer.count) == 3)
       #expect(ByteScan.first(UInt8(ascii: "<"), in: buffer, from: 4, to: buffer.count) == 5)
       #expect(
@@ -77,7 +80,8 @@ import Testing
       let text = String(repeating: "x", count: padding) + "é€😀\u{A0}\u{3000}<\"é "
       let bytes = Array(text.utf8)
       let less = bytes.firstIndex(of: UInt8(ascii: "<"))!
-      bytes.withUnsafeBufferPointer { buffer in
+      do {
+        let buffer = bytes
         #expect(ByteScan.first(UInt8(ascii: "<"), in: buffer, from: 0, to: buffer.count) == less)
         #expect(
           ByteScan.first(UInt8(ascii: "\""), in: buffer, from: 0, to: buffer.count) == less + 1
@@ -96,7 +100,7 @@ import Testing
           var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
           bytes[position] = byte
           for rest in (position + 1)..<8 { bytes[rest] = after }
-          let word = bytes.withUnsafeBufferPointer { ByteScan.word($0, at: 0) }
+          let word = ByteScan.word(bytes, at: 0)
           let lowered = word | ByteScan.capitals(word) &>> 2
           let expected = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
           #expect(
@@ -121,7 +125,8 @@ import Testing
       }
       let start = Int.random(in: 0...length, using: &generator)
       let end = Int.random(in: start...length, using: &generator)
-      bytes.withUnsafeBufferPointer { buffer in
+      do {
+        let buffer = bytes
         for target in [UInt8(ascii: "<"), 0x22, 0x27] {
           #expect(
             ByteScan.first(target, in: buffer, from: start, to: end)

@@ -8,7 +8,7 @@ import Testing
 /// original. Chromium parses both (`--dump-dom`, scripts on, as a user's page runs) and the two
 /// serialised DOMs are compared by their canonical forms, which keep every element name,
 /// attribute and text and drop only whitespace-only text and the whitespace at the ends of text.
-@Suite(.enabled(if: ChromiumDOM.executable != nil, "Chromium is not installed"))
+@Suite(.enabled(if: ChromiumDOM.suitesRun, ChromiumDOM.skipReason))
 struct ChromiumRoundTripTests {
   /// Pages of the corpus: the web suite's pages, Plot and swift-html output, a hand-written page.
   static let fixturePages: [String] = {
@@ -76,8 +76,28 @@ struct ChromiumRoundTripTests {
 
 /// Runs Chromium's `--dump-dom` on HTML written to a file.
 enum ChromiumDOM {
-  static let executable: String? = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"]
-    .first { FileManager.default.isExecutableFile(atPath: $0) }
+  static let candidates = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"]
+  static let executable: String? = candidates.first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+
+  /// Whether the Chromium suites run: with Chromium, and always on CI, where a missing browser
+  /// fails each of their tests with ``missing``'s message, as every browser suite does.
+  static let suitesRun = browserSuitesRun(browserFound: executable != nil)
+
+  static let skipReason: Comment =
+    "Chromium is not installed; install it with `scripts/require-system-packages.sh --with-chromium`"
+
+  /// `executable`, or the failure that says what was looked for and how to install it.
+  static func require(_ executable: String?) throws -> String {
+    guard let executable else { throw missing }
+    return executable
+  }
+
+  static let missing = DumpFailure(
+    message: "Chromium is not installed (looked for \(candidates.joined(separator: " and "))); "
+      + "install it with `scripts/require-system-packages.sh --with-chromium`"
+  )
 
   static func expectSameDOM(
     _ html: String,
@@ -155,14 +175,15 @@ enum ChromiumDOM {
 
   /// `--dump-dom` of `file`, with a browser profile of its own next to it.
   private static func run(_ file: URL, extraArguments: [String] = []) throws -> String {
+    let executable = try require(executable)
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable!)
+    process.executableURL = URL(fileURLWithPath: executable)
     var arguments = [
       "--no-sandbox", "--disable-gpu", "--no-first-run",
       "--user-data-dir=\(file.deletingLastPathComponent().path)/profile",
       "--dump-dom", file.absoluteString,
     ]
-    if !executable!.hasSuffix("headless-shell") { arguments.insert("--headless", at: 0) }
+    if !executable.hasSuffix("headless-shell") { arguments.insert("--headless", at: 0) }
     process.arguments = extraArguments + arguments
     let output = Pipe()
     process.standardOutput = output
@@ -171,5 +192,22 @@ enum ChromiumDOM {
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return String(decoding: data, as: UTF8.self)
+  }
+}
+
+/// Without Chromium the Markup browser suites are skipped on a developer's machine, and run and
+/// fail on CI, as every browser suite does.
+@Suite struct ChromiumRequirementTests {
+  @Test func onCIAMissingChromiumFailsEachTestNamingWhatWasLookedFor() throws {
+    #expect(browserSuitesRun(browserFound: false, environment: ["CI": "true"]))
+    #expect(!browserSuitesRun(browserFound: false, environment: ["CI": ""]))
+    #expect(!browserSuitesRun(browserFound: false, environment: [:]))
+    let error = try #require(throws: ChromiumDOM.DumpFailure.self) { try ChromiumDOM.require(nil) }
+    #expect(
+      error.description
+        == "Chromium is not installed (looked for /usr/bin/chromium-headless-shell and "
+        + "/usr/bin/chromium); install it with `scripts/require-system-packages.sh --with-chromium`"
+    )
+    #expect(try ChromiumDOM.require("/usr/bin/chromium") == "/usr/bin/chromium")
   }
 }

@@ -11,7 +11,7 @@ import Testing
 /// Cases that cannot be a page are counted out by kind (fragments, scripting off); cases where
 /// the canonical text gives another DOM are listed by name in ``knownDifferences`` with the
 /// reason, and the test fails when one of them stops differing, so that the list stays true.
-@Suite(.enabled(if: ChromiumDOM.executable != nil, "Chromium is not installed"))
+@Suite(.enabled(if: ChromiumDOM.suitesRun, ChromiumDOM.skipReason))
 struct HTML5LibCorpusTests {
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("__Fixtures__/html5lib-tests/tree-construction")

@@ -43,7 +43,7 @@ import Testing
     ("INPUT", 2), ("p > input", 0), ("form time", 1),
   ])
   func selectorsMatchAsInCSS(selector: String, count: Int) throws {
-    let document = HTMLReader.read(Array(Self.form.utf8))
+    let document = try HTMLReader.read(Array(Self.form.utf8))
     let parsed = try MarkupSelector(parsing: selector)
     var matched = 0
     var ancestors: [MarkupElement] = []

@@ -132,14 +132,64 @@ import Testing
     ),
     ("<é>\n  <ü>x</é>", "line 2, column 7: expected </ü>, found </é>"),
     ("</a>", "line 1, column 1: an end tag </a> with no open element"),
+    (
+      "<a>&nbsp;</a>",
+      "line 1, column 4: the entity \"&nbsp;\" is not declared (XML predefines only &amp;, "
+        + "&lt;, &gt;, &apos; and &quot;)"
+    ),
+    (
+      "<a>\n  <b title='&copy; 2026'/></a>",
+      "line 2, column 13: the entity \"&copy;\" is not declared (XML predefines only &amp;, "
+        + "&lt;, &gt;, &apos; and &quot;)"
+    ),
+    (
+      "<?xml version=\"1.0\" standalone=\"yes\"?><!DOCTYPE a SYSTEM \"a.dtd\"><a>&nbsp;</a>",
+      "line 1, column 69: the entity \"&nbsp;\" is not declared (XML predefines only &amp;, "
+        + "&lt;, &gt;, &apos; and &quot;)"
+    ),
   ])
   func wellFormednessErrorsNameLineAndColumn(xml: String, expected: String) {
     #expect(failure(xml) == "The XML is not well-formed at \(expected).")
   }
 
+  /// As in expat (`xmlwf`): the predefined entities, and those the internal subset declares,
+  /// are fine; others are too, when an external DTD or a parameter entity may declare them.
+  @Test func entitiesTheDocumentDeclaresOrMayDeclareElsewhereAreKeptAsWritten() {
+    let predefined = "<a>&lt;&gt;&amp;&apos;&quot;&#160;&#xA0;</a>"
+    #expect(canonical(predefined) == predefined + "\n")
+    #expect(
+      canonical("<!DOCTYPE a [<!ENTITY nbsp \"&#160;\">]><a x='&nbsp;'>&nbsp;</a>")
+        == "<!DOCTYPE a [<!ENTITY nbsp \"&#160;\">]>\n<a x=\"&nbsp;\">&nbsp;</a>\n"
+    )
+    #expect(
+      canonical("<!DOCTYPE html SYSTEM \"xhtml1-strict.dtd\"><html>&nbsp;</html>")
+        == "<!DOCTYPE html SYSTEM \"xhtml1-strict.dtd\">\n<html>&nbsp;</html>\n"
+    )
+    #expect(
+      canonical("<!DOCTYPE a [<!ENTITY % p SYSTEM \"p.ent\"> %p;]><a>&x;</a>")
+        == "<!DOCTYPE a [<!ENTITY % p SYSTEM \"p.ent\"> %p;]>\n<a>&x;</a>\n"
+    )
+    // A parameter entity's declaration does not declare a general entity of its name.
+    let parameter = "<!DOCTYPE a [<!ENTITY % p \"\">]><a>&p;</a>"
+    #expect(
+      failure(parameter)?.hasPrefix(
+        "The XML is not well-formed at line 1, column 35: the entity \"&p;\""
+      ) == true
+    )
+  }
+
   @Test func invalidUTF8AndUTF16FailNamingTheProblem() {
     let invalid = Data(Array("<a>".utf8) + [0xFF] + Array("</a>".utf8))
-    #expect(snapshotText(invalid, as: .xml).failure == "The XML is not valid UTF-8 at byte 3.")
+    #expect(
+      snapshotText(invalid, as: .xml).failure
+        == "The XML is not valid UTF-8 at line 1, column 4 (byte 3)."
+    )
+    // Columns count characters: "é" is one, and the bad byte is the fourth of line 2.
+    let later = Data(Array("<a>\nxé".utf8) + [0xC3, 0x28] + Array("</a>".utf8))
+    #expect(
+      snapshotText(later, as: .xml).failure
+        == "The XML is not valid UTF-8 at line 2, column 3 (byte 7)."
+    )
     let utf16 = Data([0xFF, 0xFE, 0x3C, 0x00])
     #expect(
       snapshotText(utf16, as: .xml).failure

@@ -36,3 +36,13 @@ public func files(under folder: URL) -> [String] {
   }
   return found.sorted()
 }
+
+/// Whether a browser suite runs: when the browser was found, and always on CI (`CI` set), where
+/// a missing browser must fail every browser test, naming what was looked for, rather than skip
+/// them silently (CI installs it with `scripts/require-system-packages.sh --with-chromium`).
+public func browserSuitesRun(
+  browserFound: Bool,
+  environment: [String: String] = ProcessInfo.processInfo.environment
+) -> Bool {
+  browserFound || environment["CI"].map { !$0.isEmpty } == true
+}

@@ -9,13 +9,16 @@ enum ByteScan {
   static let highs: UInt64 = 0x8080_8080_8080_8080
 
   /// The eight bytes at `offset` as one word, the first in the lowest byte; the caller makes sure
-  /// that `offset + 8 <= bytes.count`.
+  /// that `offset + 8 <= bytes.count`. Read byte by byte, each checked, rather than loaded
+  /// through a raw pointer.
   @inline(__always)
-  static func word(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt64 {
-    UInt64(
-      littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + offset)
-        .loadUnaligned(as: UInt64.self)
-    )
+  static func word(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+    precondition(offset >= 0 && offset &+ 8 <= bytes.count, "Index out of range")
+    var word: UInt64 = 0
+    for position in 0..<8 {
+      word |= UInt64(bytes[offset &+ position]) &<< UInt64(8 &* position)
+    }
+    return word
   }
 
   /// High bits at the bytes of `word` equal to `byte` (exact at the lowest).
@@ -52,7 +55,7 @@ enum ByteScan {
   /// more); `isHit` decides.
   @inline(__always)
   static func firstHit(
-    in bytes: UnsafeBufferPointer<UInt8>,
+    in bytes: [UInt8],
     from start: Int,
     to end: Int,
     candidates: (UInt64) -> UInt64,
@@ -79,7 +82,7 @@ enum ByteScan {
   @inline(__always)
   static func first(
     _ byte: UInt8,
-    in bytes: UnsafeBufferPointer<UInt8>,
+    in bytes: [UInt8],
     from start: Int,
     to end: Int
   ) -> Int {

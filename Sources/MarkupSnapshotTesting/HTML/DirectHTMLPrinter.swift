@@ -22,27 +22,15 @@ import SnapshotTesting
 struct DirectHTMLPrinter {
   /// The canonical text of `bytes` (valid UTF-8, as ``MarkupText`` passes them), or `nil` when
   /// the tree reader must read the page.
-  static func canonicalText(_ bytes: [UInt8]) -> String? {
-    bytes.withUnsafeBufferPointer { canonicalText($0) }
-  }
-
-  /// The canonical text of the UTF-8 in `bytes`, or `nil` when the tree reader must read it.
   ///
   /// The text is written into a buffer of `capacity` bytes (by default what a one-line page's
   /// canonical text takes, with room to spare), which grows if the text outgrows it (deep
   /// nesting, many implied end tags), and is copied into the `String` at the end.
-  static func canonicalText(
-    _ bytes: UnsafeBufferPointer<UInt8>,
-    capacity: Int? = nil
-  ) -> String? {
+  static func canonicalText(_ bytes: [UInt8], capacity: Int? = nil) -> String? {
     var printer = DirectHTMLPrinter(
       bytes: bytes,
       output: OutputBytes(capacity: capacity ?? (bytes.count * 2 + 256))
     )
-    defer {
-      printer.deallocateStacks()
-      printer.output.deallocate()
-    }
     do {
       try printer.run()
     } catch {
@@ -54,18 +42,18 @@ struct DirectHTMLPrinter {
   /// Thrown where the page needs the tree reader.
   struct Unsupported: Error {}
 
-  private let bytes: UnsafeBufferPointer<UInt8>
+  private let bytes: [UInt8]
   private var index = 0
   private var output: OutputBytes
   /// The table of names, read once per page rather than through a global.
   private let names = PackedNameTable.shared
-  private var open = FlatArray<OpenTag>()
+  private var open = Array<OpenTag>()
   /// How many open elements have each listed name ID, as the tree reader's stack counts them.
-  private var counts = FlatArray<Int32>(repeating: 0, count: HTMLElementTraits.nameCount)
-  private var formatting = FlatArray<FormattingEntry>()
+  private var counts = Array<Int32>(repeating: 0, count: HTMLElementTraits.nameCount)
+  private var formatting = Array<FormattingEntry>()
   private var serial = 0
   /// The attributes of the tag read last: the first `attributeCount` (the array is reused).
-  private var attributes = FlatArray<TagAttribute>()
+  private var attributes = Array<TagAttribute>()
   private var attributeCount = 0
   /// Whether the attributes read last are written as the printer writes them (see
   /// ``readAttributes()``).
@@ -84,14 +72,7 @@ struct DirectHTMLPrinter {
   /// Where the normalised text being written began in `output`.
   private var textStart = 0
 
-  private func deallocateStacks() {
-    open.deallocate()
-    attributes.deallocate()
-    counts.deallocate()
-    formatting.deallocate()
-  }
-
-  private init(bytes: UnsafeBufferPointer<UInt8>, output: OutputBytes) {
+  private init(bytes: [UInt8], output: OutputBytes) {
     self.bytes = bytes
     self.output = output
   }
@@ -102,6 +83,8 @@ struct DirectHTMLPrinter {
       index = 3
     }
     while index < bytes.count {
+      // The tree reader says where a page nests too deep.
+      if open.count > MarkupDocument.maximumDepth { throw Unsupported() }
       if bytes[index] == UInt8(ascii: "<"), let markup = bytes.markupKind(at: index) {
         switch markup {
         case .comment: comment()
@@ -114,6 +97,7 @@ struct DirectHTMLPrinter {
         try text()
       }
     }
+    if open.count > MarkupDocument.maximumDepth { throw Unsupported() }
     while !open.isEmpty { popLast() }
     if documentEndsInText { output.append(0x0A) }
   }
@@ -1010,7 +994,8 @@ struct DirectHTMLPrinter {
         appendLowercased(from: attribute.nameStart, to: attribute.nameEnd)
       }
       guard let (start, end) = attribute.value else { continue }
-      output.append("=\"")
+      output.append(UInt8(ascii: "="))
+      output.append(UInt8(ascii: "\""))
       if attribute.escapesQuotes {
         try appendEscapingQuotes(from: start, to: end)
       } else {
@@ -1042,7 +1027,8 @@ struct DirectHTMLPrinter {
 
   @inline(__always)
   private mutating func writeEndTag(_ name: TagName, foreign: Bool = false) {
-    output.append("</")
+    output.append(UInt8(ascii: "<"))
+    output.append(UInt8(ascii: "/"))
     appendName(name, foreign: foreign)
     output.append(UInt8(ascii: ">"))
   }
@@ -1063,27 +1049,13 @@ struct DirectHTMLPrinter {
   /// capitals lowercased.
   private mutating func appendLowercased(from start: Int, to end: Int) {
     guard start < end else { return }
-    if end - start <= 32, end + 8 <= bytes.count {
-      output.appendWords(
-        from: bytes.baseAddress.unsafelyUnwrapped + start,
-        count: end - start,
-        lowercasing: true
-      )
-      return
-    }
-    output.appendLowercased(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    output.appendLowercased(bytes, from: start, to: end)
   }
 
   @inline(__always)
   private mutating func append(from start: Int, to end: Int) {
     guard start < end else { return }
-    // A short slice, when the page goes on for a word after it, as whole words: the bytes
-    // written past its end are written over next, or left past the text's end.
-    if end - start <= 32, end + 8 <= bytes.count {
-      output.appendWords(from: bytes.baseAddress.unsafelyUnwrapped + start, count: end - start)
-      return
-    }
-    output.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    output.append(bytes, from: start, to: end)
   }
 
   @inline(__always)
@@ -1099,7 +1071,7 @@ struct DirectHTMLPrinter {
 
 /// Reading the page's bytes: methods of the input rather than of the printer, whose calls would
 /// copy the printer's whole state (and retain its arrays) to read a few bytes.
-private extension UnsafeBufferPointer<UInt8> {
+private extension [UInt8] {
   func markupKind(at index: Int) -> DirectHTMLPrinter.MarkupKind? {
     guard index + 1 < self.count else { return nil }
     let next = self[index + 1]
@@ -1155,21 +1127,13 @@ private extension UnsafeBufferPointer<UInt8> {
     return position
   }
 
-  func hasPrefix(_ prefix: StaticString, at offset: Int) -> Bool {
-    let count = prefix.utf8CodeUnitCount
-    guard offset + count <= self.count else { return false }
-    let start = prefix.utf8Start
-    for position in 0..<count where self[offset + position] != start[position] { return false }
-    return true
-  }
-
   /// Whether the bytes at `offset` are `prefix` (lowercase) with ASCII letters in any case.
-  func hasPrefixIgnoringCase(_ prefix: StaticString, at offset: Int) -> Bool {
-    let count = prefix.utf8CodeUnitCount
-    guard offset + count <= self.count else { return false }
-    let start = prefix.utf8Start
-    for position in 0..<count where lowercased(self[offset + position]) != start[position] {
-      return false
+  func hasPrefixIgnoringCase(_ prefix: String, at offset: Int) -> Bool {
+    guard offset >= 0, offset + prefix.utf8.count <= self.count else { return false }
+    var position = offset
+    for byte in prefix.utf8 {
+      if lowercased(self[position]) != byte { return false }
+      position += 1
     }
     return true
   }
@@ -1257,70 +1221,6 @@ private enum Layout {
   case compactNested
 }
 
-/// What the printer asks of an `Array` for its stacks and counts, without the uniqueness check
-/// (a runtime call) on every change, which the printer makes several times per element. Grows by
-/// doubling; the printer frees it. Positions are checked as an `Array` checks them. Only for
-/// elements that hold no references (nothing is deinitialised).
-private struct FlatArray<Element>: RandomAccessCollection {
-  private var base: UnsafeMutablePointer<Element>
-  private var capacity: Int
-  private(set) var count: Int
-
-  init() {
-    capacity = 16
-    base = .allocate(capacity: capacity)
-    count = 0
-  }
-
-  init(repeating element: Element, count: Int) {
-    capacity = Swift.max(count, 16)
-    base = .allocate(capacity: capacity)
-    base.initialize(repeating: element, count: count)
-    self.count = count
-  }
-
-  var startIndex: Int { 0 }
-  var endIndex: Int { count }
-
-  subscript(position: Int) -> Element {
-    @inline(__always) get {
-      precondition(position >= 0 && position < count, "Index out of range")
-      return base[position]
-    }
-    @inline(__always) set {
-      precondition(position >= 0 && position < count, "Index out of range")
-      base[position] = newValue
-    }
-  }
-
-  @inline(__always)
-  mutating func append(_ element: Element) {
-    if count == capacity {
-      let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-      larger.moveInitialize(from: base, count: count)
-      base.deallocate()
-      base = larger
-      capacity *= 2
-    }
-    (base + count).initialize(to: element)
-    count &+= 1
-  }
-
-  @inline(__always)
-  mutating func removeLast(_ removed: Int = 1) {
-    precondition(removed >= 0 && removed <= count, "Can't remove more than the array holds")
-    count &-= removed
-  }
-
-  mutating func remove(at position: Int) {
-    precondition(position >= 0 && position < count, "Index out of range")
-    (base + position).update(from: base + position + 1, count: count - position - 1)
-    count &-= 1
-  }
-
-  func deallocate() { base.deallocate() }
-}
-
 private struct OpenTag {
   var name: TagName
   var serial: Int
@@ -1354,155 +1254,84 @@ private func lowercased(_ byte: UInt8) -> UInt8 {
   byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
 }
 
-/// The canonical text as it is written, into a buffer of the printer's that grows by doubling,
-/// so that a write is a bounds check and a copy. The printer frees it.
+/// The canonical text as it is written: an array of bytes, reserved for the whole text up
+/// front.
 private struct OutputBytes {
-  private var base: UnsafeMutablePointer<UInt8>
-  private var capacity: Int
-  private(set) var count = 0
+  private var bytes: [UInt8] = []
 
   init(capacity: Int) {
-    self.capacity = max(capacity, 16)
-    base = .allocate(capacity: self.capacity)
+    bytes.reserveCapacity(capacity)
   }
 
-  func deallocate() { base.deallocate() }
+  var count: Int { bytes.count }
 
   /// The text as a `String`, copied without validating it again: the printer writes only whole
   /// characters of its input, which is valid UTF-8 (slices of it end at ASCII bytes, names with
   /// other bytes are refused, and the rest is ASCII). Validating 1.5 MB that holds one non-ASCII
   /// byte would take a fifth of the print (see the Performance article); the tests' debug builds
-  /// still check every text.
+  /// still check every text. The core's `String(copyingValidUTF8:)` is this module's only
+  /// unsafe call.
   func makeString() -> String {
-    String(copyingValidUTF8: UnsafeBufferPointer(start: base, count: count))
-  }
-
-  @inline(__always)
-  private mutating func reserve(_ extra: Int) {
-    if count + extra > capacity { grow(to: count + extra) }
-  }
-
-  private mutating func grow(to needed: Int) {
-    var newCapacity = max(capacity * 2, 4096)
-    while newCapacity < needed { newCapacity *= 2 }
-    let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-    newBase.update(from: base, count: count)
-    base.deallocate()
-    base = newBase
-    capacity = newCapacity
+    #if compiler(>=6.2)  // The `unsafe` marker came with Swift 6.2; the package builds with 6.0.
+      unsafe bytes.withUnsafeBufferPointer { unsafe String(copyingValidUTF8: $0) }
+    #else
+      bytes.withUnsafeBufferPointer { String(copyingValidUTF8: $0) }
+    #endif
   }
 
   @inline(__always)
   mutating func append(_ byte: UInt8) {
-    reserve(1)
-    base[count] = byte
-    count &+= 1
+    bytes.append(byte)
   }
 
+  /// The bytes of `source` from `start` to `end`: a short run (most are a name or a short
+  /// value) byte by byte, which costs less than making a slice (a retain and a release) and
+  /// calling `memmove`.
   @inline(__always)
-  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-    reserve(bytes.count)
-    // Most slices are a name or a short value, for which a call to `memmove` costs more: they
-    // are copied a word at a time.
-    if bytes.count <= 64 {
-      let source = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped)
-      let target = UnsafeMutableRawPointer(base + count)
-      var position = 0
-      while position &+ 8 <= bytes.count {
-        let word = source.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-        target.storeBytes(of: word, toByteOffset: position, as: UInt64.self)
-        position &+= 8
-      }
-      while position < bytes.count {
-        base[count &+ position] = bytes[position]
-        position &+= 1
-      }
+  mutating func append(_ source: [UInt8], from start: Int, to end: Int) {
+    if end &- start <= 16 {
+      for position in start..<end { bytes.append(source[position]) }
     } else {
-      (base + count).update(from: bytes.baseAddress!, count: bytes.count)
+      bytes.append(contentsOf: source[start..<end])
     }
-    count += bytes.count
   }
 
-  /// The first `count` bytes of `word` (at most 8), the first in the lowest byte; written as
-  /// eight bytes, of which those after the first `count` are written over next.
+  /// The first `count` bytes of `word` (at most 8), the first in the lowest byte.
   @inline(__always)
   mutating func appendWord(_ word: UInt64, count written: Int) {
-    reserve(8)
-    UnsafeMutableRawPointer(base + count).storeBytes(
-      of: word.littleEndian,
-      as: UInt64.self
-    )
-    count &+= written
-  }
-
-  /// The `byteCount` bytes at `source` copied a word at a time, as many words as they take (the
-  /// caller makes sure that the source can be read that far), ASCII capitals lowercased if
-  /// `lowercasing`: the bytes must then be ASCII (those after them in the last word may be
-  /// anything, see ``ByteScan/capitals(_:)``). What is written past them is written over next.
-  @inline(__always)
-  mutating func appendWords(
-    from source: UnsafePointer<UInt8>,
-    count byteCount: Int,
-    lowercasing: Bool = false
-  ) {
-    reserve(byteCount &+ 8)
-    let target = UnsafeMutableRawPointer(base + count)
-    let source = UnsafeRawPointer(source)
-    var position = 0
-    repeat {
-      var word = source.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-      if lowercasing {
-        word = UInt64(littleEndian: word)
-        word = (word | ByteScan.capitals(word) &>> 2).littleEndian
-      }
-      target.storeBytes(of: word, toByteOffset: position, as: UInt64.self)
-      position &+= 8
-    } while position < byteCount
-    count &+= byteCount
-  }
-
-  /// `bytes` with ASCII capitals lowercased.
-  mutating func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>) {
-    reserve(bytes.count)
-    for position in 0..<bytes.count {
-      let byte = bytes[position]
-      base[count &+ position] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    for position in 0..<written {
+      bytes.append(UInt8(truncatingIfNeeded: word &>> UInt64(8 &* position)))
     }
-    count += bytes.count
+  }
+
+  /// The bytes of `source` from `start` to `end` with ASCII capitals lowercased.
+  mutating func appendLowercased(_ source: [UInt8], from start: Int, to end: Int) {
+    for position in start..<end {
+      let byte = source[position]
+      bytes.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+    }
   }
 
   @inline(__always)
-  mutating func append(_ text: StaticString) {
-    append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  mutating func append(_ text: String) {
+    bytes.append(contentsOf: text.utf8)
   }
 
-  /// `width` spaces: an indent of up to 16 as two words (a loop of them became a call to
-  /// `memset`, which costs more for so few); what is written past them is written over next.
+  /// `width` spaces.
   @inline(__always)
   mutating func appendSpaces(_ width: Int) {
-    reserve(width &+ 16)
-    let target = UnsafeMutableRawPointer(base + count)
-    let spaces: UInt64 = 0x2020_2020_2020_2020
-    target.storeBytes(of: spaces, as: UInt64.self)
-    target.storeBytes(of: spaces, toByteOffset: 8, as: UInt64.self)
-    if width > 16 { (base + count + 16).initialize(repeating: 0x20, count: width - 16) }
-    count &+= width
+    bytes.append(contentsOf: repeatElement(0x20, count: width))
   }
 
   mutating func insert(_ byte: UInt8, at position: Int) {
-    reserve(1)
-    (base + position + 1).update(from: base + position, count: count - position)
-    base[position] = byte
-    count += 1
+    bytes.insert(byte, at: position)
   }
 
   /// A newline and `indent` spaces at `position`, moving what follows.
   mutating func insertLineBreak(at position: Int, indent: Int) {
-    reserve(1 + indent)
-    (base + position + 1 + indent).update(from: base + position, count: count - position)
-    base[position] = 0x0A
-    (base + position + 1).update(repeating: 0x20, count: indent)
-    count += 1 + indent
+    var lineBreak: [UInt8] = [0x0A]
+    lineBreak.append(contentsOf: repeatElement(0x20, count: indent))
+    bytes.insert(contentsOf: lineBreak, at: position)
   }
 }
 

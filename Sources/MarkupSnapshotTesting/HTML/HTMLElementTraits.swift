@@ -237,7 +237,7 @@ struct PackedName: Equatable {
   }
 
   /// `nil` for a name too long to be one the standard lists (the longest has 13 bytes).
-  init?(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
+  init?(_ bytes: [UInt8], from start: Int, to end: Int) {
     let count = end - start
     guard count > 0, count <= 15 else { return nil }
     for position in 0..<count {
@@ -279,7 +279,7 @@ struct PackedNameTable {
       let bytes = Array(name.utf8)
       // Keys are lowercased names; `foreignObject`, listed as written in SVG, is never asked for.
       guard !bytes.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { continue }
-      let key = bytes.withUnsafeBufferPointer { PackedName($0, from: 0, to: $0.count)! }
+      let key = PackedName(bytes, from: 0, to: bytes.count)!
       var slot = key.hashSlot
       while slots[slot].high != 0 { slot = (slot + 1) & 511 }
       slots[slot] = Slot(low: key.low, high: key.high, traits: traits)
@@ -288,14 +288,12 @@ struct PackedNameTable {
 
   /// The traits of the lowercased name `key`; none for a name the standard does not list.
   func traits(of key: PackedName) -> HTMLElementTraits {
-    slots.withUnsafeBufferPointer { slots in
-      var slot = key.hashSlot
-      while true {
-        let found = slots[slot]
-        if found.low == key.low, found.high == key.high { return found.traits }
-        if found.high == 0 { return [] }
-        slot = (slot &+ 1) & 511
-      }
+    var slot = key.hashSlot
+    while true {
+      let found = slots[slot]
+      if found.low == key.low, found.high == key.high { return found.traits }
+      if found.high == 0 { return [] }
+      slot = (slot &+ 1) & 511
     }
   }
 }

@@ -15,11 +15,14 @@
 /// the parsing of `select` content. The browser also re-applies html/head/body insertion to the
 /// canonical text, so those give the same tree without being modelled here.
 ///
-/// Iterative; never fails: every input gives a document, as it does in a browser.
+/// Iterative; never fails but on nesting deeper than ``MarkupDocument/maximumDepth``, where it
+/// stops reading: every other input gives a document, as it does in a browser.
 /// - Complexity: O(*n* × *d*) for *n* bytes and an open-element depth of *d* (usually small).
 struct HTMLReader {
   private let bytes: [UInt8]
   private var index = 0
+  /// Where the token read last begins.
+  private var tokenStart = 0
   private var document = MarkupDocument(nodes: [])
   private var open = OpenElements()
   private var quirks = true
@@ -36,18 +39,22 @@ struct HTMLReader {
 
   private init(bytes: [UInt8]) { self.bytes = bytes }
 
-  static func read(_ bytes: [UInt8]) -> MarkupDocument {
+  static func read(_ bytes: [UInt8]) throws(MarkupSyntaxError) -> MarkupDocument {
     var reader = HTMLReader(bytes: bytes)
-    reader.run()
+    try reader.run()
     return reader.document
   }
 
-  private mutating func run() {
+  private mutating func run() throws(MarkupSyntaxError) {
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
       document.byteOrderMark = true
       index = 3
     }
     while index < bytes.count {
+      // One token opens at most the elements it reopens; checked after each, the tree never
+      // grows far past the limit.
+      if open.count > MarkupDocument.maximumDepth { throw .tooDeep(at: tokenStart) }
+      tokenStart = index
       if bytes[index] == UInt8(ascii: "<"), let markup = markupKind() {
         switch markup {
         case .comment: comment()
@@ -60,6 +67,7 @@ struct HTMLReader {
         text()
       }
     }
+    if open.count > MarkupDocument.maximumDepth { throw .tooDeep(at: tokenStart) }
   }
 
   private enum MarkupKind { case comment, declaration, processingInstruction, endTag, startTag }

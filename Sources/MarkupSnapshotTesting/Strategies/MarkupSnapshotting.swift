@@ -20,8 +20,9 @@ extension Snapshotting where Value == String, Format == String {
   /// </ul>
   /// ```
   ///
-  /// The text is read as a browser reads it (implied end tags, void elements, raw text), never
-  /// fails, and parses back to the same elements, attributes and text; see <doc:MarkupSnapshots>.
+  /// The text is read as a browser reads it (implied end tags, void elements, raw text), fails
+  /// only on elements nested more than 100,000 levels deep, and parses back to the same
+  /// elements, attributes and text; see <doc:MarkupSnapshots>.
   /// - Complexity: O(*n*) for a page of *n* bytes and a shallow tree.
   public static var html: Snapshotting { .html(redacting: []) }
 
@@ -81,7 +82,7 @@ extension Snapshotting where Value == Data, Format == String {
   }
 
   /// Snapshots UTF-8 XML bytes as ``Snapshotting/xml-k7tj``; bytes that are not
-  /// UTF-8 fail the assertion with their offset.
+  /// UTF-8 fail the assertion with their line and column.
   public static var xml: Snapshotting { .xml(redacting: []) }
 
   /// Snapshots UTF-8 XML bytes with the parts `redactions` select replaced by `[redacted]`.

@@ -3,23 +3,21 @@ import SnapshotTesting
 /// The canonical text of HTML or XML bytes, or the reason reported through
 /// `UnavailableSnapshot` (so the assertion fails and nothing is recorded).
 enum MarkupText {
-  /// The canonical text of `text`, read in place when it is contiguous UTF-8 (a native string).
+  /// The canonical text of `text`.
   static func html(_ text: String, redacting redactions: [MarkupRedaction]) -> String {
-    if redactions.isEmpty,
-      let printed = text.utf8.withContiguousStorageIfAvailable({
-        DirectHTMLPrinter.canonicalText($0)
-      }),
-      let printed
-    {
-      return printed
-    }
-    return html(Array(text.utf8), redacting: redactions)
+    html(Array(text.utf8), redacting: redactions)
   }
 
   static func html(_ bytes: [UInt8], redacting redactions: [MarkupRedaction]) -> String {
     // Redaction edits the tree; without it most pages print straight from their tokens.
     if redactions.isEmpty, let text = DirectHTMLPrinter.canonicalText(bytes) { return text }
-    return canonicalText(HTMLReader.read(bytes), flavor: .html, redacting: redactions)
+    let document: MarkupDocument
+    do {
+      document = try HTMLReader.read(bytes)
+    } catch {
+      return UnavailableSnapshot.report(tooDeep(error, in: bytes, format: "HTML"))
+    }
+    return canonicalText(document, flavor: .html, redacting: redactions)
   }
 
   static func xml(_ bytes: [UInt8], redacting redactions: [MarkupRedaction]) -> String {
@@ -27,11 +25,16 @@ enum MarkupText {
       return UnavailableSnapshot.report("The XML is UTF-16; only UTF-8 XML can be snapshotted.")
     }
     if let offset = firstInvalidUTF8(bytes) {
-      return UnavailableSnapshot.report("The XML is not valid UTF-8 at byte \(offset).")
+      let position = MarkupSyntaxError(offset: offset, reason: "").position(in: bytes)
+      return UnavailableSnapshot.report(
+        "The XML is not valid UTF-8 at \(position) (byte \(offset))."
+      )
     }
     let document: MarkupDocument
     do {
       document = try XMLReader.read(bytes)
+    } catch  where error.isTooDeep {
+      return UnavailableSnapshot.report(tooDeep(error, in: bytes, format: "XML"))
     } catch {
       return UnavailableSnapshot.report(
         "The XML is not well-formed at \(error.position(in: bytes)): \(error.reason)."
@@ -59,8 +62,22 @@ enum MarkupText {
     return CanonicalPrinter(flavor: flavor).print(document)
   }
 
+  /// Why a document nested deeper than ``MarkupDocument/maximumDepth`` is refused.
+  private static func tooDeep(
+    _ error: MarkupSyntaxError,
+    in bytes: [UInt8],
+    format: String
+  ) -> String {
+    "The \(format) nests elements more than \(MarkupDocument.maximumDepth) levels deep (the "
+      + "element at \(error.position(in: bytes)) is one too many); a snapshot refuses it rather "
+      + "than print a tree that deep."
+  }
+
   /// The offset of the first byte that does not begin or continue valid UTF-8, or `nil`.
   static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    // The standard library's validation is quick even in a debug build; the scalar-by-scalar
+    // search below runs only when it finds a fault.
+    if String(validating: bytes, as: UTF8.self) != nil { return nil }
     var parser = Unicode.UTF8.ForwardParser()
     var iterator = bytes.makeIterator()
     var offset = 0

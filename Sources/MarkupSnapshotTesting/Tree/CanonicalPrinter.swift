@@ -4,8 +4,8 @@
 ///
 /// It walks the tree with an explicit stack, so depth costs memory, never the call stack, and
 /// writes UTF-8 into one buffer that becomes the text at the end. Indentation stops growing at
-/// ``maximumIndentedDepth`` levels, so that a page of 10,000 nested elements prints in a few
-/// megabytes rather than a hundred.
+/// ``maximumIndentedDepth`` levels, so that a page of 100,000 nested elements prints in tens of
+/// megabytes rather than gigabytes.
 /// - Complexity: O(*n*) for a document of *n* bytes.
 struct CanonicalPrinter {
   enum Flavor {
@@ -192,9 +192,15 @@ struct CanonicalPrinter {
   }
 }
 
+/// The widest indent, copied from rather than written a space at a time.
+private let indentSpaces = [UInt8](
+  repeating: 0x20,
+  count: 2 * CanonicalPrinter.maximumIndentedDepth
+)
+
 extension [UInt8] {
   fileprivate mutating func append(spaces count: Int) {
-    append(contentsOf: repeatElement(0x20, count: count))
+    append(contentsOf: indentSpaces[..<count])
   }
 
   fileprivate mutating func append(endTagOf element: MarkupElement) {

@@ -31,6 +31,18 @@ final class MarkupElement {
     self.attributes = attributes
   }
 
+  /// Releases the subtree with an explicit stack: left to Swift, each element would release its
+  /// children from inside its own `deinit`, one stack frame per level, and a deep document would
+  /// overflow the stack. A descendant that something else still holds keeps its children.
+  deinit {
+    guard !children.isEmpty else { return }
+    var pending: [MarkupNode] = []
+    swap(&pending, &children)
+    while var node = pending.popLast() {
+      node.moveChildren(into: &pending)
+    }
+  }
+
   /// A new element with the same name and attributes and no content.
   func shallowCopy() -> MarkupElement {
     MarkupElement(name: name, attributes: attributes)
@@ -65,12 +77,28 @@ enum MarkupNode {
   case cdata(String)
   /// A document type, XML declaration or processing instruction, printed exactly as written.
   case verbatim(String)
+
+  /// When this is the only reference to an element, moves the element's children to the end of
+  /// `pending`, so that the element is freed childless.
+  fileprivate mutating func moveChildren(into pending: inout [MarkupNode]) {
+    guard case .element(var element) = self else { return }
+    self = .text("")
+    guard isKnownUniquelyReferenced(&element), !element.children.isEmpty else { return }
+    pending.append(contentsOf: element.children)
+    element.children = []
+  }
 }
 
 /// A parsed document: its top-level nodes and whether it began with a byte-order mark.
 struct MarkupDocument {
   var nodes: [MarkupNode]
   var byteOrderMark = false
+
+  /// How deep elements may nest. A deeper document is refused as soon as the reader reaches the
+  /// element one level too deep, so that hostile input (100 MB of unclosed tags) costs
+  /// milliseconds rather than a tree of millions of levels and gigabytes of indented text.
+  /// Browsers stop nesting at 512 levels; no real page comes near this.
+  static let maximumDepth = 100_000
 
   /// Every element, in document order, without recursion.
   var elements: [MarkupElement] {

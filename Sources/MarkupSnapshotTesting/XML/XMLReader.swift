@@ -1,8 +1,16 @@
-/// A well-formedness error: where it is and what was wrong.
+/// A well-formedness error, or a document nested too deep: where it is and what was wrong.
 struct MarkupSyntaxError: Error {
   /// The byte offset of the error in the UTF-8 text.
   var offset: Int
   var reason: String
+  /// Whether the document is refused for nesting deeper than ``MarkupDocument/maximumDepth``
+  /// (then `offset` is where the element one level too deep begins), rather than malformed.
+  var isTooDeep = false
+
+  /// The error for the element at `offset`, one level deeper than the reader accepts.
+  static func tooDeep(at offset: Int) -> MarkupSyntaxError {
+    MarkupSyntaxError(offset: offset, reason: "", isTooDeep: true)
+  }
 
   /// "line 3, column 7" for the error's position in `bytes` (columns count characters).
   func position(in bytes: [UInt8]) -> String {
@@ -21,14 +29,22 @@ struct MarkupSyntaxError: Error {
 
 /// Reads an XML document into a ``MarkupDocument``, checking that it is well-formed.
 ///
-/// It reads bytes (UTF-8) without recursion, so neither a 10 MB line nor 10,000 nested elements
-/// can overflow the stack. Foundation's `XMLParser` is not used: on Linux it depends on the
+/// It reads bytes (UTF-8) without recursion, so neither a 10 MB line nor deep nesting can
+/// overflow the stack; it stops at the element one level deeper than
+/// ``MarkupDocument/maximumDepth``. Foundation's `XMLParser` is not used: on Linux it depends on the
 /// libxml2 that swift-corelibs-foundation was built with, and the canonical form needs the source
 /// spelling of text and attributes (references undecoded), which it does not give.
 /// - Complexity: O(*n*) for *n* bytes.
 struct XMLReader {
   private let bytes: [UInt8]
   private var index = 0
+  /// The general entities the DOCTYPE's internal subset declares.
+  private var declaredEntities: Set<String> = []
+  /// Whether the XML declaration says `standalone="yes"`.
+  private var standalone = false
+  /// Whether entities may be declared where the reader does not look (an external DTD or a
+  /// parameter entity), so that, as in expat, an undeclared one is not an error.
+  private var entitiesMayBeExternal = false
 
   private init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -79,6 +95,9 @@ struct XMLReader {
               reason: "an XML declaration that is not at the start of the document"
             )
           }
+          let declaration = String(decoding: instruction, as: UTF8.self)
+          standalone =
+            declaration.contains("standalone=\"yes\"") || declaration.contains("standalone='yes'")
         }
         append(.verbatim(String(decoding: instruction, as: UTF8.self)))
       } else if hasPrefix("<!--") {
@@ -129,7 +148,10 @@ struct XMLReader {
         }
         append(.element(element))
         sawRoot = true
-        if !selfClosing { open.append((element, start)) }
+        if !selfClosing {
+          guard open.count < MarkupDocument.maximumDepth else { throw .tooDeep(at: start) }
+          open.append((element, start))
+        }
       }
     }
     if let (element, offset) = open.last {
@@ -249,7 +271,18 @@ struct XMLReader {
     } else if index < bytes.count, isNameStart(bytes[index]) {
       while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
       if index < bytes.count, bytes[index] == UInt8(ascii: ";") {
+        let name = String(decoding: bytes[(start + 1)..<index], as: UTF8.self)
         index += 1
+        guard
+          Self.predefinedEntities.contains(name) || declaredEntities.contains(name)
+            || (entitiesMayBeExternal && !standalone)
+        else {
+          throw MarkupSyntaxError(
+            offset: start,
+            reason: "the entity \"&\(name);\" is not declared (XML predefines only &amp;, &lt;, "
+              + "&gt;, &apos; and &quot;)"
+          )
+        }
         return
       }
     }
@@ -269,6 +302,9 @@ struct XMLReader {
   }
 
   /// `<!DOCTYPE …>` with its internal subset, whose `>` inside brackets and quotes do not end it.
+  ///
+  /// Notes the general entities the subset declares, and whether others may be declared
+  /// elsewhere: an external identifier (`SYSTEM`, `PUBLIC`) or a parameter entity reference.
   private mutating func doctype() throws(MarkupSyntaxError) -> String {
     let start = index
     var depth = 0
@@ -286,14 +322,37 @@ struct XMLReader {
         depth -= 1
       } else if byte == UInt8(ascii: ">"), depth <= 0 {
         return String(decoding: bytes[start..<index], as: UTF8.self)
+      } else if depth == 0, quote == nil,
+        bytes.hasPrefix("SYSTEM", at: index - 1)
+          || bytes.hasPrefix("PUBLIC", at: index - 1)
+      {
+        entitiesMayBeExternal = true
+      } else if depth > 0, byte == UInt8(ascii: "%"), index < bytes.count,
+        isNameStart(bytes[index])
+      {
+        entitiesMayBeExternal = true
+      } else if depth > 0, byte == UInt8(ascii: "<"), bytes.hasPrefix("!ENTITY", at: index) {
+        var position = index + 7
+        while position < bytes.count, isWhitespaceByte(bytes[position]) { position += 1 }
+        let nameStart = position
+        while position < bytes.count, isNameByte(bytes[position]) { position += 1 }
+        if position > nameStart {
+          declaredEntities.insert(String(decoding: bytes[nameStart..<position], as: UTF8.self))
+        }
+        index = position
+      } else if depth > 0, byte == UInt8(ascii: "<"), bytes.hasPrefix("!--", at: index) {
+        guard let end = find("-->", from: index + 3) else { break }
+        index = end
       }
     }
     throw MarkupSyntaxError(offset: start, reason: "the DOCTYPE is never closed")
   }
 
+  private static let predefinedEntities: Set<String> = ["amp", "lt", "gt", "apos", "quot"]
+
   /// The bytes from `index` through the next `terminator`, which must exist.
   private mutating func through(
-    _ terminator: StaticString,
+    _ terminator: String,
     what: String
   ) throws(MarkupSyntaxError) -> ArraySlice<UInt8> {
     let start = index
@@ -305,11 +364,11 @@ struct XMLReader {
   }
 
   /// The offset just past the first `terminator` at or after `from`.
-  private func find(_ terminator: StaticString, from: Int) -> Int? {
+  private func find(_ terminator: String, from: Int) -> Int? {
     bytes.offset(past: terminator, from: from)
   }
 
-  private func hasPrefix(_ prefix: StaticString) -> Bool {
+  private func hasPrefix(_ prefix: String) -> Bool {
     bytes.hasPrefix(prefix, at: index)
   }
 
@@ -352,20 +411,20 @@ private func isDigit(_ byte: UInt8, hex: Bool) -> Bool {
 }
 
 extension Array where Element == UInt8 {
-  func hasPrefix(_ prefix: StaticString, at offset: Int) -> Bool {
-    let count = prefix.utf8CodeUnitCount
-    guard offset + count <= self.count else { return false }
-    return prefix.withUTF8Buffer { buffer in
-      for position in 0..<count where self[offset + position] != buffer[position] { return false }
-      return true
+  func hasPrefix(_ prefix: String, at offset: Int) -> Bool {
+    guard offset >= 0, offset + prefix.utf8.count <= self.count else { return false }
+    var position = offset
+    for byte in prefix.utf8 {
+      if self[position] != byte { return false }
+      position += 1
     }
+    return true
   }
 
   /// The offset just past the first `needle` at or after `from`, or `nil`.
-  func offset(past needle: StaticString, from: Int) -> Int? {
-    let count = needle.utf8CodeUnitCount
-    guard count > 0 else { return from }
-    let first = needle.utf8Start.pointee
+  func offset(past needle: String, from: Int) -> Int? {
+    let count = needle.utf8.count
+    guard let first = needle.utf8.first else { return from }
     var position = Swift.max(from, 0)
     while position + count <= self.count {
       if self[position] == first, hasPrefix(needle, at: position) { return position + count }

@@ -2,6 +2,7 @@ import Foundation
 import ImageSnapshotTesting
 import RunRecord
 import SnapshotTesting
+import TestSupport
 import Testing
 
 @testable import WebSnapshotTesting
@@ -35,7 +36,7 @@ enum WebTesting {
 
   /// The rule behind `chromiumInstalled`, apart from this machine's browser and environment.
   static func suitesRun(browserFound: Bool, environment: [String: String]) -> Bool {
-    browserFound || environment["CI"].map { !$0.isEmpty } == true
+    browserSuitesRun(browserFound: browserFound, environment: environment)
   }
 
   static let skipReason: Comment =
