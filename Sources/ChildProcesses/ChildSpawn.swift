@@ -12,6 +12,13 @@ import CCommandSpawn
 /// and environment arrays built once, so that the command runner, the browser and the review
 /// tool all start children alike: the leader of a new process group, every signal at its default
 /// action and none blocked, and on Linux killed by the kernel if this process dies first.
+///
+/// An owner of unsafe code (ARCHITECTURE.md, "Checked rules"): the C argument, environment and
+/// path arrays handed to `command_spawn`, freed on every path, and the descriptors it moves.
+///
+/// swift-subprocess 1.0.2 was weighed and is not used: on Linux it cannot place a child's pipes
+/// on descriptors 3 and 4 (the browser's DevTools pipe), and it needs a newer tools version than
+/// the package's 6.0. Revisit when it can.
 package enum ChildSpawn {
   /// One descriptor of the child, set up in order: a copy of one of ours (`dup2`; inherited even
   /// when ours is close-on-exec), or a file opened by path.

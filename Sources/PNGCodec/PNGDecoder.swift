@@ -2,6 +2,9 @@ import CLibPNG
 import Foundation
 
 /// The only caller of libpng's decoder, through the C shim that owns its `setjmp`.
+///
+/// An owner of unsafe code (ARCHITECTURE.md, "Checked rules"): it lends the shim the file's
+/// bytes and the pixel buffer as pointers, and lengths are checked on both sides of the call.
 package enum PNGDecoder {
   /// Decodes any valid PNG to 8-bit RGBA: gray, gray with alpha, palette (with or without tRNS),
   /// RGB and RGBA, at any bit depth, interlaced or not; 16-bit samples are rounded to the nearest

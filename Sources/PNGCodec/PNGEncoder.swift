@@ -2,6 +2,9 @@ import CLibPNG
 import Foundation
 
 /// The only caller of libpng's writer, through the C shim that owns its `setjmp`.
+///
+/// An owner of unsafe code (ARCHITECTURE.md, "Checked rules"): it lends the shim the pixels
+/// as a pointer and takes the encoded bytes back, and lengths are checked on both sides.
 package enum PNGEncoder {
   /// The smallest PNG the shim finds for the pixels, which decodes to exactly the same bytes.
   ///

@@ -29,6 +29,10 @@ package struct HTTPServerLimits: Sendable {
 /// One accepted connection: reads one request under the deadlines of ``HTTPServerLimits``,
 /// answers it with `Connection: close`, and closes. Blocking calls bounded by `poll`, on the
 /// thread the server gives it.
+///
+/// An owner of unsafe code (ARCHITECTURE.md, "Checked rules"): `recv` and `send` on `[UInt8]`
+/// buffers, each call bounded by the buffer's count and preceded by a `poll` with the remaining
+/// deadline, with `MSG_NOSIGNAL` so that a client that left never raises SIGPIPE.
 struct HTTPConnection {
   let descriptor: Int32
   let limits: HTTPServerLimits

@@ -20,6 +20,11 @@ import Foundation
 ///
 /// Nothing is written to disk to serve (no lock or token file), so stopping the server, or
 /// killing it, leaves nothing behind.
+///
+/// An owner of unsafe code (ARCHITECTURE.md, "Checked rules"): `socket`, `bind` and `listen` take
+/// a C address, and accepting waits in `poll` on the socket and a wake pipe. A descriptor leaves
+/// the open set before it is closed, and ``stop()`` shuts the open ones down under the same lock,
+/// so it never touches a reused number.
 package final class ReportServer: @unchecked Sendable {
   /// Why the server could not start.
   package struct StartError: Error, CustomStringConvertible {

@@ -22,6 +22,10 @@ struct CommonRun: Equatable {
 /// one). The parts are then solved the same way, so the result is still a correct common
 /// subsequence, only perhaps not a longest one; and the time becomes O((*n* + *m*) · *L*) for a
 /// limit *L* instead of O((*n* + *m*) · *d*).
+///
+/// An owner of unsafe code (ARCHITECTURE.md, "Checked rules"): the measured hot loop of the line
+/// diff works on the arrays of line ids and the search vectors through buffer pointers, every
+/// index within their counts.
 enum MyersDiff {
   /// The edit steps one search for a middle point may take before it settles for the furthest
   /// points reached: 2,048, or 2 · √(*n* + *m*) on inputs of more than a million elements.

@@ -19,6 +19,10 @@ import Foundation
 /// the two pipes, so the kernel closes ours, the browser reads end-of-file and exits with its
 /// helper processes. The browser runs in a process group of its own, which ``terminate()``
 /// kills as a whole.
+///
+/// An owner of unsafe code (ARCHITECTURE.md, "Checked rules"): it waits with `waitid`
+/// (`WNOWAIT`), so that a process id already reaped is never signalled, and reads SIGPIPE's
+/// action with `sigaction` before ignoring it.
 final class BrowserProcess: @unchecked Sendable {
   /// The variable a browser and its helpers carry in their environment: the process identifier
   /// of the process that started them (tests count leftover browsers with it).

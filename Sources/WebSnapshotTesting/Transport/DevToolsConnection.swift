@@ -21,8 +21,9 @@ protocol DevToolsSessionListener: AnyObject, Sendable {
 /// byte. Commands carry an `id` that the reply repeats; a `sessionId` routes a command to an
 /// attached page and marks that page's events.
 ///
-/// One thread reads the reply pipe and resumes the waiting commands; writes are serialised by a
-/// lock. Once the browser is gone every waiting and later command fails with
+/// One thread reads the reply pipe and resumes the waiting commands, handing each event to its
+/// session's listener on that thread (a listener never blocks; it only posts commands); another
+/// waits for the browser's exit. Writes are serialised by a lock. Once the browser is gone every waiting and later command fails with
 /// ``WebSnapshotError/browserExited(_:)``.
 final class DevToolsConnection: @unchecked Sendable {
   private struct Pending {

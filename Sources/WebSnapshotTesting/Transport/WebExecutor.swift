@@ -9,6 +9,9 @@ import Dispatch
 /// this queue are short (a message built or parsed, a screenshot decoded); the waiting is done by
 /// the browser. The package's actors run here too (it is serial), so that a caller on the
 /// starved pool can never hold one of them up.
+///
+/// An owner of unsafe code (ARCHITECTURE.md, "Checked rules"): a custom executor runs each job
+/// as an `UnownedJob` with unowned references to itself, as Swift's executor API requires.
 final class WebExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable {
   static let shared = WebExecutor()
 
