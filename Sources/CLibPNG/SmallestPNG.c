@@ -1,6 +1,10 @@
 // The smallest encoding: the pixels in each colour type they fit, their rows filtered in several
 // ways, compressed by libdeflate, and the smallest written as IHDR, [PLTE], [tRNS], IDAT, IEND.
 // libpng is not called: the chunks are written here, their CRCs by zlib's crc32.
+// It holds about three times the filtered data at once (the filtered rows and two streams, in
+// buffers of libdeflate_zlib_compress_bound). Every allocation goes through clibpng_allocate, so
+// tests can fail each in turn, and the search's buffers are freed in one place, search_free, on
+// every path.
 
 #include "Allocation.h"
 #include "CLibPNG.h"
