@@ -128,6 +128,13 @@ let package = Package(
         "SnapshotTestingCustomDump",
       ]
     ),
+    // Built with warnings as errors: the spellings upstream accepts without a warning off Apple
+    // platforms (`record: true`, `.dump`) must build silently here too.
+    .testTarget(
+      name: "SilentSpellingsTests",
+      dependencies: ["SnapshotTesting", "InlineSnapshotTesting"],
+      swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
+    ),
     .testTarget(
       name: "InlineSnapshotTestingTests",
       dependencies: ["InlineSnapshotTesting", "SnapshotTestingCustomDump", "RunRecord", "TestSupport"],
