@@ -68,7 +68,8 @@ import Testing
       engine == .postgreSQL
       ? "SELECT n FROM generate_series(1, 1000000) n"
       : "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 1000000) SELECT n FROM g"
-    let (message, files) = try await verify(database.connection, as: .rows(sql))
+    // A generous timeout: a million rows take seconds to read in a debug build on a busy machine.
+    let (message, files) = try await verify(database.connection, as: .rows(sql), timeout: 600)
     #expect(
       message?.contains("returned 1000000 rows, more than the limit of 10000 a snapshot holds")
         == true,

@@ -12,7 +12,8 @@ import Testing
     await assertSnapshotAsync(
       of: database.connection,
       as: .rows("SELECT id, title, done, notes FROM todos ORDER BY id"),
-      named: engine.rawValue
+      named: engine.rawValue,
+      timeout: 60
     )
   }
 
@@ -20,7 +21,12 @@ import Testing
   func schemaMatchesItsReference(_ engine: Engine) async throws {
     let database = try await TestDatabase.make(engine)
     try await database.makeTodos()
-    await assertSnapshotAsync(of: database.connection, as: .schema, named: engine.rawValue)
+    await assertSnapshotAsync(
+      of: database.connection,
+      as: .schema,
+      named: engine.rawValue,
+      timeout: 60
+    )
   }
 
   @Test(arguments: Engine.allCases)
@@ -31,7 +37,8 @@ import Testing
     await assertSnapshotAsync(
       of: database.connection,
       as: .queryPlan("SELECT id, title FROM todos WHERE title = 'Buy milk'"),
-      named: engine.rawValue
+      named: engine.rawValue,
+      timeout: 60
     )
   }
 }

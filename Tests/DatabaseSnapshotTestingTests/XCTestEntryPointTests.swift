@@ -13,17 +13,20 @@ final class DatabaseXCTestEntryPointTests: FailureCapturingTestCase {
       await assertSnapshotAsync(
         of: database.connection,
         as: .rows("SELECT id, title, done FROM todos WHERE id < 5 ORDER BY id"),
-        named: "rows-\(engine.rawValue)"
+        named: "rows-\(engine.rawValue)",
+        timeout: 60
       )
       await assertSnapshotAsync(
         of: database.connection,
         as: .schema,
-        named: "schema-\(engine.rawValue)"
+        named: "schema-\(engine.rawValue)",
+        timeout: 60
       )
       await assertSnapshotAsync(
         of: database.connection,
         as: .queryPlan("SELECT id FROM todos WHERE title = 'Call Ana'"),
-        named: "plan-\(engine.rawValue)"
+        named: "plan-\(engine.rawValue)",
+        timeout: 60
       )
     }
   }
@@ -32,7 +35,11 @@ final class DatabaseXCTestEntryPointTests: FailureCapturingTestCase {
     for engine in Engine.allCases {
       let database = try waitFor { try await TestDatabase.make(engine) }
       let failures = capturingFailures {
-        assertSnapshot(of: database.connection, as: .rows("SELECT * FROM missing_table"))
+        assertSnapshot(
+          of: database.connection,
+          as: .rows("SELECT * FROM missing_table"),
+          timeout: 60
+        )
       }
       let error =
         engine == .postgreSQL

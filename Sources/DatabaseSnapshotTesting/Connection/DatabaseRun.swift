@@ -57,7 +57,7 @@ enum DatabaseRun {
       } catch {
         throw Failure(
           message: """
-            \(databaseName(dialect)) refused `\(oneLine(sql))`:
+            \(DatabaseRun.capitalized(databaseName(dialect))) refused `\(oneLine(sql))`:
             \(errorText(error))
             """
         )
@@ -85,6 +85,11 @@ enum DatabaseRun {
           """
       )
     }
+  }
+
+  /// `text` with its first letter upper-cased, to open a sentence.
+  fileprivate static func capitalized(_ text: String) -> String {
+    text.prefix(1).uppercased() + text.dropFirst()
   }
 
   /// A statement in one line, at most 200 characters, for a failure or a wait's step.

@@ -24,20 +24,17 @@ final class PostgreSQLServer: Sendable {
     try await Starter.shared.server()
   }
 
+  /// Starts the server once: every caller awaits the same start (an actor's state read before a
+  /// suspension would let each caller start one of its own).
   private actor Starter {
     static let shared = Starter()
-    private var started: Result<PostgreSQLServer, ChildProgram.Failure>?
+    private var start: Task<PostgreSQLServer, any Error>?
 
     func server() async throws -> PostgreSQLServer {
-      if let started { return try started.get() }
-      let result: Result<PostgreSQLServer, ChildProgram.Failure>
-      do {
-        result = .success(try await PostgreSQLServer.start())
-      } catch {
-        result = .failure(ChildProgram.Failure(description: "\(error)"))
-      }
-      started = result
-      return try result.get()
+      if let start { return try await start.value }
+      let task = Task { try await PostgreSQLServer.start() }
+      start = task
+      return try await task.value
     }
   }
 

@@ -1,3 +1,4 @@
+import ChildProcesses
 import DatabaseSnapshotTesting
 import Foundation
 
@@ -21,28 +22,33 @@ struct Psql: Sendable {
   }
 
   func run(_ sql: String) async throws -> SQLResult {
-    let run = try await ChildProgram.run(
+    let arguments = [
+      "-X", "-q", "-h", host, "-p", String(port), "-U", "postgres", "-d", database, "--csv",
+      "-v", "ON_ERROR_STOP=1", "-P", "null=\(Self.nullMarker)", "-c", sql,
+    ]
+    let result = try await ChildProgram.run(
       "/usr/bin/psql",
-      [
-        "-X", "-q", "-h", host, "-p", String(port), "-U", "postgres", "-d", database, "--csv",
-        "-v", "ON_ERROR_STOP=1", "-P", "null=\(Self.nullMarker)", "-c", sql,
-      ],
+      arguments,
       timeout: 600,
-      environment: ["PGCONNECT_TIMEOUT": "10"]
+      environment: ["PGCONNECT_TIMEOUT": "10"],
+      finish: Self.result(of:)
     )
+    return try result.get()
+  }
+
+  /// The result `psql` printed, or its error; made on the runner's thread.
+  private static func result(of run: ChildRun) -> Result<SQLResult, Error> {
     guard run.termination == .exited(0) else {
       var message = String(decoding: run.standardError, as: UTF8.self)
       while message.last?.isNewline == true { message.removeLast() }
-      throw Error(description: message)
+      return .failure(Error(description: message))
     }
     let records = CSV.records(of: run.standardOutput)
-    guard let header = records.first else { return SQLResult(columns: []) }
-    return SQLResult(
-      columns: header,
-      rows: records.dropFirst().map { record in
-        record.map { $0 == Self.nullMarker ? .null : .text($0) }
-      }
-    )
+    guard let header = records.first else { return .success(SQLResult(columns: [])) }
+    let rows = records.dropFirst().map { record in
+      record.map { $0 == nullMarker ? SQLValue.null : .text($0) }
+    }
+    return .success(SQLResult(columns: header, rows: rows))
   }
 }
 

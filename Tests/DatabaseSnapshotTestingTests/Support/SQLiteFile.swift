@@ -42,8 +42,12 @@ final class SQLiteFile: Sendable {
     try? FileManager.default.removeItem(atPath: path)
   }
 
+  /// The connection the strategies take; each statement runs on a thread of its own, as a
+  /// driver's thread pool would, never on Swift's cooperative pool.
   var connection: SQLConnection {
-    SQLConnection(server: path) { sql in try self.run(sql) }
+    SQLConnection(server: path) { sql in
+      try await offThePool { Result { try self.run(sql) } }.get()
+    }
   }
 
   /// Runs one statement and returns its columns and rows.
