@@ -3,7 +3,8 @@
 /// schema, as PostgreSQL's own `pg_get_…def` functions print them.
 enum PostgreSQLSchema {
   /// One row per heading or member: object kind, object name, heading detail, member rank
-  /// (`-1` for a heading alone), member name, member text. Definitions come from PostgreSQL's
+  /// (`-1` for a heading alone), member name, member text; every column is `text`, so that a
+  /// driver that reads results in PostgreSQL's binary format (PostgresNIO) reads them as text. Definitions come from PostgreSQL's
   /// own deparsers (`pg_get_constraintdef`, `pg_get_indexdef`, `pg_get_viewdef`,
   /// `pg_get_triggerdef`), so they read the same however the object was written.
   static let query = """
@@ -18,9 +19,9 @@ enum PostgreSQLSchema {
         AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp\\_%'
         AND NOT c.relispartition
     )
-    SELECT r.kind, r.name, '', -1, '', '' FROM rel r WHERE r.relkind IN ('r', 'p', 'f', 'v', 'm')
+    SELECT r.kind, r.name, '', '-1', '', '' FROM rel r WHERE r.relkind IN ('r', 'p', 'f', 'v', 'm')
     UNION ALL
-    SELECT r.kind, r.name, '', 0, a.attname,
+    SELECT r.kind, r.name, '', '0', a.attname::text,
       'COLUMN ' || quote_ident(a.attname) || ' ' || pg_catalog.format_type(a.atttypid, a.atttypmod)
       || CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END
       || CASE WHEN a.attgenerated = 's'
@@ -32,23 +33,23 @@ enum PostgreSQLSchema {
     LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
     WHERE r.relkind IN ('r', 'p', 'f') AND a.attnum > 0 AND NOT a.attisdropped
     UNION ALL
-    SELECT r.kind, r.name, '', 1, con.conname,
+    SELECT r.kind, r.name, '', '1', con.conname::text,
       'CONSTRAINT ' || quote_ident(con.conname) || ' ' || pg_catalog.pg_get_constraintdef(con.oid, true)
     FROM rel r JOIN pg_catalog.pg_constraint con ON con.conrelid = r.oid
     UNION ALL
-    SELECT r.kind, r.name, '', 2, i.relname,
+    SELECT r.kind, r.name, '', '2', i.relname::text,
       CASE WHEN x.indisunique THEN 'UNIQUE INDEX ' ELSE 'INDEX ' END || quote_ident(i.relname) || ' '
       || substring(pg_catalog.pg_get_indexdef(i.oid) FROM ' USING (.*)$')
     FROM rel r JOIN pg_catalog.pg_index x ON x.indrelid = r.oid
     JOIN pg_catalog.pg_class i ON i.oid = x.indexrelid
     UNION ALL
-    SELECT r.kind, r.name, '', 3, t.tgname,
+    SELECT r.kind, r.name, '', '3', t.tgname::text,
       'TRIGGER ' || quote_ident(t.tgname) || ' '
       || substring(pg_catalog.pg_get_triggerdef(t.oid, true) FROM '^CREATE (?:CONSTRAINT )?TRIGGER \\S+ (.*)$')
     FROM rel r JOIN pg_catalog.pg_trigger t ON t.tgrelid = r.oid
     WHERE NOT t.tgisinternal
     UNION ALL
-    SELECT r.kind, r.name, '', 4, '', pg_catalog.pg_get_viewdef(r.oid, true)
+    SELECT r.kind, r.name, '', '4', '', pg_catalog.pg_get_viewdef(r.oid, true)
     FROM rel r WHERE r.relkind IN ('v', 'm')
     UNION ALL
     SELECT r.kind, r.name,
@@ -64,7 +65,7 @@ enum PostgreSQLSchema {
         JOIN pg_catalog.pg_namespace tn ON tn.oid = tc.relnamespace
         WHERE dep.classid = 'pg_catalog.pg_class'::regclass AND dep.objid = r.oid
           AND dep.deptype IN ('a', 'i') LIMIT 1), ''),
-      -1, '', ''
+      '-1', '', ''
     FROM rel r JOIN pg_catalog.pg_sequence s ON s.seqrelid = r.oid
     """
 
