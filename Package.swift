@@ -22,6 +22,7 @@ let package = Package(
     .executable(name: "snapshot-testing", targets: ["SnapshotTestingCLI"]),
     .library(name: "MarkupSnapshotTesting", targets: ["MarkupSnapshotTesting"]),
     .library(name: "TranscriptSnapshotTesting", targets: ["TranscriptSnapshotTesting"]),
+    .library(name: "DatabaseSnapshotTesting", targets: ["DatabaseSnapshotTesting"]),
   ],
   dependencies: [
     // Only the custom-dump module uses this; the core stays toolchain-only. No swift-syntax: the
@@ -128,6 +129,13 @@ let package = Package(
         "SnapshotTestingCustomDump",
       ]
     ),
+    // Built with warnings as errors: the spellings upstream accepts without a warning off Apple
+    // platforms (`record: true`, `.dump`) must build silently here too.
+    .testTarget(
+      name: "SilentSpellingsTests",
+      dependencies: ["SnapshotTesting", "InlineSnapshotTesting"],
+      swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
+    ),
     .testTarget(
       name: "InlineSnapshotTestingTests",
       dependencies: ["InlineSnapshotTesting", "SnapshotTestingCustomDump", "RunRecord", "TestSupport"],
@@ -175,13 +183,14 @@ let package = Package(
     .target(
       name: "HTTPSnapshotTesting",
       dependencies: [
-        "SnapshotTesting", "CZlib", .product(name: "HTTPTypes", package: "swift-http-types"),
+        "SnapshotTesting", "RunRecord", "CZlib",
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
     ),
     .testTarget(
       name: "HTTPSnapshotTestingTests",
       dependencies: [
-        "HTTPSnapshotTesting", "TestSupport",
+        "HTTPSnapshotTesting", "TestSupport", "RunRecord",
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
       exclude: ["__Snapshots__"]
@@ -269,6 +278,21 @@ let package = Package(
       name: "MarkupSnapshotTestingTests",
       dependencies: ["MarkupSnapshotTesting", "TestSupport"],
       exclude: ["__Fixtures__"]
+    ),
+    // What a database holds, as text: rows, schema and query plans over a value that runs one SQL
+    // statement. No database driver: users pass a few lines over theirs (see Examples/ServerTodos).
+    .target(name: "DatabaseSnapshotTesting", dependencies: ["SnapshotTesting", "RunRecord"]),
+    // SQLite's C library, for the database tests' own SQLite connection; no product links it.
+    .systemLibrary(
+      name: "CSQLite", path: "Tests/CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+    .testTarget(
+      name: "DatabaseSnapshotTestingTests",
+      // A real PostgreSQL (started with Debian's server binaries, queried with `psql`, both run
+      // through ChildProcesses) and a real SQLite (the system library).
+      dependencies: ["DatabaseSnapshotTesting", "ChildProcesses", "CSQLite", "TestSupport"],
+      exclude: ["__Snapshots__"]
     ),
   ]
 )

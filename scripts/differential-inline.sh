@@ -7,7 +7,8 @@
 #
 # Without folders the corpus is the test suites of swift-snapshot-testing 1.19.7,
 # swift-macro-testing, swift-dependencies and swift-case-paths, cloned into
-# .build-differential/corpus (once), and this package's Tests: what CI runs, in a debug build
+# .build-differential/corpus (once), Oracle/Corpus (shapes of the suites issue 47 tried) and this
+# package's Tests: what CI runs, in a debug build
 # (Oracle/.build), which is the cheaper one to build here. --full adds swift-syntax's own test
 # suite (78,000 lines) and swift-structured-queries (when the mirror has it), and builds in
 # release (Oracle/.build-release), since swift-syntax's parser is ten times slower in debug; its
@@ -46,7 +47,8 @@ if [ ${#folders[@]} -eq 0 ]; then
   for name in "${names[@]}"; do
     [ -d "$corpus/$name/Tests" ] && folders+=("$corpus/$name/Tests")
   done
-  folders+=("$root/Tests")
+  # Shapes of the suites issue 47 tried (Oracle/Corpus/README.md), and this package's tests.
+  folders+=("$root/Oracle/Corpus" "$root/Tests")
 fi
 
 corpus_list=$(IFS=:; echo "${folders[*]}")

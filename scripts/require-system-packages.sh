@@ -13,6 +13,11 @@
 #                    and bring its loopback up. And `tmux`: `.terminal`'s screen is checked
 #                    against a real terminal (TerminalTmuxTests; skipped without it, failing
 #                    when CI is set).
+#   --with-databases also the databases DatabaseSnapshotTesting's tests run against: SQLite's
+#                    library and header (`libsqlite3-dev`, which the test target links) and
+#                    PostgreSQL 15's server and client (`postgresql-15`, `postgresql-client-15`;
+#                    the tests start a cluster of their own with its binaries and query it with
+#                    `psql`).
 #   --with-pixelmatch also PyPI's `pixelmatch` (0.3.0, with python3 and pip from Debian), which
 #                    the anti-aliasing cross-check
 #                    (Tests/ImageSnapshotTestingTests/Comparison/AntialiasingTests.swift) runs
@@ -30,12 +35,15 @@ for argument in "$@"; do
       needed_by="ImageSnapshotTesting and the HTML report's browser tests"
       needs="ImageSnapshotTesting and the HTML report's browser tests need"
       ;;
+    --with-databases)
+      packages+=(libsqlite3-dev postgresql-15 postgresql-client-15)
+      ;;
     --with-pixelmatch)
       packages+=(python3 python3-pip)
       with_pixelmatch=1
       ;;
     *)
-      echo "usage: $0 [--with-chromium] [--with-pixelmatch]" >&2
+      echo "usage: $0 [--with-chromium] [--with-databases] [--with-pixelmatch]" >&2
       exit 2
       ;;
   esac

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import SnapshotTesting
 
 /// A body as text, chosen by its media type. Never fails: a body that cannot be shown as its type

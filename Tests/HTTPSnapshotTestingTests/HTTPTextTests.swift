@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import HTTPTypes
+import RunRecord
 import SnapshotTesting
 import Testing
 

@@ -39,8 +39,8 @@ final class InlineSnapshotStore: @unchecked Sendable {
   /// Each of those texts scanned, by path: a file with many failing inline assertions is scanned
   /// once, not once per failure.
   private var parsedSources: [String: ParsedSource] = [:]
-  /// The recordings per source path, one per slot.
-  private var pending: [String: [InlineSnapshotRecording.Slot: InlineSnapshotRecording]] = [:]
+  /// The recordings per source path, by call (its line and column), one per closure.
+  private var pending: [String: [CallPosition: [Int: InlineSnapshotRecording]]] = [:]
   private var isExitHookInstalled = false
 
   init(redirectingPaths redirectedPaths: [String: String] = [:]) {
@@ -57,6 +57,12 @@ final class InlineSnapshotStore: @unchecked Sendable {
   func parsedSource(atPath path: String) throws(InlineSnapshotWriteError) -> ParsedSource {
     lock.lock()
     defer { lock.unlock() }
+    return try cachedParsedSource(atPath: path)
+  }
+
+  private func cachedParsedSource(atPath path: String) throws(InlineSnapshotWriteError)
+    -> ParsedSource
+  {
     if let parsed = parsedSources[path] { return parsed }
     let parsed = ParsedSource(try cachedSource(atPath: path))
     parsedSources[path] = parsed
@@ -66,12 +72,19 @@ final class InlineSnapshotStore: @unchecked Sendable {
   /// Checks that `recording` can be written into the file at `path` and queues it for the end of
   /// the run. Throws, queueing nothing, when the file cannot be read or rewritten, or when the
   /// same closure was already recorded with another text.
+  ///
+  /// The check reads only the recording's call, with the other closures of that call recorded so
+  /// far (they move one another), never the rest of the file: each recording costs the length of
+  /// its call, so a file's recordings cost linear time, however many it has.
   func enqueue(_ recording: InlineSnapshotRecording, path: String) throws(InlineSnapshotWriteError)
   {
     lock.lock()
     defer { lock.unlock() }
-    let source = try cachedSource(atPath: path)
-    if let earlier = pending[path]?[recording.slot] {
+    let parsed = try cachedParsedSource(atPath: path)
+    let call = CallPosition(line: recording.line, column: recording.column)
+    let offset = recording.syntaxDescriptor.trailingClosureOffset
+    let sameCall = pending[path]?[call] ?? [:]
+    if let earlier = sameCall[offset] {
       guard earlier.actual == recording.actual else {
         throw .rewrite(
           path: path,
@@ -85,13 +98,12 @@ final class InlineSnapshotStore: @unchecked Sendable {
     }
     // A dry run against the text the test was compiled from, so that a refusal fails this
     // assertion rather than surfacing only after the run.
-    let queued = Array(pending[path, default: [:]].values) + [recording]
     do {
-      _ = try rewriteInlineSnapshots(in: source, recordings: queued)
+      try checkRecordings(Array(sameCall.values) + [recording], in: parsed)
     } catch {
       throw .rewrite(path: path, error)
     }
-    pending[path, default: [:]][recording.slot] = recording
+    pending[path, default: [:]][call, default: [:]][offset] = recording
     installExitHook()
   }
 
@@ -99,10 +111,12 @@ final class InlineSnapshotStore: @unchecked Sendable {
   /// that was left untouched.
   @discardableResult
   func writePending() -> [InlineSnapshotWriteError] {
-    let (work, sources) = lock.withLock {
-      () -> ([String: [InlineSnapshotRecording]], [String: String]) in
+    let (work, sources, parsedSources) = lock.withLock {
+      () -> ([String: [InlineSnapshotRecording]], [String: String], [String: ParsedSource]) in
       defer { pending.removeAll() }
-      return (pending.mapValues { Array($0.values) }, self.sources)
+      return (
+        pending.mapValues { $0.values.flatMap(\.values) }, self.sources, self.parsedSources
+      )
     }
     var failures: [InlineSnapshotWriteError] = []
     for (path, recordings) in work.sorted(by: { $0.key < $1.key }) {
@@ -111,7 +125,8 @@ final class InlineSnapshotStore: @unchecked Sendable {
         try writeRecordings(
           recordings,
           toFileAtPath: redirectedPaths[path] ?? path,
-          readFirstAs: original
+          readFirstAs: original,
+          scanned: parsedSources[path]
         )
       } catch {
         failures.append(error)
@@ -136,6 +151,12 @@ final class InlineSnapshotStore: @unchecked Sendable {
       }
     }
   }
+}
+
+/// A call in a source file, by the line and column its arguments start at.
+struct CallPosition: Hashable {
+  var line: Int
+  var column: Int
 }
 
 /// Why recorded snapshots were not written into a source file.
@@ -213,7 +234,8 @@ func readSourceFile(atPath path: String) throws(InlineSnapshotWriteError) -> Sou
 func writeRecordings(
   _ recordings: [InlineSnapshotRecording],
   toFileAtPath path: String,
-  readFirstAs original: String
+  readFirstAs original: String,
+  scanned: ParsedSource? = nil
 ) throws(InlineSnapshotWriteError) {
   let descriptor = open(path, O_RDONLY)
   if descriptor >= 0 { _ = flock(descriptor, LOCK_EX) }
@@ -230,7 +252,9 @@ func writeRecordings(
   }
   let rewritten: String
   do {
-    rewritten = try rewriteInlineSnapshots(in: current, recordings: placed)
+    // The scan of the text the run first read serves while the file is unchanged.
+    let parsed = current == original ? scanned ?? ParsedSource(current) : ParsedSource(current)
+    rewritten = try rewriteInlineSnapshots(in: parsed, recordings: placed)
   } catch {
     throw .rewrite(path: path, error)
   }

@@ -21,6 +21,23 @@ struct InlineSnapshotRewriteError: Error, Equatable, CustomStringConvertible {
     )
   }
 
+  static func unreadableCall(
+    line: Int,
+    column: Int,
+    shape: String,
+    shapeLine: Int,
+    shapeColumn: Int
+  ) -> Self {
+    Self(
+      description: """
+        The call whose arguments start at line \(line), column \(column) of the test's source has \
+        a shape the inline snapshot rewriter does not read with certainty: \(shape), at line \
+        \(shapeLine), column \(shapeColumn). The snapshot was not written; write it into the \
+        source by hand, or write the call without that shape.
+        """
+    )
+  }
+
   static func closureChanged(line: Int, label: String, detail: String) -> Self {
     Self(
       description: """

@@ -37,14 +37,20 @@ struct ParsedSource {
   let scanError: SwiftScanError?
   /// The offset of each line's first byte; a line ends at LF, CR LF or a lone CR.
   private let lineStarts: [Int]
-  /// Whether a `#sourceLocation` makes `#line` and `#column` name other lines than the text's.
-  private let movesLines: Bool
+  /// The offset of a `#sourceLocation`, which makes `#line` and `#column` name other lines than
+  /// the text's, if the text has one.
+  private let sourceLocationDirective: Int?
 
   /// Scans `text`, which stands in its file at `origin` (a whole file by default); lines and
   /// columns are the file's.
   init(_ text: String, origin: Origin = Origin()) {
-    Self.parseObserver?(text)
-    bytes = Array(text.utf8)
+    self.init(Array(text.utf8)[...], origin: origin)
+  }
+
+  /// Scans the UTF-8 text `text`, which stands in its file at `origin`.
+  init(_ text: ArraySlice<UInt8>, origin: Origin = Origin()) {
+    if let observer = Self.parseObserver { observer(String(decoding: text, as: UTF8.self)) }
+    bytes = Array(text)
     self.origin = origin
     var starts = [0]
     var index = 0
@@ -62,22 +68,54 @@ struct ParsedSource {
       scanError = error
     }
     let scanned = bytes
-    movesLines = tokens.contains { token in
+    sourceLocationDirective = tokens.first { token in
       token.kind == .pound && scanned[token.start..<token.end].elementsEqual("#sourceLocation".utf8)
-    }
+    }?.start
   }
 
   /// The call whose argument list starts at `line` and `column` (the position `#line` and
   /// `#column` give a function's default arguments: just after the called expression and the
   /// spaces and comments that follow it on its line), or `nil` when none certainly does.
   func call(line: Int, column: Int) -> ScannedCall? {
+    if case .found(let call) = lookUpCall(line: line, column: column) { return call }
+    return nil
+  }
+
+  /// What stands at `line` and `column`: the call whose arguments start there, nothing that could
+  /// start a call's arguments, or a call the reader refuses and why.
+  func lookUpCall(line: Int, column: Int) -> CallLookup {
     let localLine = line - origin.line + 1
     let localColumn = localLine == 1 ? column - origin.column + 1 : column
-    guard !movesLines, localLine >= 1, localLine <= lineStarts.count, localColumn >= 1 else { return nil }
+    guard localLine >= 1, localLine <= lineStarts.count, localColumn >= 1 else { return .nothing }
     let offset = lineStarts[localLine - 1] + localColumn - 1
     let lineEnd = localLine < lineStarts.count ? lineStarts[localLine] : bytes.count
-    guard offset < lineEnd, let index = tokenIndex(startingAt: offset) else { return nil }
-    return CallReader(source: self).call(openingAt: index)
+    guard offset < lineEnd, let index = tokenIndex(startingAt: offset),
+      tokens[index].kind == .punctuation,
+      bytes[offset] == UInt8(ascii: "(") || bytes[offset] == UInt8(ascii: "{")
+    else { return .nothing }
+    if let directive = sourceLocationDirective {
+      let location = self.location(of: directive)
+      return .refused(
+        shape: "a `#sourceLocation` directive, which makes `#line` name other lines",
+        line: location.line,
+        column: location.column
+      )
+    }
+    do {
+      return .found(try CallReader(source: self).read(openingAt: index))
+    } catch {
+      let location = self.location(of: error.offset)
+      return .refused(shape: error.shape, line: location.line, column: location.column)
+    }
+  }
+
+  /// What ``lookUpCall(line:column:)`` finds.
+  enum CallLookup {
+    case found(ScannedCall)
+    /// No `(` or `{` starts there: the source is not the one the test was compiled from.
+    case nothing
+    /// A call starts its arguments there, in a shape the reader does not read with certainty.
+    case refused(shape: String, line: Int, column: Int)
   }
 
   /// The file's line and column of a byte offset in the scanned text.
@@ -89,6 +127,16 @@ struct ParsedSource {
       if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
     }
     return origin.fileLocation(line: low + 1, column: offset - lineStarts[low] + 1)
+  }
+
+  /// The leading spaces and tabs of the file's line `line`, which must be in the scanned text.
+  func indentation(ofLine line: Int) -> String {
+    let local = line - origin.line
+    guard local >= 0, local < lineStarts.count else { return "" }
+    let indentation = bytes[lineStarts[local]...].prefix {
+      $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t")
+    }
+    return String(decoding: indentation, as: UTF8.self)
   }
 
   /// The file's line of a byte offset in the scanned text.

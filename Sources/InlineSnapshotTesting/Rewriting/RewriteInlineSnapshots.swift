@@ -5,65 +5,114 @@
 /// compiled with, and carries the snapshot that test saw (`expected`). The text is refused,
 /// whole, when
 ///
-/// - it does not scan (``SwiftScanner``), or no call the scanner can place with certainty starts
-///   its arguments at a recording's line and column (``CallReader``);
+/// - it does not scan (``SwiftScanner``), or no call starts its arguments at a recording's line
+///   and column (the source has changed since the test was compiled), or the call there has a
+///   shape ``CallReader`` does not read with certainty (the refusal names it, and where);
 /// - the closure found there does not return `expected` (or exists when `expected` is `nil`, or
 ///   is missing when it is not): the source has changed since the test was compiled;
 /// - the result would not scan or would not read back as the recorded text.
 ///
 /// Only the snapshot closures change; every other byte, comments and formatting included, stays.
 ///
-/// - Complexity: O(*n* · *r*) for a source of *n* bytes and *r* recordings. The source is scanned
-///   once and the result once more to check it; in between, each edited call's own text is
-///   scanned again, so that the next recording of the same call sees the previous edit.
+/// - Complexity: O(*n* + *c*) for a source of *n* bytes whose recorded calls hold *c* bytes (a
+///   call with several recorded closures counts once per closure). The source is scanned once
+///   and the result once more to check it; in between, only the recorded calls are read again.
 func rewriteInlineSnapshots(
   in source: String,
   recordings: [InlineSnapshotRecording]
 ) throws(InlineSnapshotRewriteError) -> String {
-  let parsed = ParsedSource(source)
+  try rewriteInlineSnapshots(in: ParsedSource(source), recordings: recordings)
+}
+
+/// ``rewriteInlineSnapshots(in:recordings:)`` on a source already scanned.
+func rewriteInlineSnapshots(
+  in parsed: ParsedSource,
+  recordings: [InlineSnapshotRecording]
+) throws(InlineSnapshotRewriteError) -> String {
   if let errorLine = parsed.firstSyntaxErrorLine {
     throw .unparsable(line: errorLine)
   }
-  var pass = RewritePass(source: parsed, text: source)
+  var pass = RewritePass(source: parsed)
   // Later calls first: an edit only changes text after its call's argument list starts, so the
   // lines and columns of the calls still to come stay valid.
   for recording in recordings.sorted(by: { $0.slot < $1.slot }) {
     try pass.apply(recording)
   }
-  if pass.text != source, ParsedSource(pass.text).firstSyntaxErrorLine != nil {
+  guard pass.hasEdits else { return parsed.text(0..<parsed.bytes.count) }
+  let text = pass.finish()
+  if ParsedSource(text).firstSyntaxErrorLine != nil {
     throw .producedInvalidSource
   }
-  return pass.text
+  return text
+}
+
+/// Checks that `recordings`, all of one call, can be written into `parsed`, without the rest of
+/// the file: what an assertion checks before it queues its recording for the end of the run.
+///
+/// - Complexity: O(*c*) for a call of *c* bytes, times the recordings.
+func checkRecordings(
+  _ recordings: [InlineSnapshotRecording],
+  in parsed: ParsedSource
+) throws(InlineSnapshotRewriteError) {
+  if let errorLine = parsed.firstSyntaxErrorLine {
+    throw .unparsable(line: errorLine)
+  }
+  var pass = RewritePass(source: parsed)
+  for recording in recordings.sorted(by: { $0.slot < $1.slot }) {
+    try pass.apply(recording)
+  }
 }
 
 /// The recordings of one file applied one after another, against a single scan of the file.
 ///
 /// Every edit lands after its call's position, and the calls are taken from the last in the file
-/// to the first, so the text before a call never changes before the call's turn. The call is
-/// then read from the file's scan while no edit of the pass has landed inside it; once one has
-/// (an earlier closure of the same call, or a recorded call nested in its arguments), its current
-/// text alone is scanned again.
+/// to the first, so the text before a call never changes before the call's turn. The new text is
+/// built from the end: `committed` holds the finished text after the `region`, the bytes of the
+/// recorded calls being edited (one call, or calls nested in one another), so that an edit copies
+/// only its region, never the file. A call is read from the file's scan while no edit has landed
+/// in its region; once one has, the region's text alone is scanned again.
 private struct RewritePass {
   let source: ParsedSource
   let style: SourceStyle
-  private(set) var text: String
-  /// The edits made so far: the offset in `source` of their call's position, and the bytes they
-  /// added.
-  private var edits: [(callOffset: Int, addedBytes: Int)] = []
-  /// The call last read from its own text, while no edit has been made since.
-  private var lastReparsed: (callPosition: Int, editCount: Int, view: CallView)?
+  /// The finished text after the region, as pieces from the end of the file backwards.
+  private var committed: [Piece] = []
+  private var region: Piece?
+  /// The region's text scanned, while no edit has been made since.
+  private var regionScan: ParsedSource?
+  private(set) var hasEdits = false
 
-  init(source: ParsedSource, text: String) {
+  /// Bytes of the new text that stand for the range `start..<end` of the source.
+  private struct Piece {
+    var start: Int
+    var end: Int
+    var bytes: ArraySlice<UInt8>
+    var isEdited: Bool
+  }
+
+  init(source: ParsedSource) {
     self.source = source
-    self.style = SourceStyle(text)
-    self.text = text
+    self.style = SourceStyle(source.bytes)
   }
 
   /// Applies one recording, then checks that the closure reads back as the recorded text.
   mutating func apply(_ recording: InlineSnapshotRecording) throws(InlineSnapshotRewriteError) {
-    guard let view = callView(for: recording) else {
+    let original: ScannedCall
+    switch source.lookUpCall(line: recording.line, column: recording.column) {
+    case .found(let call):
+      original = call
+    case .nothing:
       throw .callNotFound(line: recording.line, column: recording.column)
+    case .refused(let shape, let line, let column):
+      throw .unreadableCall(
+        line: recording.line,
+        column: recording.column,
+        shape: shape,
+        shapeLine: line,
+        shapeColumn: column
+      )
     }
+    include(original)
+    let view = try callView(for: recording)
     let slot = try SnapshotSlot(
       of: view.call,
       descriptor: recording.syntaxDescriptor,
@@ -74,7 +123,7 @@ private struct RewritePass {
     let closureText = recording.actual.map {
       snapshotClosureText(
         $0,
-        indentation: style.indentation(ofLine: recording.line, in: text),
+        indentation: source.indentation(ofLine: recording.line),
         indentUnit: style.indentUnit,
         newline: style.newline
       )
@@ -87,43 +136,98 @@ private struct RewritePass {
         recording: recording
       )
     else { return }
-    let before = text.utf8.count
-    text = edit.apply(to: text, at: view.offset)
-    edits.append((view.originalPosition, text.utf8.count - before))
+    region!.bytes.replaceSubrange(
+      (region!.bytes.startIndex + view.shift + edit.from)..<(region!.bytes.startIndex + view.shift
+        + edit.to),
+      with: edit.replacement.utf8
+    )
+    region!.isEdited = true
+    regionScan = nil
+    hasEdits = true
     try checkReadsBack(recording)
   }
 
-  /// The call `recording` names, as the text reads now, or `nil` when there is none.
-  private mutating func callView(for recording: InlineSnapshotRecording) -> CallView? {
-    guard let call = source.call(line: recording.line, column: recording.column) else {
-      return nil
+  /// The new text: the source before the region, the region, and the committed text.
+  mutating func finish() -> String {
+    var pieces = committed
+    var start = source.bytes.count
+    if let region {
+      pieces.append(region)
+      start = region.start
     }
-    let start = call.start
-    let end = call.end
-    let editsInside = edits.filter { (start..<end).contains($0.callOffset) }
-    let originalPosition = call.position
-    guard !editsInside.isEmpty else {
-      return CallView(call: call, offset: 0, originalPosition: originalPosition)
+    pieces.append(Piece(start: 0, end: start, bytes: source.bytes[0..<start], isEdited: false))
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(pieces.reduce(0) { $0 + $1.bytes.count })
+    for piece in pieces.reversed() { bytes.append(contentsOf: piece.bytes) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Makes the region cover `call` (source offsets): a call after the region... cannot come, as
+  /// calls come last first; one before it commits the region and starts a new one; one that
+  /// overlaps it (encloses it, or holds it in its called expression) widens it.
+  private mutating func include(_ call: ScannedCall) {
+    guard var current = region else {
+      region = Piece(
+        start: call.start, end: call.end, bytes: source.bytes[call.start..<call.end],
+        isEdited: false)
+      committed.append(
+        Piece(start: call.end, end: source.bytes.count, bytes: source.bytes[call.end...],
+          isEdited: false))
+      return
     }
-    if let last = lastReparsed, last.callPosition == originalPosition,
-      last.editCount == edits.count
-    {
-      return last.view
+    if call.end <= current.start {
+      committed.append(current)
+      committed.append(
+        Piece(start: call.end, end: current.start, bytes: source.bytes[call.end..<current.start],
+          isEdited: false))
+      region = Piece(
+        start: call.start, end: call.end, bytes: source.bytes[call.start..<call.end],
+        isEdited: false)
+      regionScan = nil
+      return
     }
-    let currentEnd = end + editsInside.reduce(0) { $0 + $1.addedBytes }
-    let utf8 = Array(text.utf8)
-    let callText = String(decoding: utf8[start..<min(currentEnd, utf8.count)], as: UTF8.self)
-    let location = source.location(of: call.start)
-    let reparsed = ParsedSource(
-      callText,
-      origin: .init(offset: start, line: location.line, column: location.column)
-    )
-    guard let current = reparsed.call(line: recording.line, column: recording.column) else {
-      return nil
+    var bytes = Array(source.bytes[min(call.start, current.start)..<current.start])
+    bytes.append(contentsOf: current.bytes)
+    // Take back what was committed up to the call's end.
+    while current.end < call.end, var next = committed.popLast() {
+      if next.end <= call.end || next.isEdited {
+        bytes.append(contentsOf: next.bytes)
+        current.end = next.end
+        current.isEdited = current.isEdited || next.isEdited
+      } else {
+        let split = call.end - next.start
+        bytes.append(contentsOf: next.bytes.prefix(split))
+        next.bytes = next.bytes.dropFirst(split)
+        next.start = call.end
+        current.end = call.end
+        committed.append(next)
+      }
     }
-    let view = CallView(call: current, offset: start, originalPosition: originalPosition)
-    lastReparsed = (originalPosition, edits.count, view)
-    return view
+    current.start = min(call.start, current.start)
+    current.bytes = bytes[...]
+    region = current
+    regionScan = nil
+  }
+
+  /// The call `recording` names, as the region reads now.
+  private mutating func callView(
+    for recording: InlineSnapshotRecording
+  ) throws(InlineSnapshotRewriteError) -> CallView {
+    let region = self.region!
+    if !region.isEdited, let call = source.call(line: recording.line, column: recording.column) {
+      return CallView(call: call, shift: -region.start)
+    }
+    if regionScan == nil {
+      let location = source.location(of: region.start)
+      regionScan = ParsedSource(
+        region.bytes,
+        origin: .init(offset: region.start, line: location.line, column: location.column)
+      )
+    }
+    guard let call = regionScan!.call(line: recording.line, column: recording.column) else {
+      throw .producedInvalidSource
+    }
+    return CallView(call: call, shift: 0)
   }
 
   /// Checks that the new closure reads back as exactly the recorded text.
@@ -131,7 +235,7 @@ private struct RewritePass {
     _ recording: InlineSnapshotRecording
   ) throws(InlineSnapshotRewriteError) {
     guard let actual = recording.actual else { return }
-    guard let view = callView(for: recording),
+    guard let view = try? callView(for: recording),
       let closure = try? SnapshotSlot(
         of: view.call,
         descriptor: recording.syntaxDescriptor,
@@ -146,13 +250,11 @@ private struct RewritePass {
   }
 }
 
-/// A call as the pass reads it: from the file's parse, or from its own text parsed anew.
+/// A call as the pass reads it: from the file's scan, or from its region's text scanned anew.
 private struct CallView {
   var call: ScannedCall
-  /// Where position 0 of `call`'s tree is in the current text.
-  var offset: Int
-  /// The offset in the file's parse of the call's position, which names it across edits.
-  var originalPosition: Int
+  /// What to add to an offset of `call` to find its byte in the region.
+  var shift: Int
 }
 
 /// Refuses to write when the closure in the source is not the one the test was compiled with.
@@ -198,35 +300,31 @@ struct SourceStyle {
   /// `"\r\n"` when the file's first line ends that way, else `"\n"`.
   var newline: String
 
-  init(_ source: String) {
+  /// The style of a file's bytes; reads them only up to the first indented line.
+  init<Bytes: Collection<UInt8>>(_ bytes: Bytes) where Bytes.Index == Int {
+    let lineFeed = UInt8(ascii: "\n")
     newline =
-      source.utf8.firstIndex(of: UInt8(ascii: "\n")).map { index in
-        index > source.utf8.startIndex && source.utf8[source.utf8.index(before: index)] == 0x0D
-          ? "\r\n" : "\n"
+      bytes.firstIndex(of: lineFeed).map { index in
+        index > bytes.startIndex && bytes[index - 1] == 0x0D ? "\r\n" : "\n"
       } ?? "\n"
     indentUnit = "    "
-    for line in source.unicodeScalars.split(separator: "\n") {
-      let indentation = line.prefix { $0 == " " || $0 == "\t" }
+    var lineStart = bytes.startIndex
+    while lineStart < bytes.endIndex {
+      let lineEnd = bytes[lineStart...].firstIndex(of: lineFeed) ?? bytes.endIndex
+      let line = bytes[lineStart..<lineEnd]
+      let indentation = line.prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
       let rest = line.dropFirst(indentation.count)
       // A block comment's ` * ` continuation lines are not indentation.
-      guard !indentation.isEmpty, let first = rest.first, first != "*", first != "\r" else {
-        continue
+      if !indentation.isEmpty, let first = rest.first, first != UInt8(ascii: "*"), first != 0x0D {
+        indentUnit = String(decoding: indentation, as: UTF8.self)
+        break
       }
-      indentUnit = String(String.UnicodeScalarView(indentation))
-      break
+      lineStart = lineEnd + 1
     }
   }
 
-  /// The leading spaces and tabs of the 1-based line `line`.
-  func indentation(ofLine line: Int, in source: String) -> String {
-    var current = 1
-    var utf8 = source.utf8[...]
-    while current < line, let newlineIndex = utf8.firstIndex(of: UInt8(ascii: "\n")) {
-      utf8 = utf8[utf8.index(after: newlineIndex)...]
-      current += 1
-    }
-    let indentation = utf8.prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-    return String(decoding: indentation, as: UTF8.self)
+  init(_ source: String) {
+    self.init(Array(source.utf8))
   }
 }
 

@@ -42,21 +42,40 @@ struct ScannedCall {
   var end: Int
 }
 
-/// Reads a call from the token where its arguments start, refusing (with `nil`) anything it cannot
-/// read with certainty: a `(` or `{` that does not follow a callee on its line, a call in an `if`,
-/// `guard`, `while`, `for` or `switch` head or in a declaration (where a `{` is a body, not a
-/// closure), a `#if` among the arguments, an argument without an expression, an argument that
-/// binds a name (`let x`: a pattern of a `case`).
+/// Reads a call from the token where its arguments start, refusing (with a ``CallRefusal`` that
+/// names the shape and where it is) anything it cannot read with certainty: a `(` or `{` that does
+/// not follow a callee on its line, a call in an `if`, `guard`, `while`, `for` or `switch` head or
+/// in a declaration (where a `{` is a body, not a closure), a `#if` among the arguments, an
+/// argument without an expression, an argument that binds a name (`let x`: a pattern of a `case`).
+/// A comma after the last argument (`f(a, b,)`, Swift 6.1) is read as the compiler reads it.
 struct CallReader {
   let source: ParsedSource
 
   private var tokens: [SwiftToken] { source.tokens }
 
+  /// The call whose arguments or first closure open at token `opener`, or `nil` when the reader
+  /// refuses it.
   func call(openingAt opener: Int) -> ScannedCall? {
-    guard opener > 0, !tokens[opener].lineBreakBefore,
-      let last = Optional(opener - 1), endsCallee(last, before: opener),
-      let start = calleeStart(endingAt: last), !inStatementHead(callee: start)
-    else { return nil }
+    try? read(openingAt: opener)
+  }
+
+  /// The call whose arguments or first closure open at token `opener`; throws the shape that
+  /// stopped the reader.
+  func read(openingAt opener: Int) throws(CallRefusal) -> ScannedCall {
+    guard opener > 0, !tokens[opener].lineBreakBefore else {
+      throw refusal("a `(` or `{` that starts its line, so no called expression precedes it", opener)
+    }
+    let last = opener - 1
+    guard endsCallee(last, before: opener) else {
+      throw refusal("a `(` or `{` that follows no called expression it can read", last)
+    }
+    guard let start = calleeStart(endingAt: last) else {
+      throw refusal("a called expression it cannot delimit", last)
+    }
+    guard !inStatementHead(callee: start) else {
+      throw refusal(
+        "a call in a statement's head or a declaration, where a `{` after it is a body", start)
+    }
     var call = ScannedCall(
       start: tokens[start].start,
       callee: source.text(tokens[start].start..<tokens[last].end),
@@ -70,8 +89,10 @@ struct CallReader {
     )
     var next = opener
     if isPunctuation(opener, "(") {
-      guard let close = tokens[opener].partner, let arguments = arguments(in: opener, close)
-      else { return nil }
+      guard let close = tokens[opener].partner else {
+        throw refusal("a `(` without its `)`", opener)
+      }
+      let arguments = try arguments(in: opener, close)
       call.arguments = arguments
       call.rightParenEnd = tokens[close].end
       call.end = tokens[close].end
@@ -80,7 +101,9 @@ struct CallReader {
       // cannot start with `{`).
       guard next < tokens.count, isPunctuation(next, "{") else { return call }
     }
-    guard let closure = closureLiteral(at: next) else { return nil }
+    guard let closure = closureLiteral(at: next) else {
+      throw refusal("a `{` without its `}`", next)
+    }
     call.trailingClosure = closure
     call.end = closure.end
     next = tokens[next].partner! + 1
@@ -257,7 +280,7 @@ struct CallReader {
   // MARK: - Arguments and closures
 
   /// The arguments between the parentheses at `open` and `close`.
-  private func arguments(in open: Int, _ close: Int) -> [ScannedCall.Argument]? {
+  private func arguments(in open: Int, _ close: Int) throws(CallRefusal) -> [ScannedCall.Argument] {
     var arguments: [ScannedCall.Argument] = []
     var first = open + 1
     var index = first
@@ -267,7 +290,7 @@ struct CallReader {
         if tokens[index].kind == .pound,
           directives.contains(source.text(tokens[index].start..<tokens[index].end))
         {
-          return nil
+          throw refusal("a `#if` among the arguments", index)
         }
         index = (tokens[index].partner.map { $0 > index ? $0 : index } ?? index) + 1
       }
@@ -275,12 +298,12 @@ struct CallReader {
       if index - first >= 2, tokens[first].kind == .word, isPunctuation(first + 1, ":") {
         expression = first + 2
       }
-      guard expression < index else { return nil }
+      guard expression < index else { throw refusal("an argument without an expression", first) }
       // `.pair(let a, var b)` binds names: it is a pattern in a `case`, never a call a test ran.
       if tokens[expression].kind == .word,
         ["let", "var"].contains(source.text(tokens[expression].start..<tokens[expression].end))
       {
-        return nil
+        throw refusal("an argument that binds a name (a `case` pattern)", expression)
       }
       let isClosure = isPunctuation(expression, "{") && tokens[expression].partner == index - 1
       arguments.append(
@@ -291,11 +314,15 @@ struct CallReader {
           closure: isClosure ? closureLiteral(at: expression) : nil
         )
       )
+      // A comma after the last argument (`f(a, b,)`) ends the list.
       index += 1
       first = index
-      if index == close { return nil }  // A trailing comma.
     }
     return arguments
+  }
+
+  private func refusal(_ shape: String, _ token: Int) -> CallRefusal {
+    CallRefusal(shape: shape, offset: tokens[token].start)
   }
 
   /// The closure whose `{` is at `open`, with the text it returns if it is one string literal.
@@ -364,6 +391,14 @@ struct CallReader {
     case .punctuation: return isPunctuation(index, "(") || isPunctuation(index, "[")
     }
   }
+}
+
+/// Why ``CallReader`` would not read a call: the shape it met, and where.
+struct CallRefusal: Error, Equatable {
+  /// What the reader met, as a phrase: "a `#if` among the arguments".
+  var shape: String
+  /// The byte offset, in the scanned text, of the token it stopped at.
+  var offset: Int
 }
 
 /// Swift's keywords, which no called expression ends with.

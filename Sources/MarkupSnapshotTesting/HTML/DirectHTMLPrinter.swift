@@ -1269,14 +1269,9 @@ private struct OutputBytes {
   /// characters of its input, which is valid UTF-8 (slices of it end at ASCII bytes, names with
   /// other bytes are refused, and the rest is ASCII). Validating 1.5 MB that holds one non-ASCII
   /// byte would take a fifth of the print (see the Performance article); the tests' debug builds
-  /// still check every text. The core's `String(copyingValidUTF8:)` is this module's only
-  /// unsafe call.
+  /// still check every text. The core owns the unchecked copy, `String(copyingValidUTF8:)`.
   func makeString() -> String {
-    #if compiler(>=6.2)  // The `unsafe` marker came with Swift 6.2; the package builds with 6.0.
-      unsafe bytes.withUnsafeBufferPointer { unsafe String(copyingValidUTF8: $0) }
-    #else
-      bytes.withUnsafeBufferPointer { String(copyingValidUTF8: $0) }
-    #endif
+    String(copyingValidUTF8: bytes)
   }
 
   @inline(__always)

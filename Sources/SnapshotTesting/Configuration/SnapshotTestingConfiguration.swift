@@ -149,9 +149,31 @@ public struct SnapshotTestingConfiguration: Sendable {
   }
 }
 
+// Deprecated where upstream deprecates it, on Apple platforms only and with `deprecated: 9999`
+// (which never warns): a suite that writes `record: true` builds without a warning against both.
 @available(
-  *,
-  deprecated,
+  iOS,
+  deprecated: 9999,
+  message: "Use '.all' instead of 'true', and '.missing' instead of 'false'."
+)
+@available(
+  macOS,
+  deprecated: 9999,
+  message: "Use '.all' instead of 'true', and '.missing' instead of 'false'."
+)
+@available(
+  tvOS,
+  deprecated: 9999,
+  message: "Use '.all' instead of 'true', and '.missing' instead of 'false'."
+)
+@available(
+  watchOS,
+  deprecated: 9999,
+  message: "Use '.all' instead of 'true', and '.missing' instead of 'false'."
+)
+@available(
+  visionOS,
+  deprecated: 9999,
   message: "Use '.all' instead of 'true', and '.missing' instead of 'false'."
 )
 extension SnapshotTestingConfiguration.Record: ExpressibleByBooleanLiteral {

@@ -24,6 +24,39 @@ import Testing
     )
   }
 
+  /// Recording is linear in the recordings of a file: each assertion's dry run reads only its
+  /// call, and the pass at exit reuses the run's scan of the file. Before, every recording
+  /// dry-ran all the earlier ones over the whole file, scanning it twice per recording.
+  @Test func recordingsInOneFileScanItOnceAndReadOnlyTheirCalls() throws {
+    let count = 30
+    let source =
+      "func f() {\n"
+      + (0..<count).map { "  assertInlineSnapshot(of: \"\($0)\", as: .lines)\n" }.joined() + "}\n"
+    let run = try FixtureRun(source: source)
+    let parses = ParsedTexts()
+    TestHooks.with(ParsedSource.ParseObserver.self, { parses.append($0) }) {
+      withKnownIssue {
+        run.run {
+          for index in 0..<count {
+            assertInlineSnapshot(
+              of: "\(index)", as: .lines, file: FixtureRun.fileName, line: UInt(2 + index),
+              column: 23)
+          }
+        }
+      }
+      #expect(run.writePending().isEmpty)
+    }
+    let written = try run.text()
+    #expect(written.components(separatedBy: "\"\"\"").count == 2 * count + 1)
+    let texts = parses.texts
+    #expect(texts.filter { $0 == source }.count == 1)
+    #expect(texts.filter { $0 == written }.count == 1)
+    // The rest are single calls, each read back after its edit.
+    let others = texts.filter { $0 != source && $0 != written }
+    #expect(others.allSatisfy { $0.hasPrefix("assertInlineSnapshot(") })
+    #expect(others.count <= 2 * count)
+  }
+
   @Test func failuresInOneFileScanItOnce() throws {
     // Three calls, each failing where its closure starts.
     let call = { (n: Int) in

@@ -151,6 +151,41 @@ import Testing
     )
   }
 
+  /// Calls nested in a recorded call's arguments, and calls before and after it: one pass over
+  /// all of them writes what one pass per recording writes, from the last call to the first.
+  @Test func onePassWritesWhatOnePassPerRecordingWrites() throws {
+    let input = """
+      func f() {
+        assertInlineSnapshot(of: 0, as: .description)
+        assertInlineSnapshot(of: { () -> Int in
+          assertInlineSnapshot(of: 1, as: .description)
+          assertInlineSnapshot(of: 2, as: .description) {
+            \"\"\"
+            two
+            \"\"\"
+          }
+          return 3
+        }(), as: .description)
+        assertInlineSnapshot(of: 4, as: .description)
+      }
+
+      """
+    let recordings = [
+      recording(in: input, occurrence: 1, actual: "0"),
+      recording(in: input, occurrence: 2, actual: "3"),
+      recording(in: input, occurrence: 3, actual: "1"),
+      recording(in: input, occurrence: 4, expected: "two", actual: "2"),
+      recording(in: input, occurrence: 5, actual: "4"),
+    ]
+    var oneByOne = input
+    for recording in recordings.sorted(by: { $0.slot < $1.slot }) {
+      oneByOne = try rewriteInlineSnapshots(in: oneByOne, recordings: [recording])
+    }
+    #expect(try rewriteInlineSnapshots(in: input, recordings: recordings) == oneByOne)
+    #expect(try rewriteInlineSnapshots(in: input, recordings: recordings.reversed()) == oneByOne)
+    #expect(oneByOne.components(separatedBy: "\"\"\"").count == 11)
+  }
+
   // MARK: - Refusals: the file is never damaged
 
   @Test func refusesSourceThatDoesNotParse() throws {

@@ -1,8 +1,9 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), for the line that stands for a body that is not text. The toolchain has
-/// no digest on Linux, and one digest of a test's body does not justify a cryptography package.
-enum SHA256 {
+/// SHA-256 (FIPS 180-4), for the lines that stand for bytes that are not text (an HTTP body, a
+/// binary database value). The toolchain has no digest on Linux, and one digest of a test's bytes
+/// does not justify a cryptography package. Here so that every module can reach it.
+package enum SHA256 {
   private static let roundConstants: [UInt32] = [
     0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
     0xab1c_5ed5, 0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe,
@@ -24,14 +25,14 @@ enum SHA256 {
   /// The digest as 64 lowercase hexadecimal digits.
   ///
   /// - Complexity: O(*n*) in the number of bytes.
-  static func hexDigest(of data: Data) -> String {
+  package static func hexDigest(of data: Data) -> String {
     digest(of: data).map { byte in
       let hex = String(byte, radix: 16)
       return byte < 0x10 ? "0" + hex : hex
     }.joined()
   }
 
-  static func digest(of data: Data) -> [UInt8] {
+  package static func digest(of data: Data) -> [UInt8] {
     var state = initialState
     // The message, a 1 bit, zeros, and the length in bits: a whole number of 64-byte blocks.
     var tail = Array(data.suffix(data.count % 64))
