@@ -6,6 +6,8 @@ import Testing
 /// What fails, and how it says so: the database's own error, a result past the limit, a server
 /// that is not there or does not answer, rows whose order the query does not fix, a lost index.
 @Suite struct FailureTests {
+  let article = "Sources/DatabaseSnapshotTesting/Documentation.docc/DatabaseSnapshots.md"
+
   /// Verifies in a fresh folder with `record`, then, after `change` if given, again without
   /// recording; the last message and the files left in the folder.
   func verify(
@@ -59,6 +61,12 @@ import Testing
     #expect(message?.contains(error) == true, "\(message ?? "")")
     #expect(message?.contains("refused `SELECT nope FROM todos`") == true)
     #expect(files == [])
+    if engine == .postgreSQL, let server = database.connection.server {
+      // The article shows a run's message; only the cluster's port differs.
+      let shown = try codeBlock(in: article, after: "fails with the database's own error:")
+      let message = (message ?? "").replacingOccurrences(of: server, with: "127.0.0.1:38851")
+      #expect(message.contains(shown), "\(message)")
+    }
   }
 
   @Test(arguments: Engine.allCases)
@@ -76,6 +84,10 @@ import Testing
       "\(message ?? "")"
     )
     #expect(files == [])
+    if engine == .postgreSQL {
+      let shown = try codeBlock(in: article, after: "fails the assertion and records nothing:")
+      #expect(message?.contains(shown) == true, "\(message ?? "")")
+    }
   }
 
   @Test func anUnreachableServerIsNamed() async throws {
@@ -116,6 +128,8 @@ import Testing
       after: { try await database.execute("UPDATE todos SET title = 'Buy oat milk' WHERE id = 1") }
     )
     #expect(unordered?.contains("Note: the query has no ORDER BY") == true, "\(unordered ?? "")")
+    let note = try codeBlock(in: article, after: "one row, a failure ends with a note:")
+    #expect(unordered?.contains(note) == true, "\(unordered ?? "")")
     let (ordered, _) = try await verify(
       database.connection,
       as: .rows("SELECT id, title FROM todos ORDER BY id"),
@@ -143,6 +157,10 @@ import Testing
       "\(message ?? "")"
     )
     #expect(added.count == 1, "\(message ?? "")")
+    if engine == .postgreSQL {
+      let shown = try codeBlock(in: article, after: "each fails with one changed line:")
+      #expect(message?.contains(shown) == true, "\(message ?? "")")
+    }
   }
 
   @Test(arguments: Engine.allCases)

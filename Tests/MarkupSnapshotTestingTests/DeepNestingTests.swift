@@ -77,6 +77,14 @@ import Testing
 
   // MARK: - A million levels: refused
 
+  @Test func theArticleShowsTheRefusalOfAPageTooDeep() throws {
+    let shown = try codeBlock(
+      in: "Sources/MarkupSnapshotTesting/Documentation.docc/MarkupSnapshots.md",
+      after: "the assertion fails, recording nothing:")
+    let html = String(repeating: "<div>", count: 1_000_000)
+    #expect(snapshotText(html, as: .html).failure == shown)
+  }
+
   @Test func aMillionNestedLevelsOfHTMLAreRefusedNamingTheElementTooDeep() {
     let html = Self.divs(1_000_000)
     #expect(DirectHTMLPrinter.canonicalText(Array(html.utf8)) == nil)
