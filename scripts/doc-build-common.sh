@@ -15,6 +15,20 @@ if [ ! -x "$doc_tools" ] || [ "$root/scripts/doc-tools/main.swift" -nt "$doc_too
   nice -n 5 "$swiftc_path" "$root/scripts/doc-tools/main.swift" -o "$doc_tools"
 fi
 
+# Every library product's modules, as Package.swift declares them: the archives docs.sh builds
+# and the symbol graphs read here, so that a new product's catalog is never left out.
+mapfile -t product_modules < <("$swift" package --package-path "$root" dump-package | python3 -c '
+import json, sys
+seen = []
+for product in json.load(sys.stdin)["products"]:
+    if "library" in product["type"]:
+        seen += [target for target in product["targets"] if target not in seen]
+print("\n".join(seen))')
+if [ "${#product_modules[@]}" -eq 0 ]; then
+  echo "error: Package.swift declares no library product (swift package dump-package)" >&2
+  exit 1
+fi
+
 # Builds the product modules and every code example in the package's own build folder, with
 # the flags of `swift test`: after the tests (as on CI) only the examples are compiled. Then the
 # symbol graphs are read from the built modules (swift-symbolgraph-extract), with extension blocks,
@@ -46,9 +60,7 @@ extract_symbol_graphs() {
   done
   rm -rf "$graphs"
   mkdir -p "$graphs"
-  for module in SnapshotTesting ImageSnapshotTesting InlineSnapshotTesting SnapshotTestingCustomDump \
-    HTTPSnapshotTesting CommandSnapshotTesting WebSnapshotTesting MarkupSnapshotTesting \
-    TranscriptSnapshotTesting; do
+  for module in "${product_modules[@]}"; do
     "$extract" -module-name "$module" -target "$triple" -I "$bin/Modules" "${maps[@]}" \
       -minimum-access-level public -emit-extension-block-symbols -output-dir "$graphs"
   done

@@ -22,19 +22,8 @@ if [ -z "${DOCC:-}" ]; then
 fi
 source "$root/scripts/doc-build-common.sh"
 
-# Every library product's modules, as Package.swift declares them, so that a new product's
-# catalog is never left out.
-mapfile -t modules < <(swift package dump-package | python3 -c '
-import json, sys
-seen = []
-for product in json.load(sys.stdin)["products"]:
-    if "library" in product["type"]:
-        seen += [target for target in product["targets"] if target not in seen]
-print("\n".join(seen))')
-if [ "${#modules[@]}" -eq 0 ]; then
-  echo "error: Package.swift declares no library product (swift package dump-package)" >&2
-  exit 1
-fi
+# Every library product's module (doc-build-common.sh reads them from Package.swift).
+modules=("${product_modules[@]}")
 
 # One build: the modules, their symbol graphs and the code examples (which must compile too).
 "$root/scripts/check-doc-examples.sh"
