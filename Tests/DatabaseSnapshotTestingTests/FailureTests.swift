@@ -94,7 +94,9 @@ import Testing
     // A port on which nothing listens: the server's own port, once it is known, plus one is not
     // guaranteed free, so use one below 1024 that no test binds.
     let connection = Psql(port: 9, database: "postgres").connection
-    let (message, _) = try await verify(connection, as: .rows("SELECT 1"))
+    // The refusal comes at once; the long timeout only rides out a machine whose threads are all
+    // busy with other tests (it once took more than a minute on the shared 2-core machine).
+    let (message, _) = try await verify(connection, as: .rows("SELECT 1"), timeout: 600)
     #expect(message?.contains("127.0.0.1:9") == true, "\(message ?? "")")
     #expect(message?.contains("Connection refused") == true, "\(message ?? "")")
   }
