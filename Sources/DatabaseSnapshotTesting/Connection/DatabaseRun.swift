@@ -12,6 +12,8 @@ enum DatabaseRun {
 
   /// The text `render` makes with the connection, produced on a task of its own: the assertion
   /// waits for it (a synchronous one blocks, an `async` one suspends), at most its `timeout:`.
+  /// The task runs off Swift's cooperative pool (`QueueExecutor`), which synchronous assertions
+  /// in parallel tests can hold entirely, and where a driver's blocking call would hold a thread.
   static func text(
     of connection: SQLConnection,
     render: @escaping @Sendable (Session) async throws -> String
@@ -22,7 +24,7 @@ enum DatabaseRun {
       let reports = StrategyReportScope.current
       let wait = SnapshotWait.current
       let deliver = Delivery(callback)
-      Task {
+      Task(executorPreference: QueueExecutor.strategies) {
         let session = Session(connection: connection, wait: wait)
         let text: String
         do {
