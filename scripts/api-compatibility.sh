@@ -8,8 +8,13 @@
 # it. Needs the upstream repository and its dependencies (swift-syntax, swift-custom-dump), from
 # the network or a local mirror.
 #
-# Both builds are incremental: upstream's clone and build stay in API_CHECK_WORK between runs, and
-# this package is built in API_CHECK_SCRATCH, by default the `.build` folder `swift build` uses.
+# Upstream's side is a baseline: upstream 1.19.7 never changes, so its API dumps are kept in
+# scripts/api-baseline/ (gzipped digester dumps, with the toolchain that made them), as Swift's own
+# ABI checker keeps its baselines. They are used when this toolchain is the one that made them;
+# otherwise, or with --from-source, upstream is cloned and built again (with swift-syntax, minutes)
+# and compared from source; --record-baseline does that and rewrites the baseline. This package is
+# built in API_CHECK_SCRATCH, by default the `.build` folder `swift build` uses, so a run after the
+# tests only reads the modules.
 #
 #   API_CHECK_WORK     upstream's clone, its build and the API dumps
 #                      (default: ${TMPDIR:-/tmp}/snapshot-testing-api-check)
@@ -71,19 +76,65 @@ dump() {
   fi
 }
 
-if [ ! -d "$work/upstream" ]; then
-  git -c advice.detachedHead=false clone -q --branch "$upstream_version" https://github.com/pointfreeco/swift-snapshot-testing \
-    "$work/upstream"
+mode="${1:-}"
+case "$mode" in
+  "" | --from-source | --record-baseline) ;;
+  *) echo "usage: $0 [--from-source | --record-baseline]" >&2; exit 2 ;;
+esac
+baseline="$root/scripts/api-baseline"
+toolchain="$(swift --version 2>/dev/null | head -n 1)"
+
+# Upstream's dumps: from the baseline when this toolchain made it, else from upstream's source.
+if [ -z "$mode" ] && [ -f "$baseline/toolchain.txt" ] &&
+  [ "$(cat "$baseline/toolchain.txt")" = "$toolchain" ]; then
+  for module in "${modules[@]}"; do
+    gzip -dc "$baseline/upstream-$upstream_version-$module.json.gz" >"$work/upstream-$module.json"
+  done
+  echo "Upstream $upstream_version's API: the baseline in scripts/api-baseline/ ($toolchain)."
+else
+  if [ ! -d "$work/upstream" ]; then
+    git -c advice.detachedHead=false clone -q --branch "$upstream_version" \
+      https://github.com/pointfreeco/swift-snapshot-testing "$work/upstream"
+  fi
+  build "$work/upstream" "$work/upstream-build"
+  for module in "${modules[@]}"; do
+    dump "$module" "$work/upstream-build" "$work/upstream-$module.json"
+  done
+  echo "Upstream $upstream_version's API: built from its source."
+  if [ "$mode" = --record-baseline ]; then
+    mkdir -p "$baseline"
+    for module in "${modules[@]}"; do
+      gzip -9nc "$work/upstream-$module.json" >"$baseline/upstream-$upstream_version-$module.json.gz"
+    done
+    echo "$toolchain" >"$baseline/toolchain.txt"
+    echo "Recorded the baseline in ${baseline#"$root/"}/."
+  fi
 fi
-build "$work/upstream" "$work/upstream-build"
 build "$root" "$ours_scratch"
 
 spi_flags=()
 for group in "${ignored_spi_groups[@]}"; do spi_flags+=(-ignore-spi-group "$group"); done
 
+# The comparison must be able to fail: upstream's SnapshotTesting against itself without its first
+# top-level declaration has to show a difference (a truncated or empty dump would show none).
+python3 - "$work/upstream-SnapshotTesting.json" "$work/upstream-less.json" <<'PY'
+import json, sys
+dump = json.load(open(sys.argv[1]))
+children = dump["ABIRoot"]["children"]
+declarations = [c for c in children if c.get("kind") != "Import"]
+if len(declarations) < 20:
+    sys.exit(f"api-compatibility: {sys.argv[1]} holds only {len(declarations)} declarations")
+children.remove(declarations[0])
+json.dump(dump, open(sys.argv[2], "w"))
+PY
+if [ -z "$(swift-api-digester -diagnose-sdk --input-paths "$work/upstream-SnapshotTesting.json" \
+  --input-paths "$work/upstream-less.json" 2>&1 | grep -v '^/\*' | grep -v '^$')" ]; then
+  echo "api-compatibility: the digester saw no difference where one was planted." >&2
+  exit 2
+fi
+
 differences=()
 for module in "${modules[@]}"; do
-  dump "$module" "$work/upstream-build" "$work/upstream-$module.json"
   dump "$module" "$ours_scratch" "$work/ours-$module.json"
   # The digester prints section headers as /* … */ comments; the other lines are findings.
   while IFS= read -r line; do
