@@ -37,6 +37,11 @@ import Testing
     ("\"\"\"\n    x \\\n    y\n    \"\"\"", "x y"),
     ("#\"\"\"\n  \"\"\" \\n\n  \"\"\"#", "\"\"\" \\n"),
     ("\"\"\"\r\n  a\r\n  b\r\n  \"\"\"", "a\r\nb"),
+    // Raw literals that open with three quotes but close on their line are single-line ones.
+    (##"#"""#"##, "\""),
+    (##"#""""#"##, "\"\""),
+    (##"#"""""#"##, "\"\"\""),
+    (###"##""""# x "##"###, "\"\"\"# x "),
   ])
   func readsTheValueOfEveryKindOfStringLiteral(source: String, value: String) throws {
     let scanned = try SwiftScanner.scan(Array(source.utf8))
