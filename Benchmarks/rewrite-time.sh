@@ -4,9 +4,10 @@
 # the same text and changes; fails if the two write different texts. Prints a Markdown table.
 #
 #   Benchmarks/rewrite-time.sh            # debug, as a test process that rewrites its file is built
-#   RELEASE=1 Benchmarks/rewrite-time.sh  # release (swift-syntax's release build takes 20+ minutes)
+#   RELEASE=1 Benchmarks/rewrite-time.sh  # release (the scanner's; swift-syntax is the toolchain's
+#                                         # release build either way)
 #
-# The program lives in the Oracle package because swift-syntax may be built nowhere else.
+# The program lives in the Oracle package because swift-syntax may be linked nowhere else.
 # ROUNDS sets the runs of each (default 9).
 set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)

@@ -8,11 +8,10 @@
 # Without folders the corpus is the test suites of swift-snapshot-testing 1.19.7,
 # swift-macro-testing, swift-dependencies and swift-case-paths, cloned into
 # .build-differential/corpus (once), Oracle/Corpus (shapes of the suites issue 47 tried) and this
-# package's Tests: what CI runs, in a debug build
-# (Oracle/.build), which is the cheaper one to build here. --full adds swift-syntax's own test
-# suite (78,000 lines) and swift-structured-queries (when the mirror has it), and builds in
-# release (Oracle/.build-release), since swift-syntax's parser is ten times slower in debug; its
-# release build takes well over 20 minutes on a 2-core machine.
+# package's Tests: what CI runs. --full adds swift-syntax's own test suite (78,000 lines) and
+# swift-structured-queries (when the mirror has it). The Oracle package links the toolchain's own
+# swift-syntax (built in release, in usr/lib/swift/host), so nothing of swift-syntax is built
+# here; the Oracle and this package's modules are, in a debug build (Oracle/.build).
 # DIFFERENTIAL_CALLS_PER_FILE (default 16) sets how many call sites of each file are tried.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,11 +53,7 @@ fi
 corpus_list=$(IFS=:; echo "${folders[*]}")
 cd Oracle
 # Without debug information (a sixth of a debug build's time): a difference is reported as text.
-flags=(-Xswiftc -gnone -Xcc -g0)
-if [ "$full" = 1 ]; then
-  # Release with testability: the test reads the package's rewriter through @testable import.
-  flags+=(-c release --scratch-path .build-release -Xswiftc -enable-testing)
-fi
+flags=(-Xswiftc -gnone -Xcc -g0 --disable-index-store)
 swift build ${flags[@]+"${flags[@]}"} --build-tests
 DIFFERENTIAL_CORPUS="$corpus_list" swift test ${flags[@]+"${flags[@]}"} --skip-build \
   --filter DifferentialInlineTests 2>&1 | grep -v -E '^(◇|↳|Test Suite|Test Case)'

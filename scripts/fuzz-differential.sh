@@ -4,11 +4,11 @@
 #
 #   scripts/fuzz-differential.sh SECONDS     runs the harness for SECONDS
 #
-# Built in debug with libFuzzer's coverage, swift-syntax included (Oracle/.build-fuzz; a first
-# build takes several minutes). A difference stops the run with a non-zero status and leaves the
+# Built in debug with libFuzzer's coverage of this package's scanner (Oracle/.build-fuzz); the
+# oracle's swift-syntax is the toolchain's own release build, linked and not instrumented. A difference stops the run with a non-zero status and leaves the
 # input in Oracle/.build-fuzz/findings/ as crash-<sha1>; rerun it with `<binary> <file>`. CI runs
 # the same check on 150 seeded mutants instead (DifferentialInlineTests, beside the tests), so
-# that it needs no second swift-syntax build. Extra libFuzzer options go in FUZZ_OPTIONS.
+# that it needs no second build of the Oracle. Extra libFuzzer options go in FUZZ_OPTIONS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
