@@ -243,7 +243,10 @@ struct SwiftScanner {
   /// stands for, or `nil` when it has interpolations.
   private mutating func scanString(pounds: Int) throws(SwiftScanError) -> String? {
     let opening = index - pounds
-    if has(tripleQuote, at: index) {
+    let opensMultiLine =
+      has(tripleQuote, at: index)
+      && !(pounds > 0 && closesOnItsLine(pounds: pounds, from: index + 2))
+    if opensMultiLine {
       index += 3
       return try scanMultiLineString(pounds: pounds, opening: opening)
     }
@@ -264,6 +267,18 @@ struct SwiftScanner {
         index += 1
       }
     }
+  }
+
+  /// Whether a raw literal that opens with three quotes closes on the same line, as in `#"""#`
+  /// (one quote) or `#"""""#` (three): Swift reads such a literal as a single-line one. `start`
+  /// is the third quote; any quote after it followed by the delimiter closes the literal.
+  private func closesOnItsLine(pounds: Int, from start: Int) -> Bool {
+    var position = start
+    while let byte = byte(at: position), !isLineBreak(byte) {
+      position += 1
+      if byte == UInt8(ascii: "\""), closes(pounds: pounds, at: position) { return true }
+    }
+    return false
   }
 
   /// Scans a multi-line literal from just after its opening `"""`.
