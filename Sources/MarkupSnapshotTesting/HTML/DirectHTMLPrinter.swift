@@ -250,7 +250,8 @@ struct DirectHTMLPrinter: HTMLTreeRules {
   /// `nil` if the input ends inside the tag.
   private mutating func readAttributes() throws(Unsupported) -> Bool? {
     let selfClosing = bytes.readAttributes(at: &index, into: &attributes)
-    // Non-ASCII names are compared as `String`s in the tree reader (for duplicates).
+    // Attribute names beyond ASCII go to the tree reader: the word that finds capitals is exact
+    // only before such a byte.
     if attributes.nonASCIIName { throw Unsupported() }
     return selfClosing
   }
@@ -706,7 +707,7 @@ struct DirectHTMLPrinter: HTMLTreeRules {
       output.append("&quot;")
       run = position + 1
     }
-    // The tree reader replaces the character `"`, which a combining mark would change.
+    // A quote in a value beyond ASCII is left to the tree reader (both escape the byte `"`).
     if quotes, nonASCII { throw Unsupported() }
     append(from: run, to: end)
   }
