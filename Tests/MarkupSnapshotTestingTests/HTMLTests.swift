@@ -56,6 +56,16 @@ import Testing
 
   /// Found by the html5lib corpus (`tests3.dat`): the newline dropped after `<pre>` may be
   /// written as a character reference.
+  /// Attribute names are compared, and a `"` in a value escaped, by code point as a browser
+  /// does, not as Swift `Character`s, which canonical equivalence and combining marks change.
+  @Test func attributesAreReadByCodePoint() {
+    // `é` precomposed and `e` with a combining acute accent are two names.
+    #expect(canonical("<p \u{E9}=1 e\u{301}=2>") == "<p \u{E9}=\"1\" e\u{301}=\"2\"></p>\n")
+    #expect(canonical("<p \u{E9}=1 \u{E9}=2>") == "<p \u{E9}=\"1\"></p>\n")
+    // A `"` that a combining mark follows is still a quote.
+    #expect(canonical("<p title='a\"\u{301}'>") == "<p title=\"a&quot;\u{301}\"></p>\n")
+  }
+
   @Test func aPreDropsALeadingNewlineWrittenAsAReference() {
     #expect(canonical("<pre>&#x0a;&#x0a;A</pre>") == "<pre>\n&#x0a;A</pre>\n")
     #expect(canonical("<pre>&#10;B</pre>") == "<pre>\nB</pre>\n")

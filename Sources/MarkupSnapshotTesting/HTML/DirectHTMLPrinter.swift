@@ -14,12 +14,16 @@ import SnapshotTesting
 /// or `body` tag, `image`, and names (or quoting) where Unicode equivalence would decide what the
 /// tree reader's `String`s do.
 ///
-/// Every rule it does follow is the tree reader's, in the same order; `DirectHTMLPrinterTests`
-/// runs both on every page of the corpora and on random token soups and requires equal text.
+/// The tree-construction rules are the tree reader's own, ``HTMLTreeRules``, written once; this
+/// printer supplies their view of its stack and throws where they need the tree. The tokens come
+/// from the same scanners (`comment(at:)`, `rawTextEnd(from:nameAt:count:)`…); what is its own is
+/// how it prints, and shortcuts that apply the rules for the commonest tokens at once (the
+/// current element's end tag, a leaf `<td>1</td>`). `DirectHTMLPrinterTests` runs both on every
+/// page of the corpora and on random token soups and requires equal text.
 ///
 /// Iterative, as the tree reader: depth costs memory on the heap, never the call stack.
 /// - Complexity: O(*n* × *d*) for *n* bytes and an open-element depth of *d* (usually small).
-struct DirectHTMLPrinter {
+struct DirectHTMLPrinter: HTMLTreeRules {
   /// The canonical text of `bytes` (valid UTF-8, as ``MarkupText`` passes them), or `nil` when
   /// the tree reader must read the page.
   ///
@@ -41,6 +45,7 @@ struct DirectHTMLPrinter {
 
   /// Thrown where the page needs the tree reader.
   struct Unsupported: Error {}
+  typealias Failure = Unsupported
 
   private let bytes: [UInt8]
   private var index = 0
@@ -52,19 +57,12 @@ struct DirectHTMLPrinter {
   private var counts = Array<Int32>(repeating: 0, count: HTMLElementTraits.nameCount)
   private var formatting = Array<FormattingEntry>()
   private var serial = 0
-  /// The attributes of the tag read last: the first `attributeCount` (the array is reused).
-  private var attributes = Array<TagAttribute>()
-  private var attributeCount = 0
-  /// Whether the attributes read last are written as the printer writes them (see
-  /// ``readAttributes()``).
-  private var attributesAsPrinted = false
+  /// The attributes of the tag read last.
+  private var attributes = TagAttributes()
   /// Where the start tag read last begins and ends in the input, when all of it is written there
   /// as the printer writes it, so that it is copied as it is; `end` is 0 otherwise.
   private var sourceTag = (start: 0, end: 0)
-  private var quirks = true
-  private var sawElement = false
-  private var dropNextNewline = false
-  private var bodyStarted = false
+  var rules = HTMLRuleState()
   /// Whether the last top-level node is text still being written (its newline not yet).
   private var documentEndsInText = false
   /// Whether the text being written has whitespace waiting to become one space.
@@ -91,6 +89,8 @@ struct DirectHTMLPrinter {
         case .declaration: try declaration()
         case .processingInstruction: bogusComment(from: index + 1)
         case .endTag: try endTag()
+        case .emptyEndTag: index += 3
+        case .bogusEndTag: bogusComment(from: index + 2)
         case .startTag: try startTag()
         }
       } else {
@@ -102,72 +102,29 @@ struct DirectHTMLPrinter {
     if documentEndsInText { output.append(0x0A) }
   }
 
-  enum MarkupKind { case comment, declaration, processingInstruction, endTag, startTag }
-
   // MARK: - Tokens
 
   private mutating func text() throws(Unsupported) {
     let start = index
-    var position = index + 1
-    while true {
-      position = ByteScan.first(UInt8(ascii: "<"), in: bytes, from: position, to: bytes.count)
-      if position == bytes.count { break }
-      index = position
-      if bytes.markupKind(at: index) != nil { break }
-      position += 1
-    }
-    index = position
+    index = bytes.textEnd(from: start)
     try insertText(from: start, to: index)
   }
 
   private mutating func comment() {
-    if bytes.hasPrefix("<!-->", at: index) {
-      index += 5
-      writeComment(from: 0, to: 0)
-      return
-    }
-    if bytes.hasPrefix("<!--->", at: index) {
-      index += 6
-      writeComment(from: 0, to: 0)
-      return
-    }
-    let start = index + 4
-    var end = start
-    while end < bytes.count {
-      if bytes.hasPrefix("-->", at: end) {
-        index = end + 3
-        break
-      }
-      if bytes.hasPrefix("--!>", at: end) {
-        index = end + 4
-        break
-      }
-      end += 1
-    }
-    if end >= bytes.count { index = bytes.count }
-    writeComment(from: start, to: min(end, bytes.count))
+    let (start, end, next) = bytes.comment(at: index)
+    index = next
+    writeComment(from: start, to: end)
   }
 
   private mutating func declaration() throws(Unsupported) {
-    var isDoctype = index + 9 <= bytes.count
-    if isDoctype {
-      for (offset, letter) in "doctype".utf8.enumerated()
-      where bytes[index + 2 + offset] | 0x20 != letter {
-        isDoctype = false
-        break
-      }
-    }
-    if isDoctype {
+    if let end = bytes.doctypeEnd(at: index) {
       let start = index
-      var end = start
-      while end < bytes.count, bytes[end] != UInt8(ascii: ">") { end += 1 }
-      end = min(end + 1, bytes.count)
       index = end
-      if !sawElement {
+      if !rules.sawElement {
         // The tree reader compares `String`s, by characters: a non-ASCII byte right after the
         // prefix may join its last letter.
         if end - start > 14, bytes[start + 14] >= 0x80 { throw Unsupported() }
-        quirks =
+        rules.quirks =
           !(end - start >= 14 && bytes.hasPrefixIgnoringCase("<!doctype html", at: start))
         let compact = beginChild()
         append(from: start, to: end)
@@ -182,22 +139,13 @@ struct DirectHTMLPrinter {
   }
 
   private mutating func bogusComment(from start: Int) {
-    var end = start
-    while end < bytes.count, bytes[end] != UInt8(ascii: ">") { end += 1 }
-    index = min(end + 1, bytes.count)
-    writeComment(from: start, to: end)
+    let comment = bytes.bogusComment(from: start)
+    index = comment.next
+    writeComment(from: start, to: comment.text)
   }
 
   private mutating func endTag() throws(Unsupported) {
-    guard isASCIILetter(bytes[index + 2]) else {
-      if bytes[index + 2] == UInt8(ascii: ">") {
-        index += 3
-      } else {
-        bogusComment(from: index + 2)
-      }
-      return
-    }
-    index += 2
+    index += 2  // `</` and a letter.
     if closesCurrentElement() { return }
     let name = try tagName()
     guard try readAttributes() != nil else {
@@ -238,7 +186,7 @@ struct DirectHTMLPrinter {
       index = bytes.count
       return
     }
-    sourceTag = (start, attributesAsPrinted && !name.capitals ? index : 0)
+    sourceTag = (start, attributes.asPrinted && !name.capitals ? index : 0)
     try openElement(name, withAttributes: true, selfClosing: selfClosing)
   }
 
@@ -300,112 +248,12 @@ struct DirectHTMLPrinter {
 
   /// Reads a tag's attributes into `attributes` through its `>`: whether it ends in `/>`, or
   /// `nil` if the input ends inside the tag.
-  ///
-  /// It also tells whether the attributes are written as the printer writes them (one space
-  /// before each, lowercase names, values in double quotes right after `=`, none dropped as a
-  /// duplicate, `>` right after the last): ``attributesAsPrinted``.
   private mutating func readAttributes() throws(Unsupported) -> Bool? {
-    attributeCount = 0
-    var canonical = true
-    while true {
-      let spaceStart = index
-      while index < bytes.count, isSpace(bytes[index]) { index += 1 }
-      guard index < bytes.count else { return nil }
-      if bytes[index] == UInt8(ascii: ">") {
-        index += 1
-        attributesAsPrinted = canonical && index == spaceStart + 1
-        return false
-      }
-      if bytes[index] == UInt8(ascii: "/") {
-        index += 1
-        canonical = false
-        if index < bytes.count, bytes[index] == UInt8(ascii: ">") {
-          index += 1
-          attributesAsPrinted = false
-          return true
-        }
-        continue
-      }
-      if index != spaceStart + 1 || bytes[spaceStart] != 0x20 { canonical = false }
-      let nameStart = index
-      // A leading `=` belongs to the name.
-      index = ByteScan.firstHit(
-        in: bytes,
-        from: index + 1,
-        to: bytes.count,
-        candidates: {
-          ByteScan.spaceCandidates($0) | ByteScan.equal($0, UInt8(ascii: "/"))
-            | ByteScan.equal($0, UInt8(ascii: ">")) | ByteScan.equal($0, UInt8(ascii: "="))
-        },
-        isHit: {
-          isSpace($0) || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ">")
-            || $0 == UInt8(ascii: "=")
-        }
-      )
-      let (capitals, nonASCII) = bytes.letterCase(from: nameStart, to: index)
-      // Non-ASCII names are compared as `String`s in the tree reader (for duplicates).
-      if nonASCII { throw Unsupported() }
-      if capitals { canonical = false }
-      var attribute = TagAttribute(nameStart: nameStart, nameEnd: index)
-      let nameEnd = index
-      while index < bytes.count, isSpace(bytes[index]) { index += 1 }
-      if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
-        if index != nameEnd { canonical = false }
-        index += 1
-        let valueStart = index
-        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
-        guard index < bytes.count else { return nil }
-        if index != valueStart { canonical = false }
-        let quote = bytes[index]
-        if quote == 0x22 || quote == 0x27 {
-          let start = index + 1
-          let end = ByteScan.first(quote, in: bytes, from: start, to: bytes.count)
-          guard end < bytes.count else { return nil }
-          index = end + 1
-          attribute.value = (start, end)
-          attribute.escapesQuotes = quote == 0x27
-          if quote == 0x27 { canonical = false }
-        } else {
-          canonical = false
-          let start = index
-          while index < bytes.count, !isSpace(bytes[index]),
-            bytes[index] != UInt8(ascii: ">")
-          {
-            index += 1
-          }
-          if index > start {
-            attribute.value = (start, index)
-            attribute.escapesQuotes = true
-          }
-        }
-      } else {
-        index = nameEnd  // The whitespace is read again, before the next attribute.
-      }
-      if !isDuplicate(attribute) {
-        if attributeCount < attributes.count {
-          attributes[attributeCount] = attribute
-        } else {
-          attributes.append(attribute)
-        }
-        attributeCount += 1
-      } else {
-        canonical = false
-      }
-    }
-  }
-
-  /// Whether an attribute of the tag read so far has the name of `attribute`. (Mutating only
-  /// because a non-mutating method, called from a mutating one, copies the printer's state.)
-  private mutating func isDuplicate(_ attribute: TagAttribute) -> Bool {
-    let count = attribute.nameEnd - attribute.nameStart
-    for position in 0..<attributeCount {
-      let other = attributes[position]
-      guard other.nameEnd - other.nameStart == count else { continue }
-      if bytes.equalIgnoringCase(attribute.nameStart, other.nameStart, count: count) {
-        return true
-      }
-    }
-    return false
+    let selfClosing = bytes.readAttributes(at: &index, into: &attributes)
+    // Attribute names beyond ASCII go to the tree reader: the word that finds capitals is exact
+    // only before such a byte.
+    if attributes.nonASCIIName { throw Unsupported() }
+    return selfClosing
   }
 
   /// The content of a raw text element up to its end tag: the range of its text and where
@@ -414,46 +262,21 @@ struct DirectHTMLPrinter {
     let start = index
     var end = bytes.count
     var after = bytes.count
-    var position = start
-    while let found = bytes.offset(pastEndTagOpenFrom: position) {
-      let nameEnd = found + name.count
-      if nameEnd < bytes.count, bytes.equalIgnoringCase(found, name.start, count: name.count),
-        isSpace(bytes[nameEnd]) || bytes[nameEnd] == UInt8(ascii: "/")
-          || bytes[nameEnd] == UInt8(ascii: ">")
-      {
-        end = found - 2
-        index = nameEnd
-        after = try readAttributes() == nil ? bytes.count : index
-        break
-      }
-      position = found
+    if let found = bytes.rawTextEnd(from: start, nameAt: name.start, count: name.count) {
+      end = found.end
+      index = found.nameEnd
+      after = try readAttributes() == nil ? bytes.count : index
     }
     index = after
     return (start, end)
   }
 
-  // MARK: - Tree rules (the tree reader's, in its order)
-
-  // The current element's fields are read one by one rather than through `open.last`: copying
-  // the whole `OpenTag` out costs more than the rule it serves.
-
-  @inline(__always)
-  private var isTableContext: Bool {
-    guard let last = open.indices.last, !open[last].foreign else { return false }
-    return open[last].name.traits.contains(.tableContext)
-  }
-
-  @inline(__always)
-  private var inForeignContent: Bool { !open.isEmpty && open[open.count - 1].foreign }
-
-  /// The name ID of the current element, or -1 when none is open.
-  @inline(__always)
-  private var currentID: Int { open.isEmpty ? -1 : open[open.count - 1].name.id }
+  // MARK: - Tree rules (``HTMLTreeRules``; what each needs of the tree is below)
 
   private mutating func insertText(from tokenStart: Int, to end: Int) throws(Unsupported) {
     var start = tokenStart
-    if dropNextNewline {
-      dropNextNewline = false
+    if rules.dropNextNewline {
+      rules.dropNextNewline = false
       start = bytes.afterLeadingNewline(from: start, to: end)
       if start == end { return }
     }
@@ -462,15 +285,7 @@ struct DirectHTMLPrinter {
       whitespace = false
       break
     }
-    if !whitespace, currentID == ID.head, !inForeignContent { popLast() }
-    if !whitespace || bodyStarted, !isTableContext, !inForeignContent {
-      try reconstructFormatting()
-    }
-    if whitespace, open.isEmpty || !open[open.count - 1].preserves { return }
-    if !whitespace {
-      sawElement = true
-      bodyStarted = true
-    }
+    guard try textRules(whitespace: whitespace) else { return }
     writeText(from: start, to: end)
   }
 
@@ -480,89 +295,26 @@ struct DirectHTMLPrinter {
     selfClosing: Bool = false
   ) throws(Unsupported) {
     if !withAttributes {
-      attributeCount = 0
+      attributes.count = 0
       sourceTag.end = 0
     }
-    sawElement = true
     let traits = name.traits
     let id = name.id
     // The tree printer ends the page at any element named `plaintext`, even in SVG.
     if traits.contains(.plaintext) { throw Unsupported() }
-    if inForeignContent {
-      // HTML inside `foreignObject` or `mi`, and HTML tags that end SVG or MathML, need the
-      // tree reader (`font` leaves it only with some attributes: it goes there too).
-      if open[open.count - 1].name.traits.contains(.integrationPoint)
-        || traits.contains(.foreignBreaker)
+    // `font` leaves SVG or MathML only with some attributes: the tree reader decides.
+    let foreign = try foreignStartTagRules(
+      isForeignRoot: bytes.isForeignRoot(name),
+      breaksOut: traits.contains(.foreignBreaker)
         || (name.count == 4 && bytes.hasPrefixIgnoringCase("font", at: name.start))
-      {
-        throw Unsupported()
-      }
+    )
+    if foreign {
       try openForeignElement(name, selfClosing: selfClosing)
       return
     }
-    if bytes.isForeignRoot(name) {
-      bodyStarted = true
-      if !isTableContext { try reconstructFormatting() }
-      try openForeignElement(name, selfClosing: selfClosing)
-      return
-    }
-    if id == ID.image { throw Unsupported() }
-    let ruleID = traits.contains(.startTagRule) ? id : 0
-    switch ruleID {
-    case ID.html:
-      if let root = open.first, root.name.id == ID.html {
-        if attributeCount > 0 { throw Unsupported() }
-        return
-      }
-      if bodyStarted || !open.isEmpty { return }
-    case ID.body:
-      if open.contains(where: { $0.name.id == ID.body }) {
-        if attributeCount > 0 { throw Unsupported() }
-        return
-      }
-      if bodyStarted { return }
-      if currentID == ID.head { popLast() }
-    case ID.head:
-      if bodyStarted || counts[ID.head] > 0 || counts[ID.body] > 0 { return }
-    default:
-      if !traits.contains(.headContent) {
-        if currentID == ID.head { popLast() }
-        bodyStarted = true
-      }
-    }
-    if traits.contains(.closesParagraph) || (id == ID.table && !quirks) {
-      closeInScope(ID.paragraph, boundaries: [.scope, .button])
-    }
-    switch ruleID {
-    case ID.td, ID.th:
-      popToTable(keeping: [.tableRow, .tableSection])
-    case ID.tr:
-      popToTable(keeping: .tableSection)
-    case _ where traits.contains(.heading):
-      if !open.isEmpty, open[open.count - 1].name.traits.contains(.heading) { popLast() }
-    case ID.li:
-      closeListItem { $0 == ID.li }
-      closeInScope(ID.paragraph, boundaries: [.scope, .button])
-    case ID.dd, ID.dt:
-      closeListItem { $0 == ID.dd || $0 == ID.dt }
-      closeInScope(ID.paragraph, boundaries: [.scope, .button])
-    case ID.a, ID.nobr:
-      if formattingEntry(named: id) != nil {
-        try adoptionAgency(name)
-        if formattingEntry(named: id) != nil { throw Unsupported() }
-      }
-    case ID.button:
-      closeInScope(ID.button, boundaries: .scope)
-    case ID.option:
-      if currentID == ID.option { popLast() }
-    case ID.optgroup:
-      if currentID == ID.option { popLast() }
-      if currentID == ID.optgroup { popLast() }
-    case ID.caption, ID.colgroup, ID.tbody, ID.thead, ID.tfoot:
-      popToTable(keeping: [])
-    default: break
-    }
-    if !traits.contains(.noReconstruction), !isTableContext { try reconstructFormatting() }
+    // HTML inside `foreignObject` or `mi` needs the tree reader.
+    if inForeignContent || id == ID.image { throw Unsupported() }
+    guard try startTagRules(name, traits: traits) else { return }
     serial += 1
     if traits.contains(.formatting) {
       formatting.append(FormattingEntry(serial: serial, depth: open.count, id: id, isMarker: false))
@@ -588,7 +340,7 @@ struct DirectHTMLPrinter {
       return
     }
     let preformatted = id == ID.pre || id == ID.listing
-    if preformatted { dropNextNewline = true }
+    if preformatted { rules.dropNextNewline = true }
     if !compact, !preformatted, try printsLeaf(name) { return }
     var tag = OpenTag(name: name, serial: serial)
     if compact {
@@ -614,7 +366,7 @@ struct DirectHTMLPrinter {
   private mutating func printsLeaf(_ name: TagName) throws(Unsupported) -> Bool {
     let start = index
     guard start < bytes.count, bytes[start] != UInt8(ascii: "<"), name.count <= 7,
-      !dropNextNewline
+      !rules.dropNextNewline
     else { return false }
     let id = name.id
     let traits = name.traits
@@ -634,7 +386,7 @@ struct DirectHTMLPrinter {
     // open: the text reopens nothing then. Otherwise the list is as the text would find it.
     let ownEntry = traits.contains(.formatting) || traits.contains(.marker)
     if !ownEntry { try reconstructFormatting() }
-    bodyStarted = true
+    rules.bodyStarted = true
     startText()
     writeNormalizedText(from: start, to: end)
     writeEndTag(name)
@@ -663,105 +415,10 @@ struct DirectHTMLPrinter {
   }
 
   private mutating func closeElement(_ name: TagName) throws(Unsupported) {
-    if inForeignContent {
-      // An end tag that does not close foreign content follows HTML's rules around it.
-      if name.id == ID.paragraph || name.id == ID.br { throw Unsupported() }
-      for position in open.indices.reversed() {
-        guard open[position].foreign else { break }
-        if open[position].name.count == name.count,
-          bytes.equalIgnoringCase(open[position].name.start, name.start, count: name.count)
-        {
-          pop(to: position)
-          return
-        }
-      }
-      throw Unsupported()
-    }
-    let traits = name.traits
-    let id = name.id
-    switch traits.contains(.endTagRule) ? id : 0 {
-    case ID.paragraph:
-      if !closeInScope(ID.paragraph, boundaries: [.scope, .button]),
-        bodyStarted || counts[ID.body] > 0 || counts[ID.template] > 0
-      {
-        let compact = beginChild()
-        output.append("<p></p>")
-        if !compact { output.append(0x0A) }
-        bodyStarted = true
-        sawElement = true
-      }
-    case ID.br:
-      try openElement(name, withAttributes: false)
-    case ID.body, ID.html:
-      break
-    case ID.head:
-      if currentID == ID.head { popLast() }
-    case ID.li:
-      closeInScope(ID.li, boundaries: [.scope, .list])
-    case _ where traits.contains(.heading):
-      if let position = open.lastIndex(where: { $0.name.traits.contains(.heading) }),
-        !open[(position + 1)...].contains(where: { $0.name.traits.contains(.scope) })
-      {
-        pop(to: position)
-      }
-    case ID.table, ID.tbody, ID.thead, ID.tfoot, ID.tr, ID.td, ID.th, ID.caption,
-      ID.colgroup:
-      closeInScope(id, boundaries: .tableScope)
-    case ID.dialog,
-      _ where traits.contains(.special):
-      closeInScope(id, boundaries: .scope)
-    case _ where traits.contains(.formatting):
-      try adoptionAgency(name)
-    default:
-      closeOther(name)
-    }
-  }
-
-  /// Closes the nearest open element with the listed name `id` unless a boundary comes first;
-  /// whether it did.
-  @discardableResult
-  private mutating func closeInScope(_ id: Int, boundaries: HTMLElementTraits) -> Bool {
-    guard counts[id] > 0 else { return false }
-    for position in open.indices.reversed() {
-      if open[position].name.id == id {
-        pop(to: position)
-        return true
-      }
-      if !open[position].name.traits.isDisjoint(with: boundaries) { return false }
-    }
-    return false
-  }
-
-  private mutating func closeListItem(_ matches: (Int) -> Bool) {
-    for position in open.indices.reversed() {
-      if matches(open[position].name.id) {
-        pop(to: position)
-        return
-      }
-      let traits = open[position].name.traits
-      if traits.contains(.special), !traits.contains(.listItemTransparent) { return }
-    }
-  }
-
-  private mutating func popToTable(keeping: HTMLElementTraits) {
-    // A cell's usual place, in a row (or a row's, in a section): nothing to close, no table to
-    // look for.
-    guard counts[ID.table] > 0, open[open.count - 1].name.traits.isDisjoint(with: keeping),
-      let table = open.lastIndex(where: { $0.name.id == ID.table })
-    else { return }
-    while open.count - 1 > table, open[open.count - 1].name.traits.isDisjoint(with: keeping) {
-      popLast()
-    }
-  }
-
-  private mutating func closeOther(_ name: TagName) {
-    for position in open.indices.reversed() {
-      if bytes.sameName(open[position].name, name) {
-        pop(to: position)
-        return
-      }
-      if open[position].name.traits.contains(.special) { return }
-    }
+    if try foreignEndTagRules(name, id: name.id) { return }
+    // An end tag that does not close foreign content follows HTML's rules around it.
+    if inForeignContent { throw Unsupported() }
+    try endTagRules(name, traits: name.traits)
   }
 
   // MARK: - Formatting elements
@@ -787,39 +444,69 @@ struct DirectHTMLPrinter {
   }
 
   /// The position in `formatting` of the last entry named `id` after the last marker.
-  /// (Mutating only so that calling it does not copy the printer, as for `isDuplicate`.)
-  private mutating func formattingEntry(named id: Int) -> Int? {
-    for position in formatting.indices.reversed() {
+  func activeFormattingEntry(named name: TagName, id: Int) -> Int? {
+    var position = formatting.count
+    while position > 0 {
+      position -= 1
       if formatting[position].isMarker { return nil }
       if formatting[position].id == id { return position }
     }
     return nil
   }
 
+  func openPosition(ofFormattingEntry entry: Int) -> Int? {
+    isOpen(formatting[entry]) ? formatting[entry].depth : nil
+  }
+
+  mutating func removeFormattingEntry(at entry: Int) {
+    formatting.remove(at: entry)
+  }
+
   /// The tree reader reopens closed formatting elements here: that needs the tree.
-  private mutating func reconstructFormatting() throws(Unsupported) {
+  mutating func reconstructFormatting() throws(Unsupported) {
     if let last = formatting.last, !last.isMarker, !isOpen(last) { throw Unsupported() }
   }
 
-  /// The adoption agency where it only closes elements: the formatting element is not open (its
-  /// entry goes), a scope stands above it (the end tag is ignored), or no special element is
-  /// open above it (it closes with what is above it). With one there, the tree reader moves
-  /// elements, and takes over.
-  private mutating func adoptionAgency(_ name: TagName) throws(Unsupported) {
-    guard let position = formattingEntry(named: name.id) else {
-      closeOther(name)
-      return
-    }
-    let entry = formatting[position]
-    guard isOpen(entry) else {
-      formatting.remove(at: position)
-      return
-    }
-    let above = open[(entry.depth + 1)...]
-    if above.contains(where: { $0.name.traits.contains(.scope) }) { return }
-    if above.contains(where: { $0.name.traits.contains(.special) }) { throw Unsupported() }
-    pop(to: entry.depth)
-    formatting.remove(at: position)
+  /// With a special element inside the formatting element, the tree reader moves elements.
+  func adoptFurthestBlock(entry: Int, at position: Int, furthestBlock: Int) throws(Unsupported) {
+    throw Unsupported()
+  }
+
+  /// An `a` or `nobr` still open after the adoption agency leaves the stack in the tree reader.
+  func dropStaleFormattingEntry(named name: TagName, id: Int) throws(Unsupported) {
+    if activeFormattingEntry(named: name, id: id) != nil { throw Unsupported() }
+  }
+
+  // MARK: - The rules' view of the page
+
+  var openCount: Int { open.count }
+  func openTraits(at position: Int) -> HTMLElementTraits { open[position].name.traits }
+  func openIsForeign(at position: Int) -> Bool { open[position].foreign }
+  func mayHoldOpen(_ id: Int) -> Bool { counts[id] > 0 }
+  var currentPreservesContent: Bool { !open.isEmpty && open[open.count - 1].preserves }
+
+  func openElement(at position: Int, isNamed name: TagName) -> Bool {
+    bytes.sameName(open[position].name, name)
+  }
+
+  mutating func closeOpen(from position: Int) { pop(to: position) }
+
+  /// Leaving SVG or MathML moves the tags that follow: the tree reader does it.
+  func leaveForeignContent() throws(Unsupported) { throw Unsupported() }
+
+  /// The tree reader adds the attributes of a second `html` or `body` tag to the first.
+  func mergeAttributes(intoOpenAt position: Int) throws(Unsupported) {
+    if attributes.count > 0 { throw Unsupported() }
+  }
+
+  mutating func insertEmptyParagraph() {
+    let compact = beginChild()
+    output.append("<p></p>")
+    if !compact { output.append(0x0A) }
+  }
+
+  mutating func insertLineBreak(_ name: TagName) throws(Unsupported) {
+    try openElement(name, withAttributes: false)
   }
 
   // MARK: - Printing
@@ -985,7 +672,7 @@ struct DirectHTMLPrinter {
     }
     output.append(UInt8(ascii: "<"))
     appendName(name, foreign: foreign)
-    for position in 0..<attributeCount {
+    for position in 0..<attributes.count {
       let attribute = attributes[position]
       output.append(0x20)
       if foreign {
@@ -1020,7 +707,7 @@ struct DirectHTMLPrinter {
       output.append("&quot;")
       run = position + 1
     }
-    // The tree reader replaces the character `"`, which a combining mark would change.
+    // A quote in a value beyond ASCII is left to the tree reader (both escape the byte `"`).
     if quotes, nonASCII { throw Unsupported() }
     append(from: run, to: end)
   }
@@ -1072,18 +759,6 @@ struct DirectHTMLPrinter {
 /// Reading the page's bytes: methods of the input rather than of the printer, whose calls would
 /// copy the printer's whole state (and retain its arrays) to read a few bytes.
 private extension [UInt8] {
-  func markupKind(at index: Int) -> DirectHTMLPrinter.MarkupKind? {
-    guard index + 1 < self.count else { return nil }
-    let next = self[index + 1]
-    if isASCIILetter(next) { return .startTag }
-    switch next {
-    case UInt8(ascii: "!"): return hasPrefix("<!--", at: index) ? .comment : .declaration
-    case UInt8(ascii: "?"): return .processingInstruction
-    case UInt8(ascii: "/"): return index + 2 < self.count ? .endTag : nil
-    default: return nil
-    }
-  }
-
   /// Whether `name` (of at most seven bytes), in any case, and `>` are at `offset`, after an
   /// end tag's `</`; eight bytes must follow `offset`.
   @inline(__always)
@@ -1092,74 +767,6 @@ private extension [UInt8] {
     let written = word & (UInt64(1) << UInt64(8 * name.count) &- 1)
     return written | ByteScan.capitals(written) &>> 2 == name.lowered
       && UInt8(truncatingIfNeeded: word &>> UInt64(8 * name.count)) == UInt8(ascii: ">")
-  }
-
-  func offset(pastEndTagOpenFrom start: Int) -> Int? {
-    var position = start
-    while position + 2 <= self.count {
-      position = ByteScan.first(UInt8(ascii: "<"), in: self, from: position, to: self.count - 1)
-      if position == self.count - 1 { return nil }
-      if self[position + 1] == UInt8(ascii: "/") { return position + 2 }
-      position += 1
-    }
-    return nil
-  }
-
-  /// The offset past the newline the parser drops at `start` (a line feed or a character
-  /// reference to one), as the tree reader's `droppingLeadingNewline` finds it.
-  func afterLeadingNewline(from start: Int, to end: Int) -> Int {
-    guard start < end else { return start }
-    if self[start] == 0x0A { return start + 1 }
-    let limit = Swift.min(end, start + 16)
-    guard limit - start > 2, self[start] == UInt8(ascii: "&"),
-      self[start + 1] == UInt8(ascii: "#")
-    else { return start }
-    let hex = self[start + 2] | 0x20 == UInt8(ascii: "x")
-    let digitsStart = start + (hex ? 3 : 2)
-    var position = digitsStart
-    var value = 0
-    while position < limit, let digit = digitValue(self[position], hex: hex) {
-      value = value * (hex ? 16 : 10) + digit
-      position += 1
-    }
-    guard value == 0x0A, position > digitsStart else { return start }
-    if position < limit, self[position] == UInt8(ascii: ";") { position += 1 }
-    return position
-  }
-
-  /// Whether the bytes at `offset` are `prefix` (lowercase) with ASCII letters in any case.
-  func hasPrefixIgnoringCase(_ prefix: String, at offset: Int) -> Bool {
-    guard offset >= 0, offset + prefix.utf8.count <= self.count else { return false }
-    var position = offset
-    for byte in prefix.utf8 {
-      if lowercased(self[position]) != byte { return false }
-      position += 1
-    }
-    return true
-  }
-
-  /// Whether ASCII capitals, and whether non-ASCII bytes, are among those from `start` to `end`
-  /// (not empty); `capitals` is exact when there are none of the latter.
-  func letterCase(from start: Int, to end: Int) -> (capitals: Bool, nonASCII: Bool) {
-    if end - start <= 8, start + 8 <= self.count {
-      let word = ByteScan.word(self, at: start) & (UInt64.max &>> UInt64(64 - 8 * (end - start)))
-      return (ByteScan.capitals(word) != 0, word & ByteScan.highs != 0)
-    }
-    var (capitals, nonASCII) = (false, false)
-    for position in start..<end {
-      let byte = self[position]
-      if byte >= 0x41 && byte <= 0x5A { capitals = true }
-      if byte >= 0x80 { nonASCII = true }
-    }
-    return (capitals, nonASCII)
-  }
-
-  func equalIgnoringCase(_ first: Int, _ second: Int, count: Int) -> Bool {
-    for position in 0..<count
-    where lowercased(self[first + position]) != lowercased(self[second + position]) {
-      return false
-    }
-    return true
   }
 
   /// `svg` or `math`, which the standard does not list among HTML names.
@@ -1180,7 +787,7 @@ private extension [UInt8] {
 private typealias ID = RuleNameID
 
 /// A tag's name: where it is in the input, whether it has capitals to lowercase, and its traits.
-private struct TagName {
+struct TagName {
   var start: Int
   var count: Int
   var capitals: Bool
@@ -1189,20 +796,6 @@ private struct TagName {
   /// at most seven, which is then written as one word.
   var lowered: UInt64
   var id: Int { traits.nameID }
-}
-
-private struct TagAttribute {
-  var nameStart: Int
-  var nameEnd: Int
-  /// The range of the value between its quotes, or `nil` for an attribute without one.
-  var value: (Int, Int)?
-  /// Single-quoted or unquoted: a `"` in it is written `&quot;`.
-  var escapesQuotes = false
-
-  init(nameStart: Int, nameEnd: Int) {
-    self.nameStart = nameStart
-    self.nameEnd = nameEnd
-  }
 }
 
 /// How much of an open element is printed, which decides how the rest is.
@@ -1248,10 +841,6 @@ private struct FormattingEntry {
   var depth: Int
   var id: Int
   var isMarker: Bool
-}
-
-private func lowercased(_ byte: UInt8) -> UInt8 {
-  byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
 }
 
 /// The canonical text as it is written: an array of bytes, reserved for the whole text up
@@ -1328,11 +917,4 @@ private struct OutputBytes {
     lineBreak.append(contentsOf: repeatElement(0x20, count: indent))
     bytes.insert(contentsOf: lineBreak, at: position)
   }
-}
-
-/// `isWhitespaceByte` as one comparison and one bit test: space, tab, line feed, form feed and
-/// carriage return.
-@inline(__always)
-private func isSpace(_ byte: UInt8) -> Bool {
-  byte <= 0x20 && (UInt64(1) << UInt64(byte)) & 0x1_0000_3600 != 0
 }
