@@ -149,6 +149,28 @@ import Testing
     #expect(changes == ["$.count: 1 → 2"])
   }
 
+  @Test func onesAndZerosAreNumbersAndOnlyBooleansReadAsTrueOrFalse() throws {
+    let json = StructuredSummary.changes(
+      from: Data(#"{"count": 1, "on": true, "ratio": 0}"#.utf8),
+      to: Data(#"{"count": 0, "on": false, "ratio": 1.5}"#.utf8),
+      format: .json
+    )
+    #expect(json == ["$.count: 1 → 0", "$.on: true → false", "$.ratio: 0 → 1.5"])
+    func plist(_ value: Int, _ flag: Bool) throws -> Data {
+      try PropertyListSerialization.data(
+        fromPropertyList: ["count": value, "flag": flag],
+        format: .xml,
+        options: 0
+      )
+    }
+    let propertyList = StructuredSummary.changes(
+      from: try plist(1, true),
+      to: try plist(0, false),
+      format: .propertyList
+    )
+    #expect(propertyList == ["$.count: 1 → 0", "$.flag: true → false"])
+  }
+
   @Test func longListsAreCut() throws {
     let old = Data(("[" + (0..<80).map(String.init).joined(separator: ",") + "]").utf8)
     let new = Data(("[" + (0..<80).map { String($0 + 1) }.joined(separator: ",") + "]").utf8)
