@@ -133,17 +133,19 @@ import Testing
     )
   }
 
+  /// An XML property list of `count` and `flag`.
+  static func plist(_ value: Int, _ flag: Bool) throws -> Data {
+    try PropertyListSerialization.data(
+      fromPropertyList: ["count": value, "flag": flag],
+      format: .xml,
+      options: 0
+    )
+  }
+
   @Test func propertyListsToo() throws {
-    func plist(_ value: Int, _ flag: Bool) throws -> Data {
-      try PropertyListSerialization.data(
-        fromPropertyList: ["count": value, "flag": flag],
-        format: .xml,
-        options: 0
-      )
-    }
     let changes = StructuredSummary.changes(
-      from: try plist(1, true),
-      to: try plist(2, true),
+      from: try Self.plist(1, true),
+      to: try Self.plist(2, true),
       format: .propertyList
     )
     #expect(changes == ["$.count: 1 → 2"])
@@ -156,16 +158,9 @@ import Testing
       format: .json
     )
     #expect(json == ["$.count: 1 → 0", "$.on: true → false", "$.ratio: 0 → 1.5"])
-    func plist(_ value: Int, _ flag: Bool) throws -> Data {
-      try PropertyListSerialization.data(
-        fromPropertyList: ["count": value, "flag": flag],
-        format: .xml,
-        options: 0
-      )
-    }
     let propertyList = StructuredSummary.changes(
-      from: try plist(1, true),
-      to: try plist(0, false),
+      from: try Self.plist(1, true),
+      to: try Self.plist(0, false),
       format: .propertyList
     )
     #expect(propertyList == ["$.count: 1 → 0", "$.flag: true → false"])
