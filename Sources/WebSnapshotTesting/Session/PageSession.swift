@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import RunRecord
 
 #if canImport(Glibc)
   import Glibc
@@ -40,7 +40,7 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
   private var document: String?
 
   /// The open pages by browser context, for the targets the browser attaches on its own.
-  private static let pages = Mutex<[String: WeakPage]>([:])
+  private static let pages = Locked<[String: WeakPage]>([:])
 
   private struct WeakPage {
     weak var page: PageSession?
