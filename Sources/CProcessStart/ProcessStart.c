@@ -24,15 +24,14 @@ static void process_exit(void) {
   }
 }
 
-// glibc, musl and dyld pass the program's arguments to constructors. Elsewhere the log starts
-// at the first snapshot assertion, and a failure no test owns is only written to standard error.
-__attribute__((constructor)) static void process_start(int argc, char **argv, char **envp) {
-  (void)envp;
+// Elsewhere the log starts at the first snapshot assertion, and a failure no test owns is only
+// written to standard error.
+__attribute__((constructor)) static void process_start(void) {
   atexit(process_exit);
   snapshot_testing_process_loaded();
   const char *folder = getenv("SNAPSHOT_TESTING_USED_REFERENCES");
   if (folder != NULL && folder[0] != '\0') {
-    snapshot_testing_process_started(argc, argv);
+    snapshot_testing_process_started();
   }
 }
 #endif

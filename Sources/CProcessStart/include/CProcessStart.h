@@ -7,7 +7,7 @@
 
 // Describes the test process in the usage log that SNAPSHOT_TESTING_USED_REFERENCES names.
 // Called once, as the process loads, when that variable is set.
-void snapshot_testing_process_started(int argc, char **argv);
+void snapshot_testing_process_started(void);
 
 // Starts watching XCTest's test cases, before the first one starts. Called once, as the process
 // loads.

@@ -237,10 +237,10 @@ func writeRecordings(
   readFirstAs original: String,
   scanned: ParsedSource? = nil
 ) throws(InlineSnapshotWriteError) {
-  let descriptor = open(path, O_RDONLY)
-  if descriptor >= 0 { _ = flock(descriptor, LOCK_EX) }
+  let descriptor = try? SystemCalls.open(path, flags: O_RDONLY).get()
+  if let descriptor { _ = flock(descriptor, LOCK_EX) }
   defer {
-    if descriptor >= 0 {
+    if let descriptor {
       _ = flock(descriptor, LOCK_UN)
       _ = close(descriptor)
     }

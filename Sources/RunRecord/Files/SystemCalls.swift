@@ -27,7 +27,9 @@ package struct SystemError: Error, Equatable, Sendable {
 ///
 /// This is `RunRecord`'s owner of unsafe code (ARCHITECTURE.md, "Checked rules"): a Swift string
 /// becomes a C string, a `stat` buffer is filled, and bytes are handed to `write`, here and in no
-/// other file of the module. Every call is bounded by a Swift value's own count.
+/// other file of the module. Every call is bounded by a Swift value's own count. The few other
+/// library calls whose signatures hold a pointer (`inet_pton`, Foundation's property list
+/// parse) are wrapped here too, so that the modules above this one stay safe code.
 package enum SystemCalls {
   /// `strerror(code)`.
   package static func errorText(_ code: Int32) -> String {
@@ -60,6 +62,20 @@ package enum SystemCalls {
   /// `mkdir(path, mode)`.
   package static func makeFolder(_ path: String, mode: mode_t = 0o777) -> SystemError? {
     unsafe mkdir(path, mode) == 0 ? nil : .current
+  }
+
+  /// Whether `path` itself is a folder: `lstat`, so a symbolic link to a folder is not; `nil`
+  /// when nothing is there.
+  package static func isFolder(_ path: String, followingLinks: Bool) -> Bool? {
+    let result = followingLinks ? status(ofPath: path) : linkStatus(ofPath: path)
+    guard case .success(let status) = result else { return nil }
+    return status.st_mode & S_IFMT == S_IFDIR
+  }
+
+  /// `rmdir(path)`: removes an empty folder.
+  @discardableResult
+  package static func removeFolder(_ path: String) -> SystemError? {
+    unsafe rmdir(path) == 0 ? nil : .current
   }
 
   /// `unlink(path)`.
@@ -111,6 +127,23 @@ package enum SystemCalls {
       }
       return nil
     }
+  }
+
+  /// The 16 bytes of the IPv6 address `text` (`inet_pton(AF_INET6)`), or `nil` when `text` is
+  /// not one.
+  package static func ipv6Address(_ text: String) -> [UInt8]? {
+    var bytes = [UInt8](repeating: 0, count: 16)
+    let parsed = unsafe bytes.withUnsafeMutableBytes { buffer in
+      unsafe inet_pton(AF_INET6, text, buffer.baseAddress)
+    }
+    return parsed == 1 ? bytes : nil
+  }
+
+  /// `PropertyListSerialization`'s parse of a property list (XML, binary or OpenStep), as that
+  /// gives it. Wrapped here because its signature holds a pointer (to the format it found, which
+  /// this passes as `nil`).
+  package static func propertyList(from data: Data) throws -> Any {
+    try unsafe PropertyListSerialization.propertyList(from: data, options: [], format: nil)
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// The values that changed between two JSON or property-list documents, by path, computed from
 /// the documents themselves rather than from their diff:
@@ -44,7 +45,7 @@ enum StructuredSummary {
     case .json:
       return try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     case .propertyList:
-      return try? PropertyListSerialization.propertyList(from: data, format: nil)
+      return try? SystemCalls.propertyList(from: data)
     }
   }
 
@@ -107,8 +108,9 @@ enum StructuredSummary {
     }
     if type(of: value) == Bool.self, let flag = value as? Bool { return flag ? "true" : "false" }
     if let number = value as? NSNumber {
-      // JSONSerialization's booleans are NSNumbers of type `c`.
-      if String(cString: number.objCType) == "c" { return number.boolValue ? "true" : "false" }
+      // Foundation's booleans are its two shared `NSNumber`s, which no other number is.
+      if number === NSNumber(value: true) { return "true" }
+      if number === NSNumber(value: false) { return "false" }
       return number.stringValue
     }
     return "\(value)"

@@ -111,8 +111,6 @@ struct PathRelocation {
   }
 
   private func isDirectory(_ url: URL) -> Bool {
-    var isDirectory: ObjCBool = false
-    return fileManager.fileExists(atPath: url.path, isDirectory: &isDirectory)
-      && isDirectory.boolValue
+    SystemCalls.isFolder(url.path) == true
   }
 }

@@ -366,9 +366,7 @@ struct WritableFolders {
   }
 
   private func isDirectory(_ url: URL) -> Bool {
-    var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-      && isDirectory.boolValue
+    SystemCalls.isFolder(url.path) == true
   }
 }
 

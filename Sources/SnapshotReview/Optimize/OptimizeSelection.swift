@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// The PNG files `optimize` looks at.
 struct OptimizeSelection: Equatable {
@@ -13,12 +14,11 @@ struct OptimizeSelection: Equatable {
     var files: [URL] = []
     var missing: [URL] = []
     for path in paths.isEmpty ? [root] : paths {
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder) else {
+      guard let isFolder = SystemCalls.isFolder(path.path) else {
         missing.append(path)
         continue
       }
-      if isFolder.boolValue {
+      if isFolder {
         files += SnapshotFolders.files(beneath: path).references
           .filter { $0.pathExtension.lowercased() == "png" }
       } else {

@@ -36,10 +36,7 @@ package struct PrunePlan: Sendable {
   package static func plan(log: CompleteUsageLog, root: URL) throws(PruneRefusal) -> PrunePlan {
     let rootPath = standardizedPath(root.path)
     let prefix = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: rootPath, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
+    guard SystemCalls.isFolder(rootPath) == true else {
       throw PruneRefusal(description: "Refusing to prune: \"\(root.path)\" is not a folder.")
     }
     let usedBelowRoot = log.usedPaths.filter { $0.hasPrefix(prefix) }
@@ -87,22 +84,23 @@ package struct PrunePlan: Sendable {
       // Checked again here: a file outside a `__Snapshots__` folder is never deleted.
       guard url.pathComponents.dropLast().contains("__Snapshots__") else { continue }
       // A folder reference, or a killed recording's temporary folder, goes as a whole.
-      var status = stat()
-      let isFolder = lstat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
-      if isFolder { removeTree(url.path) }
-      if isFolder ? lstat(url.path, &status) != 0 : unlink(url.path) == 0 {
-        folders.insert(url.deletingLastPathComponent().path)
-      } else if isFolder {
-        problems.append((url, "the folder could not be removed entirely"))
-      } else {
-        problems.append((url, String(cString: strerror(errno))))
+      if SystemCalls.isFolder(url.path, followingLinks: false) == true {
+        removeTree(url.path)
+        if case .success = SystemCalls.linkStatus(ofPath: url.path) {
+          problems.append((url, "the folder could not be removed entirely"))
+          continue
+        }
+      } else if let error = SystemCalls.removeFile(url.path) {
+        problems.append((url, error.text))
+        continue
       }
+      folders.insert(url.deletingLastPathComponent().path)
     }
     for folder in folders.sorted(by: >) {
       var url = URL(fileURLWithPath: folder, isDirectory: true)
       // Up to and including the `__Snapshots__` folder, while each is empty.
       while url.pathComponents.contains("__Snapshots__") {
-        guard rmdir(url.path) == 0 else { break }
+        guard SystemCalls.removeFolder(url.path) == nil else { break }
         url = url.deletingLastPathComponent()
       }
     }

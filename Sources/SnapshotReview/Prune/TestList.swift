@@ -84,7 +84,7 @@ package enum TestListSource: Sendable {
     case .success(let finished): run = finished
     case .failure(let failure):
       throw PruneRefusal(
-        description: "\(command) could not start: \(String(cString: strerror(failure.code)))"
+        description: "\(command) could not start: \(SystemError(failure.code).text)"
       )
     }
     guard run.termination == .exited(0) else {

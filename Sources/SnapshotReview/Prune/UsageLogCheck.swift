@@ -59,11 +59,10 @@ package struct CompleteUsageLog: Sendable {
   /// How to write a log prune accepts. It never suggests deleting anything: the folder is one
   /// the user named to read, and may be a file or hold something else.
   static func howToLog(_ folder: URL) -> String {
-    var isDirectory: ObjCBool = false
-    let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory)
-    let target = exists && !isDirectory.boolValue ? "NEW_FOLDER" : shellQuoted(folder.path)
+    let isFile = SystemCalls.isFolder(folder.path) == false
+    let target = isFile ? "NEW_FOLDER" : shellQuoted(folder.path)
     let note =
-      exists && !isDirectory.boolValue
+      isFile
       ? "\"\(folder.path)\" is a file, not a folder: name a new folder for the log. "
       : ""
     return """
@@ -77,10 +76,7 @@ package struct CompleteUsageLog: Sendable {
   /// Reads the log in `folder`: refuses a missing folder, an unreadable log, and a folder that
   /// holds none.
   static func load(folder: URL) throws(PruneRefusal) -> Folder {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
+    guard SystemCalls.isFolder(folder.path) == true else {
       throw PruneRefusal(
         description: """
           Refusing to prune: the usage folder "\(folder.path)" does not exist. (A CI shard's \

@@ -84,7 +84,7 @@ extension PendingFailure {
   private func acceptFolder(_ failed: URL, over referenceURL: URL) throws(ResolutionError) {
     do {
       guard let contents = try FolderContents.read(failed) else {
-        throw FolderContentsError.unreadable(failed.path, String(cString: strerror(ENOENT)))
+        throw FolderContentsError.unreadable(failed.path, SystemError(ENOENT).text)
       }
       try contents.writeFolder(at: referenceURL)
     } catch let error as FolderContentsError {
@@ -114,13 +114,12 @@ extension PendingFailure {
     // The new snapshot's folder in the artifacts, once it holds nothing else (a failure without
     // one, as an inline snapshot's, has no such folder: never the records' own folder).
     if let snapshot = files.first(where: { $0.role == .newSnapshot }) {
-      _ = rmdir(snapshot.url.deletingLastPathComponent().path)
+      SystemCalls.removeFolder(snapshot.url.deletingLastPathComponent().path)
     }
   }
 }
 
 /// Whether `url` is a folder itself (a symbolic link to one is not).
 func isFolder(_ url: URL) -> Bool {
-  var status = stat()
-  return lstat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+  SystemCalls.isFolder(url.path, followingLinks: false) == true
 }

@@ -64,8 +64,7 @@ struct RecordsFoldersSignature: Equatable {
   }
 
   private static func folder(_ path: String) -> Folder? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
+    guard case .success(let info) = SystemCalls.status(ofPath: path) else { return nil }
     return Folder(
       device: UInt64(info.st_dev),
       inode: UInt64(info.st_ino),

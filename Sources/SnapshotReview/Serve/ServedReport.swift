@@ -274,9 +274,8 @@ package final class ServedReport: @unchecked Sendable {
         "Refused: \(path) is outside the artifacts folders and the package."
       )
     }
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path)
+    guard SystemCalls.isFolder(path) == false,
+      let data = FileManager.default.contents(atPath: path)
     else {
       return .text(404, "Not found: \(path)")
     }

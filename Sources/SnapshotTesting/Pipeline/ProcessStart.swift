@@ -4,15 +4,11 @@ import RunRecord
 /// Called by the load-time hook in `CProcessStart` (a dependency of this target, linked with it
 /// and never imported) when `SNAPSHOT_TESTING_USED_REFERENCES` is set:
 /// describes this test process in the usage log before any test runs (see `ReferenceUsageLog`).
+/// The Swift runtime has the program's arguments by then: it takes them as it loads, before
+/// this module's hooks run.
 @_cdecl("snapshot_testing_process_started")
-package func snapshotTestingProcessStarted(
-  _ argc: Int32,
-  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-) {
-  let arguments = (0..<Int(max(argc, 0))).compactMap { index in
-    argv?[index].map { String(cString: $0) }
-  }
-  ReferenceUsageLog.start(arguments: arguments, environment: .current)
+package func snapshotTestingProcessStarted() {
+  ReferenceUsageLog.start(arguments: CommandLine.arguments, environment: .current)
 }
 
 /// Called by the load-time hook in `CProcessStart` in every process that links this module, before

@@ -10,7 +10,8 @@ import Dispatch
 // task therefore starts it on one of these executors.
 //
 // An owner of unsafe code (ARCHITECTURE.md, "Checked rules"): a custom executor runs each job as
-// an `UnownedJob` with unowned references to itself, as Swift's executor API requires.
+// an `UnownedJob` with unowned references to itself, and gives actors such a reference, as Swift's
+// executor API requires.
 
 /// Runs tasks on a concurrent dispatch queue: a job that blocks (a driver's synchronous call)
 /// gets a thread of its own rather than holding the others up.
@@ -52,6 +53,12 @@ package final class SerialQueueExecutor: TaskExecutor, SerialExecutor, @unchecke
   }
 
   package func asUnownedSerialExecutor() -> UnownedSerialExecutor {
-    UnownedSerialExecutor(ordinary: self)
+    unsafe UnownedSerialExecutor(ordinary: self)
+  }
+
+  /// This executor, for an actor's `unownedExecutor` to return. Safe to hand out: each executor is
+  /// a `static let`, alive as long as the process, so the unowned reference never dangles.
+  @safe package var unownedSerialExecutor: UnownedSerialExecutor {
+    unsafe asUnownedSerialExecutor()
   }
 }

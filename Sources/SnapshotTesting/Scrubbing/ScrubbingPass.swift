@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 /// Runs a snapshot's scrubbers, in order, over its text, and checks that the result is still
 /// valid for the strategy's format (JSON, property list). A scrubber that throws or breaks the
@@ -98,7 +99,7 @@ enum ScrubbingPass {
       case .json:
         return (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
       case .propertyList:
-        return (try? PropertyListSerialization.propertyList(from: data, format: nil)) != nil
+        return (try? SystemCalls.propertyList(from: data)) != nil
       }
     }
   }

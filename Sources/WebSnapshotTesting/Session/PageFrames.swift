@@ -1,14 +1,6 @@
 import Foundation
 import RunRecord
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Frames on demand, for a page of the headless shell started with begin-frame control: the
 /// page draws only when the snapshot asks it to (`HeadlessExperimental.beginFrame`), so that
 /// nothing waits for a 60 Hz tick that the snapshot could produce at once.
@@ -169,10 +161,10 @@ final class PageFrames: @unchecked Sendable {
     }
   }
 
+  /// Milliseconds of the system's monotonic clock, which Chromium's frame times count in (on
+  /// Linux `DispatchTime` reads `CLOCK_MONOTONIC`, as Chromium does).
   private static func monotonicMilliseconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
+    Double(DispatchTime.now().uptimeNanoseconds) / 1_000_000
   }
 }
 

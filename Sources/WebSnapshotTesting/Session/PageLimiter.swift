@@ -5,7 +5,7 @@ import Foundation
 /// tests) finishes late, each one closer to its timeout; in turn, the first ones finish early.
 actor PageLimiter {
   nonisolated var unownedExecutor: UnownedSerialExecutor {
-    WebExecutor.shared.asUnownedSerialExecutor()
+    WebExecutor.shared.unownedSerialExecutor
   }
 
   static let shared = PageLimiter(limit: 2 * max(1, ProcessInfo.processInfo.activeProcessorCount))

@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 
 #if canImport(Glibc)
   import Glibc
@@ -39,8 +40,7 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
   private var document: String?
 
   /// The open pages by browser context, for the targets the browser attaches on its own.
-  private static let pagesLock = NSLock()
-  nonisolated(unsafe) private static var pages: [String: WeakPage] = [:]
+  private static let pages = Locked<[String: WeakPage]>([:])
 
   private struct WeakPage {
     weak var page: PageSession?
@@ -48,7 +48,7 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
 
   /// The open page of the browser context `context`, if any.
   static func page(ofContext context: String) -> PageSession? {
-    pagesLock.withLock { pages[context]?.page }
+    pages.withLock { $0[context]?.page }
   }
 
   private init(
@@ -141,7 +141,7 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
         frames: browser.framesOnDemand ? PageFrames(gate: browser.frameGate) : nil
       )
       connection.addListener(session, for: sessionIdentifier)
-      pagesLock.withLock { pages[contextIdentifier] = WeakPage(page: session) }
+      Self.pages.withLock { $0[contextIdentifier] = WeakPage(page: session) }
       do throws(WebSnapshotError) {
         try await session.sendAll(setup + [viewport.command])
         try await session.navigate(to: browser.blankDocument.absoluteString)
@@ -322,7 +322,7 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
     let children = lock.withLock { childSessions }
     for child in children { connection.removeListener(for: child) }
     connection.removeListener(for: sessionIdentifier)
-    _ = Self.pagesLock.withLock { Self.pages.removeValue(forKey: contextIdentifier) }
+    _ = Self.pages.withLock { $0.removeValue(forKey: contextIdentifier) }
   }
 
   // MARK: DevToolsSessionListener

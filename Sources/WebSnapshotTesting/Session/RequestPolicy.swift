@@ -1,12 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import RunRecord
 
 /// Which URLs a page may load: loopback servers, `file:`, `data:` and the browser's own
 /// `about:` and `blob:` documents.
@@ -31,8 +24,7 @@ enum RequestPolicy {
     if host.hasSuffix(".") { host.removeLast() }
     if host == "localhost" || host.hasSuffix(".localhost") { return true }
     if host.contains(":") {
-      var bytes = [UInt8](repeating: 0, count: 16)
-      guard inet_pton(AF_INET6, host, &bytes) == 1 else { return false }
+      guard let bytes = SystemCalls.ipv6Address(host) else { return false }
       let isOne = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
       let isMapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
       return isOne || (isMapped && bytes[12] == 127)

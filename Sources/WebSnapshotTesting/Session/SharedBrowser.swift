@@ -23,7 +23,7 @@ import RunRecord
 /// run, is closed, so that the context's window stays.
 actor SharedBrowser {
   nonisolated var unownedExecutor: UnownedSerialExecutor {
-    WebExecutor.shared.asUnownedSerialExecutor()
+    WebExecutor.shared.unownedSerialExecutor
   }
 
   static let shared = SharedBrowser()

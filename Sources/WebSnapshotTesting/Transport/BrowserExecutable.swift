@@ -51,8 +51,6 @@ enum BrowserExecutable {
   }
 
   private static func isExecutable(_ path: String) -> Bool {
-    var isFolder: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-      && !isFolder.boolValue && FileManager.default.isExecutableFile(atPath: path)
+    SystemCalls.isFolder(path) == false && FileManager.default.isExecutableFile(atPath: path)
   }
 }

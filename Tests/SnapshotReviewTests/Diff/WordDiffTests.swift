@@ -133,20 +133,37 @@ import Testing
     )
   }
 
+  /// An XML property list of `count` and `flag`.
+  static func plist(_ value: Int, _ flag: Bool) throws -> Data {
+    try PropertyListSerialization.data(
+      fromPropertyList: ["count": value, "flag": flag],
+      format: .xml,
+      options: 0
+    )
+  }
+
   @Test func propertyListsToo() throws {
-    func plist(_ value: Int, _ flag: Bool) throws -> Data {
-      try PropertyListSerialization.data(
-        fromPropertyList: ["count": value, "flag": flag],
-        format: .xml,
-        options: 0
-      )
-    }
     let changes = StructuredSummary.changes(
-      from: try plist(1, true),
-      to: try plist(2, true),
+      from: try Self.plist(1, true),
+      to: try Self.plist(2, true),
       format: .propertyList
     )
     #expect(changes == ["$.count: 1 → 2"])
+  }
+
+  @Test func onesAndZerosAreNumbersAndOnlyBooleansReadAsTrueOrFalse() throws {
+    let json = StructuredSummary.changes(
+      from: Data(#"{"count": 1, "on": true, "ratio": 0}"#.utf8),
+      to: Data(#"{"count": 0, "on": false, "ratio": 1.5}"#.utf8),
+      format: .json
+    )
+    #expect(json == ["$.count: 1 → 0", "$.on: true → false", "$.ratio: 0 → 1.5"])
+    let propertyList = StructuredSummary.changes(
+      from: try Self.plist(1, true),
+      to: try Self.plist(0, false),
+      format: .propertyList
+    )
+    #expect(propertyList == ["$.count: 1 → 0", "$.flag: true → false"])
   }
 
   @Test func longListsAreCut() throws {
