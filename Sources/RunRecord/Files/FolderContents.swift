@@ -289,9 +289,10 @@ package struct FolderContents: Equatable, Sendable {
       let target = path + "/" + entry.path
       // By its bytes: Foundation's `deletingLastPathComponent` traps on a path of one character
       // (`a`) and misses a `/` that a combining mark follows (`x/\u{301}b`).
-      let folder = entry.path.utf8.lastIndex(of: UInt8(ascii: "/")).map {
-        String(entry.path[..<$0])
-      } ?? ""
+      let folder =
+        entry.path.utf8.lastIndex(of: UInt8(ascii: "/")).map {
+          String(entry.path[..<$0])
+        } ?? ""
       if !folder.isEmpty, !made.contains(folder) {
         do {
           try AtomicFile.createFolder(path + "/" + folder)
@@ -643,7 +644,9 @@ private struct FolderWalker {
         guard count >= 0 else { throw .unreadable(full, String(cString: strerror(errno))) }
         guard
           let target = String(
-            validating: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            validating: buffer[..<count].map { UInt8(bitPattern: $0) },
+            as: UTF8.self
+          )
         else {
           throw .invalidPath(full, "the link's target is not UTF-8")
         }
