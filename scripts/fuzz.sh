@@ -93,6 +93,7 @@ campaign_run() {
   local harness="$1" seconds="$2"
   local log="$scratch/campaign/$harness.log" findings="$scratch/findings/$harness"
   local before status=0 start=$SECONDS
+  mkdir -p "$findings"
   before=$(find "$findings" -maxdepth 1 -type f 2>/dev/null | wc -l)
   run "$harness" "$seconds" -1 >"$log" 2>&1 || status=$?
   local elapsed=$((SECONDS - start))
