@@ -97,6 +97,8 @@ campaign_run() {
   before=$(find "$findings" -maxdepth 1 -type f 2>/dev/null | wc -l)
   run "$harness" "$seconds" -1 >"$log" 2>&1 || status=$?
   local elapsed=$((SECONDS - start))
+  # run's filter of standard error (a process substitution) may still be writing the last lines.
+  sleep 2
   local executions edges_start edges slowest crashes
   executions=$(grep -oE '^stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo "?")
   edges_start=$(grep -m1 -E 'INITED|INIT ' "$log" | grep -oE 'cov: [0-9]+' | grep -oE '[0-9]+' || echo "?")

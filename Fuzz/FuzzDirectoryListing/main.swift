@@ -40,6 +40,9 @@ private func fuzzDirectoryListing(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
   return withinTimeBound(.seconds(1), size: size) { check(input) }
 }
 
+/// The folders made for the last input, even those whose entry could not be made after.
+private nonisolated(unsafe) var folders: [[UInt8]] = []
+
 private struct Made {
   var path: [UInt8]
   var kind: FolderContents.Kind
@@ -50,6 +53,7 @@ private struct Made {
 private func makeTree(_ input: [UInt8]) -> [Made] {
   removeAll(Array(root.utf8))
   removeAll(Array(copy.utf8))
+  folders = []
   guard mkdir(root, 0o755) == 0 else { fail("mkdir \(root): \(String(cString: strerror(errno)))") }
   var position = 0
   func take(_ limit: Int) -> [UInt8] {
@@ -79,8 +83,12 @@ private func makeTree(_ input: [UInt8]) -> [Made] {
     if clashes { continue }
     var folderMade = true
     for end in components.indices.dropLast() {
-      let folder = cPath(Array(components[...end].joined(separator: [0x2F])))
-      if mkdir(folder, 0o755) != 0 && errno != EEXIST { folderMade = false }
+      let folder = Array(components[...end].joined(separator: [0x2F]))
+      if mkdir(cPath(folder), 0o755) == 0 {
+        folders.append(folder)
+      } else if errno != EEXIST {
+        folderMade = false
+      }
     }
     guard folderMade else { continue }
     let full = cPath(path)
@@ -146,7 +154,9 @@ private func cPath(_ relative: [UInt8]) -> [CChar] {
 private func check(_ input: [UInt8]) {
   let made = makeTree(input)
   let url = URL(fileURLWithPath: root)
-  let expectedError = made.lazy.compactMap(brokenRule).first
+  // A folder whose name is not UTF-8 fails the reading too, even left empty.
+  let badFolder = folders.first { String(validating: $0, as: UTF8.self) == nil }
+  let expectedError = badFolder.map { _ in Rule.notUTF8Path } ?? made.lazy.compactMap(brokenRule).first
   let contents: FolderContents
   do {
     guard let read = try FolderContents.read(url) else { fail("the folder reads as missing") }
@@ -154,7 +164,8 @@ private func check(_ input: [UInt8]) {
   } catch {
     guard expectedError != nil else { fail("reading the folder failed: \(error)") }
     require(
-      made.contains { brokenRule($0).map { matches(error, $0) } ?? false },
+      (badFolder != nil && matches(error, .notUTF8Path))
+        || made.contains { brokenRule($0).map { matches(error, $0) } ?? false },
       "reading failed with \(error), which breaks no rule of an entry made: "
         + made.map { String(decoding: $0.path, as: UTF8.self) }.joined(separator: ", ")
     )
