@@ -309,12 +309,20 @@ if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_FUZZ"] != nil {
     ("FuzzUsageLog", ["RunRecord"]),
     ("FuzzTemporaryFileName", ["RunRecord"]),
     ("FuzzRedactionSelector", ["SnapshotTesting"]),
+    // Readers of text from outside: a client, a server's body, a command's output, a log, a folder.
+    ("FuzzHTTPRequest", ["SnapshotReview"]),
+    ("FuzzJSONBody", ["HTTPSnapshotTesting"]),
+    ("FuzzEscapeSequences", ["CommandSnapshotTesting"]),
+    ("FuzzTranscriptText", ["TranscriptSnapshotTesting"]),
+    ("FuzzDirectoryListing", ["SnapshotTesting", "RunRecord"]),
   ]
   package.targets.append(.target(name: "FuzzingSupport", path: "Fuzz/FuzzingSupport"))
+  // `require`, `fail` and the time bound of each input, in Swift.
+  package.targets.append(.target(name: "FuzzingChecks", path: "Fuzz/FuzzingChecks"))
   package.targets += harnesses.map {
     .executableTarget(
       name: $0.name,
-      dependencies: $0.dependencies + ["FuzzingSupport"],
+      dependencies: $0.dependencies + ["FuzzingSupport", "FuzzingChecks"],
       path: "Fuzz/\($0.name)"
     )
   }

@@ -4,8 +4,13 @@
 #   scripts/fuzz.sh --list               the harnesses
 #   scripts/fuzz.sh TARGET SECONDS [RUNS] runs TARGET for SECONDS (and at most RUNS executions,
 #                                        also settable as FUZZ_RUNS) on a copy of its seed corpus
-#   scripts/fuzz.sh --smoke              every harness for 20 000 executions (CI)
+#   scripts/fuzz.sh --smoke              every harness for 20 000 executions, fewer for the slow
+#                                        ones (CI; about 2 minutes in all)
 #   scripts/fuzz.sh --build              builds every harness, runs none
+#   scripts/fuzz.sh --campaign MINUTES [TARGET...]
+#                                        each TARGET (default: every harness) for MINUTES, then a
+#                                        table per target: executions, coverage (edges), crashes,
+#                                        the slowest input; FUZZ_JOBS=2 runs two at a time
 #
 # The harnesses are targets of the main package only when SNAPSHOT_TESTING_FUZZ is set. They are
 # built in release with AddressSanitizer and libFuzzer's coverage, in .build-fuzz (FUZZ_SCRATCH
@@ -18,11 +23,18 @@ cd "$(dirname "$0")/.."
 harnesses=(
   FuzzPNGDecoder FuzzInlineRewriter FuzzFailureRecord FuzzUsageLog FuzzTemporaryFileName
   FuzzRedactionSelector FuzzAntialiasing
+  FuzzHTTPRequest FuzzJSONBody FuzzEscapeSequences FuzzTranscriptText FuzzDirectoryListing
+)
+# The smoke run's executions for the harnesses slower than about 2,000 a second (they make files,
+# sockets, SVG images or transcripts for each input), so that all of them take at most 3 minutes.
+declare -A smoke_runs=(
+  [FuzzUsageLog]=10000 [FuzzHTTPRequest]=5000 [FuzzEscapeSequences]=2000
+  [FuzzTranscriptText]=1000 [FuzzDirectoryListing]=2000
 )
 scratch="${FUZZ_SCRATCH:-.build-fuzz}"
 
 usage() {
-  echo "usage: $0 --list | --smoke | --build | TARGET SECONDS [RUNS]" >&2
+  echo "usage: $0 --list | --smoke | --build | --campaign MINUTES [TARGET...] | TARGET SECONDS [RUNS]" >&2
   exit 2
 }
 
@@ -75,6 +87,29 @@ run() {
   fi
 }
 
+# campaign_run TARGET SECONDS: fuzzes for SECONDS with no bound on executions, its whole log in
+# $scratch/campaign/TARGET.log, and prints one row of the campaign's table.
+campaign_run() {
+  local harness="$1" seconds="$2"
+  local log="$scratch/campaign/$harness.log" findings="$scratch/findings/$harness"
+  local before status=0 start=$SECONDS
+  mkdir -p "$findings"
+  before=$(find "$findings" -maxdepth 1 -type f 2>/dev/null | wc -l)
+  run "$harness" "$seconds" -1 >"$log" 2>&1 || status=$?
+  local elapsed=$((SECONDS - start))
+  # run's filter of standard error (a process substitution) may still be writing the last lines.
+  sleep 2
+  local executions edges_start edges slowest crashes
+  executions=$(grep -oE '^stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' || echo "?")
+  edges_start=$(grep -m1 -E 'INITED|INIT ' "$log" | grep -oE 'cov: [0-9]+' | grep -oE '[0-9]+' || echo "?")
+  edges=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo "?")
+  slowest=$(grep -oE '^slowest input: .*' "$log" | tail -1 | sed 's/^slowest input: //' || true)
+  crashes=$(( $(find "$findings" -maxdepth 1 -type f 2>/dev/null | wc -l) - before ))
+  [[ $status -eq 0 ]] || crashes="$crashes (stopped, status $status)"
+  printf '| `%s` | %s | %s s | %s → %s | %s | %s |\n' "$harness" "$executions" "$elapsed" \
+    "$edges_start" "$edges" "$crashes" "${slowest:-?}"
+}
+
 case "${1:-}" in
   --list)
     printf '%s\n' "${harnesses[@]}"
@@ -86,9 +121,30 @@ case "${1:-}" in
     start=$SECONDS
     build "${harnesses[@]}"
     for harness in "${harnesses[@]}"; do
-      run "$harness" 600 20000
+      run "$harness" 600 "${smoke_runs[$harness]:-20000}"
     done
     echo "Fuzzing smoke test passed in $((SECONDS - start)) s."
+    ;;
+  --campaign)
+    [[ "${2:-}" =~ ^[0-9]+$ ]] || usage
+    minutes="$2"
+    shift 2
+    targets=("$@")
+    [[ ${#targets[@]} -gt 0 ]] || targets=("${harnesses[@]}")
+    for harness in "${targets[@]}"; do
+      [[ " ${harnesses[*]} " == *" $harness "* ]] || { echo "error: no harness $harness" >&2; exit 2; }
+    done
+    build "${targets[@]}"
+    mkdir -p "$scratch/campaign"
+    echo "| harness | executions | time | coverage (edges): start → end | crashes | slowest input |"
+    echo "|---|---:|---:|---|---:|---|"
+    jobs_at_once="${FUZZ_JOBS:-1}"
+    for harness in "${targets[@]}"; do
+      campaign_run "$harness" $((minutes * 60)) >"$scratch/campaign/$harness.row" &
+      while [[ $(jobs -rp | wc -l) -ge $jobs_at_once ]]; do wait -n || true; done
+    done
+    wait || true
+    for harness in "${targets[@]}"; do cat "$scratch/campaign/$harness.row"; done
     ;;
   "" | -*)
     usage

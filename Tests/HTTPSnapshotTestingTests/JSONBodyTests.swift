@@ -113,6 +113,50 @@ import Testing
       text.hasPrefix("[application/json body nests deeper than 511 levels; shown as text]\n[[["))
   }
 
+  /// A million levels, of arrays and of objects, closed and left open: nothing reads or prints
+  /// them on the call stack (the value reader stops at 511 levels; the pass that tells "too deep"
+  /// from "invalid" keeps its containers in an array), so each body is named, never a crash.
+  @Test func aMillionLevelsAreNamedNotACrash() {
+    let levels = 1_000_000
+    let arrays = String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+    let objects =
+      String(repeating: #"{"a":"#, count: levels) + "1"
+      + String(repeating: "}", count: levels)
+    for deep in [arrays, objects] {
+      #expect(JSONBody.parse(Data(deep.utf8)) == nil)
+      #expect(JSONBody.isWellFormedBeyondDepthLimit(Data(deep.utf8)))
+      #expect(
+        bodyText(Data(deep.utf8)).hasPrefix(
+          "[application/json body nests deeper than 511 levels; shown as text]\n"
+        )
+      )
+      let open = String(deep.prefix(deep.utf8.count / 2))
+      #expect(!JSONBody.isWellFormedBeyondDepthLimit(Data(open.utf8)))
+      #expect(bodyText(Data(open.utf8)).hasPrefix("[application/json body is not valid JSON"))
+    }
+  }
+
+  /// Documented differences from Foundation's `JSONSerialization`, found by `FuzzJSONBody`: it
+  /// takes a trailing comma, skips a UTF-8 byte-order mark and guesses UTF-32 from NUL bytes, none
+  /// of which RFC 8259 lets a sender write; `.http` shows those bodies as text, as not valid JSON.
+  /// (If Foundation stops forgiving one, this test says so, and the article's list shrinks.)
+  @Test func bodiesJSONSerializationForgivesAreNotValidJSON() throws {
+    let bodies: [[UInt8]] = [
+      Array("[1,2,]".utf8), Array(#"{"a":1,}"#.utf8), [0xEF, 0xBB, 0xBF] + Array(#"{"a":1}"#.utf8),
+      [0x30, 0, 0, 0],
+    ]
+    for bytes in bodies {
+      let body = Data(bytes)
+      #expect(
+        (try? JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)) != nil,
+        "JSONSerialization now refuses \(bytes)"
+      )
+      #expect(JSONBody.parse(body) == nil)
+      let text = bodyText(body)
+      #expect(text.hasPrefix("[application/json body is not valid JSON"), "\(text)")
+    }
+  }
+
   @Test func integersBeyondIntAreDoubles() {
     #expect(JSONBody.parse(Data("123456789012345678901234".utf8)).map(describe) == "double")
     #expect(JSONBody.parse(Data("-9223372036854775808".utf8)).map(describe) == "int")

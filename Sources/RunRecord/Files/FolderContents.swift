@@ -287,7 +287,12 @@ package struct FolderContents: Equatable, Sendable {
     var made: Set<String> = []
     for entry in entries {
       let target = path + "/" + entry.path
-      let folder = (entry.path as NSString).deletingLastPathComponent
+      // By its bytes: Foundation's `deletingLastPathComponent` traps on a path of one character
+      // (`a`) and misses a `/` that a combining mark follows (`x/\u{301}b`).
+      let folder =
+        entry.path.utf8.lastIndex(of: UInt8(ascii: "/")).map {
+          String(entry.path[..<$0])
+        } ?? ""
       if !folder.isEmpty, !made.contains(folder) {
         do {
           try AtomicFile.createFolder(path + "/" + folder)
@@ -606,8 +611,19 @@ private struct FolderWalker {
     defer { closedir(stream) }
     var names: [String] = []
     while let item = readdir(stream) {
-      let name = withUnsafeBytes(of: item.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      let (name, isUTF8) = withUnsafeBytes(of: item.pointee.d_name) { bytes in
+        let raw = bytes.prefix { $0 != 0 }
+        let name = String(decoding: raw, as: UTF8.self)
+        return (name, name.utf8.elementsEqual(raw))
+      }
+      // A name that is not UTF-8 has no `String` that names the file: refused for what it is,
+      // not reported as missing under its repaired name.
+      guard isUTF8 else {
+        let path = relative.isEmpty ? name : relative + "/" + name
+        throw .invalidPath(
+          root + "/" + path,
+          "its name is not UTF-8 (each invalid byte is shown as \u{FFFD})"
+        )
       }
       if name != "." && name != ".." { names.append(name) }
     }
@@ -622,11 +638,17 @@ private struct FolderWalker {
       case S_IFDIR:
         try walk(path)
       case S_IFLNK:
-        let target: String
-        do {
-          target = try FileManager.default.destinationOfSymbolicLink(atPath: full)
-        } catch {
-          throw .unreadable(full, SnapshotFileError.reason(of: error))
+        // Read as bytes: Foundation would repair a target that is not UTF-8 into another one.
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(full, &buffer, buffer.count)
+        guard count >= 0 else { throw .unreadable(full, String(cString: strerror(errno))) }
+        guard
+          let target = String(
+            validating: buffer[..<count].map { UInt8(bitPattern: $0) },
+            as: UTF8.self
+          )
+        else {
+          throw .invalidPath(full, "the link's target is not UTF-8")
         }
         try add(Found(path: path, kind: .symbolicLink, size: target.utf8.count, linkTarget: target))
       case S_IFREG:

@@ -77,6 +77,44 @@ import Testing
     }
   }
 
+  /// A name of one character, and a `/` followed by a combining mark, are recorded where they
+  /// belong: Foundation's `deletingLastPathComponent` trapped on `a` (the whole test process
+  /// crashed while recording) and took `x/\u{301}b` for a file at the top (found by
+  /// `FuzzDirectoryListing`).
+  @Test func oneCharacterNamesAndCombiningMarksAfterASlashAreRecorded() throws {
+    try withTemporaryDirectory { root in
+      let sandbox = SnapshotSandbox(root: root)
+      let files = ["a": Data("one\n".utf8), "x/\u{301}b": Data("two\n".utf8)]
+
+      #expect(sandbox.verify(files, as: .directory, named: "site") != nil)
+      #expect(fileNames(in: sandbox.reference("sandbox.site")) == ["a", "x"])
+      #expect(contents(of: sandbox.reference("sandbox.site/a")) == "one\n")
+      #expect(contents(of: sandbox.reference("sandbox.site/x/\u{301}b")) == "two\n")
+      #expect(sandbox.verify(files, as: .directory, named: "site", record: .never) == nil)
+    }
+  }
+
+  /// Documented limit: a folder on disk may hold two names equal but for Unicode normalisation
+  /// (`é` as one scalar and as `e` with a combining accent); it is read, compared and recorded
+  /// with both, byte for byte, but `DirectorySnapshot.entries`, a `[String: Entry]`, has one key
+  /// for the two, and files given in memory may not hold both (found by `FuzzDirectoryListing`).
+  @Test func pathsEqualButForNormalizationAreOneEntry() throws {
+    try withTemporaryDirectory { root in
+      let input = root.appendingPathComponent("input", isDirectory: true)
+      try write("composed\n", to: input.appendingPathComponent("\u{E9}"))
+      try write("decomposed\n", to: input.appendingPathComponent("e\u{301}"))
+
+      let contents = try #require(try FolderContents.read(input))
+
+      #expect(contents.entries.map { Array($0.path.utf8) } == [[0x65, 0xCC, 0x81], [0xC3, 0xA9]])
+      #expect(FolderContents(decoding: contents.encoded()) == contents)
+      #expect(DirectorySnapshot(contents).entries.count == 1)
+      #expect(throws: FolderContentsError.self) {
+        try FolderContents(entries: contents.entries)
+      }
+    }
+  }
+
   @Test func aMismatchListsAddedRemovedAndChangedPathsSortedWithTheirDiffs() throws {
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
@@ -309,6 +347,57 @@ import Testing
       let message = try #require(sandbox.verify(input, as: .directory, named: "site"))
 
       #expect(message.contains(#""\#(pipe.path)" is neither a file, a folder nor a symbolic link"#))
+    }
+  }
+
+  /// A file name that is not UTF-8 (Linux allows any byte but `/` and NUL) has no `String`:
+  /// the snapshot fails saying so, naming the file with U+FFFD for the bad byte, instead of
+  /// reporting the repaired name as missing (found by `FuzzDirectoryListing`).
+  @Test func aNameThatIsNotUTF8FailsSayingSo() throws {
+    try withTemporaryDirectory { root in
+      let sandbox = SnapshotSandbox(root: root)
+      let input = try makeInput(in: root)
+      let name = (Array(input.path.utf8) + Array("/css/bad".utf8) + [0xFF, 0]).map {
+        CChar(bitPattern: $0)
+      }
+      let descriptor = open(name, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
+      #expect(descriptor >= 0)
+      close(descriptor)
+
+      let message = try #require(sandbox.verify(input, as: .directory, named: "site"))
+
+      #expect(
+        message.contains(
+          #"The path "\#(input.path)/css/bad\#u{FFFD}" cannot be part of a folder snapshot: its "#
+            + "name is not UTF-8"
+        ),
+        "\(message)"
+      )
+      #expect(!message.contains("No such file or directory"))
+      #expect(!FileManager.default.fileExists(atPath: sandbox.snapshots.path))
+    }
+  }
+
+  /// A link whose target is not UTF-8 fails saying so, rather than being recorded with its
+  /// target repaired into another path (found by `FuzzDirectoryListing`).
+  @Test func aLinkWhoseTargetIsNotUTF8FailsSayingSo() throws {
+    try withTemporaryDirectory { root in
+      let sandbox = SnapshotSandbox(root: root)
+      let input = try makeInput(in: root)
+      let link = input.appendingPathComponent("css/odd")
+      let target = (Array("site".utf8) + [0xFE, 0]).map { CChar(bitPattern: $0) }
+      #expect(symlink(target, link.path) == 0)
+
+      let message = try #require(sandbox.verify(input, as: .directory, named: "site"))
+
+      #expect(
+        message.contains(
+          #"The path "\#(link.path)" cannot be part of a folder snapshot: the link's target is "#
+            + "not UTF-8."
+        ),
+        "\(message)"
+      )
+      #expect(!FileManager.default.fileExists(atPath: sandbox.snapshots.path))
     }
   }
 
