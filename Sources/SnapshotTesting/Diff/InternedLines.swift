@@ -1,12 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(ucrt)
-  import ucrt
-#endif
+import RunRecord
 
 /// The lines of one text, kept as byte offsets into a copy of its UTF-8.
 ///
@@ -27,16 +19,9 @@ struct TextLines {
     let bytes = Array(text.utf8)
     var lineStarts = [0]
     lineStarts.reserveCapacity(bytes.count / 16 + 2)
-    bytes.withUnsafeBytes { raw in
-      guard let base = raw.baseAddress else { return }
-      var offset = 0
-      while offset < raw.count,
-        let found = memchr(base + offset, 0x0A, raw.count - offset)
-      {
-        let newline = base.distance(to: UnsafeRawPointer(found))
-        lineStarts.append(newline + 1)
-        offset = newline + 1
-      }
+    let span = bytes.span
+    for offset in span.indices where span[offset] == 0x0A {
+      lineStarts.append(offset + 1)
     }
     lineStarts.append(bytes.count + 1)
     self.bytes = bytes
@@ -117,21 +102,19 @@ private struct LineTable {
     texts.append(text.bytes)
     var ids = [Int32]()
     ids.reserveCapacity(text.count)
-    text.bytes.withUnsafeBytes { raw in
-      for index in 0..<text.count {
-        let range = text.byteRange(of: index)
-        ids.append(id(of: raw, range, textIndex: textIndex))
-      }
+    for index in 0..<text.count {
+      let range = text.byteRange(of: index)
+      ids.append(id(of: text.bytes, range, textIndex: textIndex))
     }
     return ids
   }
 
   private mutating func id(
-    of raw: UnsafeRawBufferPointer,
+    of bytes: [UInt8],
     _ range: Range<Int>,
     textIndex: Int32
   ) -> Int32 {
-    let hash = Self.hash(raw, range)
+    let hash = Self.hash(bytes.span, range)
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
       let candidate = slots[slot]
@@ -145,7 +128,7 @@ private struct LineTable {
       }
       let entry = entries[Int(candidate)]
       if entry.hash == hash, entry.count == range.count,
-        equalBytes(entry, raw, range, textIndex: textIndex)
+        equalBytes(entry, bytes, range, textIndex: textIndex)
       {
         return candidate
       }
@@ -155,36 +138,45 @@ private struct LineTable {
 
   private func equalBytes(
     _ entry: Entry,
-    _ raw: UnsafeRawBufferPointer,
+    _ bytes: [UInt8],
     _ range: Range<Int>,
     textIndex: Int32
   ) -> Bool {
     if range.isEmpty { return true }
+    let earlier = entry.start..<entry.start + range.count
     if entry.textIndex == textIndex {
-      guard let base = raw.baseAddress else { return false }
-      return memcmp(base + entry.start, base + range.lowerBound, range.count) == 0
+      return bytes.span.extracting(earlier).hasSameBytes(as: bytes.span.extracting(range))
     }
-    return texts[Int(entry.textIndex)].withUnsafeBytes { other in
-      guard let otherBase = other.baseAddress, let base = raw.baseAddress else { return false }
-      return memcmp(otherBase + entry.start, base + range.lowerBound, range.count) == 0
+    let other = texts[Int(entry.textIndex)]
+    return other.span.extracting(earlier).hasSameBytes(as: bytes.span.extracting(range))
+  }
+
+  /// The eight bytes from `offset`, as a little-endian word; the caller keeps them in the span.
+  @inline(__always)
+  private static func word(_ bytes: Span<UInt8>, at offset: Int) -> UInt64 {
+    // One bounds check for the eight reads; the optimiser merges the bytes into one load.
+    precondition(offset >= 0 && offset + 8 <= bytes.count)
+    var word: UInt64 = 0
+    for index in 0..<8 {
+      word |= UInt64(bytes[offset &+ index]) &<< UInt64(8 &* index)
     }
+    return word
   }
 
   /// A fast, non-cryptographic hash of a byte range, eight bytes at a time.
-  private static func hash(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) -> UInt64 {
+  private static func hash(_ bytes: Span<UInt8>, _ range: Range<Int>) -> UInt64 {
     let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
     var hash = UInt64(truncatingIfNeeded: range.count) &* multiplier
     var offset = range.lowerBound
     while offset + 8 <= range.upperBound {
-      let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-      hash = (hash ^ word) &* multiplier
+      hash = (hash ^ word(bytes, at: offset)) &* multiplier
       hash ^= hash >> 29
       offset += 8
     }
     var tail: UInt64 = 0
     var shift: UInt64 = 0
     while offset < range.upperBound {
-      tail |= UInt64(raw[offset]) << shift
+      tail |= UInt64(bytes[offset]) << shift
       shift += 8
       offset += 1
     }
