@@ -200,7 +200,7 @@ let package = Package(
     .target(
       name: "TranscriptSnapshotTesting",
       dependencies: [
-        "SnapshotTesting", "HTTPSnapshotTesting",
+        "SnapshotTesting", "HTTPSnapshotTesting", "RunRecord",
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Tracing", package: "swift-distributed-tracing"),

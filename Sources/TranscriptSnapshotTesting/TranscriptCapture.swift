@@ -3,11 +3,8 @@ import HTTPSnapshotTesting
 import HTTPTypes
 import InMemoryTracing
 import Logging
+import RunRecord
 import Tracing
-
-#if os(Linux)
-  import Synchronization
-#endif
 
 /// What one piece of server work did, in the order it happened: the HTTP exchange, log entries,
 /// spans, outgoing requests and the error it threw, ready for the `.transcript` strategy.
@@ -207,51 +204,6 @@ public final class TranscriptCapture: Sendable {
       return Transcript(blocks: state.blocks)
     }
   }
-}
-
-/// State that tasks share, behind one lock: Swift's `Mutex` on Linux, where it needs no
-/// availability check (about a third of `NSLock`'s time uncontended, measured at 7 ns against
-/// 20 ns a lock and unlock), `NSLock` elsewhere.
-struct Locked<State: Sendable>: ~Copyable, Sendable {
-  #if os(Linux)
-    private let mutex: Mutex<State>
-    /// Read just after each lock and written just before each unlock, so that the thread
-    /// sanitizer sees one holder's accesses happen before the next one's: `Mutex` waits in the
-    /// kernel when contended, where the sanitizer cannot look, and it would report a race that
-    /// is not there. On x86-64 both are plain moves.
-    private let handoff = Atomic<Int>(0)
-
-    init(_ state: sending State) {
-      mutex = Mutex(state)
-    }
-
-    @inline(__always)
-    func withLock<T: Sendable>(_ body: (inout State) -> T) -> T {
-      mutex.withLock { state in
-        _ = handoff.load(ordering: .acquiring)
-        defer { handoff.store(0, ordering: .releasing) }
-        return body(&state)
-      }
-    }
-  #else
-    private let box: Box
-
-    private final class Box: @unchecked Sendable {
-      let lock = NSLock()
-      var state: State
-      init(_ state: State) { self.state = state }
-    }
-
-    init(_ state: sending State) {
-      box = Box(state)
-    }
-
-    func withLock<T: Sendable>(_ body: (inout State) -> T) -> T {
-      box.lock.lock()
-      defer { box.lock.unlock() }
-      return body(&box.state)
-    }
-  #endif
 }
 
 enum TranscriptEvent: Sendable {

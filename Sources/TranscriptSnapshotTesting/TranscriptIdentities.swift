@@ -1,4 +1,5 @@
 import Foundation
+import RunRecord
 import SnapshotTesting
 
 /// Scrubs a transcript's UUIDs and ISO 8601 dates the way `.scrubbing(.uuids, .iso8601Dates)`

@@ -1,4 +1,5 @@
 import Logging
+import RunRecord
 import Tracing
 
 /// Writes each entry into one capture, whatever task logs it.

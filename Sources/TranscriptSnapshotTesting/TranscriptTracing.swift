@@ -1,5 +1,6 @@
 import Foundation
 import InMemoryTracing
+import RunRecord
 import Tracing
 
 /// A tracer whose spans go to a ``TranscriptCapture``, in the order they start.

@@ -55,15 +55,13 @@ import Testing
   }
 
   static func feed(_ bytes: [UInt8], to screen: inout TerminalScreen) {
-    bytes.withUnsafeBufferPointer { buffer in
-      EscapeSequenceScanner.scan(
-        buffer,
-        text: { screen.write(String(decoding: $0, as: UTF8.self).unicodeScalars) },
-        sgr: { screen.style.apply($0) },
-        control: { screen.control($0, $1) },
-        shortEscape: { screen.escape($0) }
-      )
-    }
+    EscapeSequenceScanner.scan(
+      bytes.span,
+      text: { screen.write(String(decoding: bytes[$0], as: UTF8.self).unicodeScalars) },
+      sgr: { screen.style.apply($0) },
+      control: { screen.control($0, $1) },
+      shortEscape: { screen.escape($0) }
+    )
   }
 
   static func trimmed(_ rows: [String]) -> [String] {

@@ -11,13 +11,14 @@
 enum EscapeSequenceScanner {
   static let escape: UInt8 = 0x1B
 
-  /// Calls `text` with each run of bytes between sequences, `sgr` with the parameters of each
-  /// SGR sequence (an empty parameter is `nil`), `control` with the final byte and parameters of
-  /// every other well-formed CSI sequence without a private marker or intermediate (cursor
-  /// moves, erases), and `shortEscape` with the final byte of a two-byte escape (`ESC 7`).
+  /// Calls `text` with the range of each run of bytes between sequences, `sgr` with the
+  /// parameters of each SGR sequence (an empty parameter is `nil`), `control` with the final byte
+  /// and parameters of every other well-formed CSI sequence without a private marker or
+  /// intermediate (cursor moves, erases), and `shortEscape` with the final byte of a two-byte
+  /// escape (`ESC 7`).
   static func scan(
-    _ bytes: UnsafeBufferPointer<UInt8>,
-    text: (UnsafeBufferPointer<UInt8>) -> Void,
+    _ bytes: Span<UInt8>,
+    text: (Range<Int>) -> Void,
     sgr: ([[Int?]]) -> Void,
     control: (UInt8, [[Int?]]) -> Void = { _, _ in },
     shortEscape: (UInt8) -> Void = { _ in }
@@ -25,7 +26,7 @@ enum EscapeSequenceScanner {
     var index = 0
     var textStart = 0
     func flushText(upTo end: Int) {
-      if end > textStart { text(UnsafeBufferPointer(rebasing: bytes[textStart..<end])) }
+      if end > textStart { text(textStart..<end) }
     }
     while index < bytes.count {
       guard bytes[index] == escape else {
@@ -34,7 +35,12 @@ enum EscapeSequenceScanner {
       }
       flushText(upTo: index)
       index = skipSequence(
-        in: bytes, at: index, sgr: sgr, control: control, shortEscape: shortEscape)
+        in: bytes,
+        at: index,
+        sgr: sgr,
+        control: control,
+        shortEscape: shortEscape
+      )
       textStart = index
     }
     flushText(upTo: bytes.count)
@@ -42,7 +48,7 @@ enum EscapeSequenceScanner {
 
   /// The index after the sequence that starts with the escape at `start`.
   private static func skipSequence(
-    in bytes: UnsafeBufferPointer<UInt8>,
+    in bytes: Span<UInt8>,
     at start: Int,
     sgr: ([[Int?]]) -> Void,
     control: (UInt8, [[Int?]]) -> Void,
@@ -77,7 +83,7 @@ enum EscapeSequenceScanner {
   /// it (`1;0m` of `ESC[38;2;300;-1;0m`) becomes text. A byte that cannot be in a sequence at all
   /// (a control, a non-ASCII byte) ends it there.
   private static func skipControlSequence(
-    in bytes: UnsafeBufferPointer<UInt8>,
+    in bytes: Span<UInt8>,
     from start: Int,
     sgr: ([[Int?]]) -> Void,
     control: (UInt8, [[Int?]]) -> Void
@@ -93,7 +99,7 @@ enum EscapeSequenceScanner {
     }
     guard index < bytes.count, (0x40...0x7E).contains(bytes[index]) else { return index }
     if !malformed, parametersEnd == index,
-      let parameters = sgrParameters(UnsafeBufferPointer(rebasing: bytes[start..<parametersEnd]))
+      let parameters = sgrParameters(bytes.extracting(start..<parametersEnd))
     {
       if bytes[index] == UInt8(ascii: "m") {
         sgr(parameters)
@@ -107,11 +113,12 @@ enum EscapeSequenceScanner {
   /// The parameters, separated by `;`, each with the sub-parameters `:` separates (ITU T.416's
   /// form of extended colours, `38:2::255:0:0`, and of underline styles, `4:3`); `nil` when the
   /// parameters hold anything else (a private marker such as `?`).
-  private static func sgrParameters(_ bytes: UnsafeBufferPointer<UInt8>) -> [[Int?]]? {
+  private static func sgrParameters(_ bytes: Span<UInt8>) -> [[Int?]]? {
     var parameters: [[Int?]] = []
     var group: [Int?] = []
     var current: Int?
-    for byte in bytes {
+    for index in bytes.indices {
+      let byte = bytes[index]
       switch byte {
       case UInt8(ascii: "0")...UInt8(ascii: "9"):
         // Clamped, so that a long run of digits cannot overflow.
@@ -135,7 +142,7 @@ enum EscapeSequenceScanner {
 
   /// A string sequence ends with `ESC \` (or BEL, which OSC allows); one that never ends runs to
   /// the end of the output, as it would swallow it in a terminal.
-  private static func skipString(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+  private static func skipString(in bytes: Span<UInt8>, from start: Int) -> Int {
     var index = start
     while index < bytes.count {
       if bytes[index] == 0x07 { return index + 1 }
@@ -156,9 +163,7 @@ extension EscapeSequenceScanner {
   static func strippingEscapes(from data: [UInt8]) -> String {
     var kept: [UInt8] = []
     kept.reserveCapacity(data.count)
-    data.withUnsafeBufferPointer { bytes in
-      scan(bytes, text: { kept.append(contentsOf: $0) }, sgr: { _ in })
-    }
+    scan(data.span, text: { kept.append(contentsOf: data[$0]) }, sgr: { _ in })
     return String(decoding: kept, as: UTF8.self)
   }
 }

@@ -34,19 +34,17 @@ struct TerminalSVG {
   /// Adds output bytes: text, SGR sequences that change the style of what follows, and the
   /// sequences that move the cursor and erase.
   mutating func addOutput(_ bytes: [UInt8]) {
-    bytes.withUnsafeBufferPointer { buffer in
-      EscapeSequenceScanner.scan(
-        buffer,
-        text: { text in
-          var scalars: [Unicode.Scalar] = []
-          decoder.decode(text) { scalars.append($0) }
-          screen.write(scalars)
-        },
-        sgr: { screen.style.apply($0) },
-        control: { screen.control($0, $1) },
-        shortEscape: { screen.escape($0) }
-      )
-    }
+    EscapeSequenceScanner.scan(
+      bytes.span,
+      text: { range in
+        var scalars: [Unicode.Scalar] = []
+        decoder.decode(bytes[range]) { scalars.append($0) }
+        screen.write(scalars)
+      },
+      sgr: { screen.style.apply($0) },
+      control: { screen.control($0, $1) },
+      shortEscape: { screen.escape($0) }
+    )
     // A partial character at the very end of the output is shown as U+FFFD.
     if decoder.hasPendingBytes {
       decoder = UTF8StreamDecoder()
@@ -162,7 +160,10 @@ struct UTF8StreamDecoder {
 
   var hasPendingBytes: Bool { !pending.isEmpty }
 
-  mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, into emit: (Unicode.Scalar) -> Void) {
+  mutating func decode(_ piece: ArraySlice<UInt8>, into emit: (Unicode.Scalar) -> Void) {
+    // Offsets from 0 in `bytes`; the slice's own indices start elsewhere.
+    let bytes = piece.span
+    let base = piece.startIndex
     var start = 0
     if !pending.isEmpty {
       // Complete the pending character with at most three more bytes, then go on.
@@ -183,8 +184,8 @@ struct UTF8StreamDecoder {
     if back >= start, bytes[back] >= 0xC0, back + expectedLength(bytes[back]) > bytes.count {
       end = back
     }
-    decodeComplete(Array(bytes[start..<end]), into: emit)
-    pending.append(contentsOf: bytes[end..<bytes.count])
+    decodeComplete(Array(piece[(base + start)..<(base + end)]), into: emit)
+    pending.append(contentsOf: piece[(base + end)...])
   }
 
   private func expectedLength(_ lead: UInt8) -> Int {

@@ -209,46 +209,46 @@ extension Bitmap {
     )
     if PixelComparison.bytesAreEqual(reference.rgbaBytes, compared) { return (comparison, nil) }
     let tolerance = deltaETolerance(perceptualPrecision: options.perceptualPrecision)
-    // The detector reads the images as rendered: a masked neighbour still shapes an edge.
-    return reference.rgbaBytes.withUnsafeBufferPointer { referenceBytes in
-      new.rgbaBytes.withUnsafeBufferPointer { newBytes in
-        let antialiasing = options.ignoringAntialiasing
-          ? Antialiasing(
-            width: reference.width,
-            height: reference.height,
-            reference: referenceBytes.baseAddress!,
-            new: newBytes.baseAddress!
-          )
-          : nil
-        guard accepts != nil else {
-          comparison.add(
-            PixelComparison.compare(
-              reference: reference.rgbaBytes,
-              new: compared,
-              tolerance: tolerance,
-              threading: threading,
-              antialiasing: antialiasing
-            )
-          )
-          return (comparison, nil)
-        }
-        // Borrowed by the pass, which writes through its pointers: an optional map passed as
-        // pointers alone could be freed before the pass ends.
-        let map = PixelDifferenceMap(pixelCount: reference.pixelCount)
+    func run(
+      _ antialiasing: Antialiasing?
+    ) -> (comparison: BitmapComparison, differenceImage: Bitmap?) {
+      guard accepts != nil else {
         comparison.add(
           PixelComparison.compare(
             reference: reference.rgbaBytes,
             new: compared,
             tolerance: tolerance,
             threading: threading,
-            antialiasing: antialiasing,
-            recordingInto: map
+            antialiasing: antialiasing
           )
         )
-        guard let accepts, !accepts(comparison) else { return (comparison, nil) }
-        return (comparison, differenceImage(reference: reference, map: map, coverage: coverage))
+        return (comparison, nil)
       }
+      // Borrowed by the pass, which writes through its pointers: an optional map passed as
+      // pointers alone could be freed before the pass ends.
+      let map = PixelDifferenceMap(pixelCount: reference.pixelCount)
+      comparison.add(
+        PixelComparison.compare(
+          reference: reference.rgbaBytes,
+          new: compared,
+          tolerance: tolerance,
+          threading: threading,
+          antialiasing: antialiasing,
+          recordingInto: map
+        )
+      )
+      guard let accepts, !accepts(comparison) else { return (comparison, nil) }
+      return (comparison, differenceImage(reference: reference, map: map, coverage: coverage))
     }
+    guard options.ignoringAntialiasing, reference.pixelCount > 0 else { return run(nil) }
+    // The detector reads the images as rendered: a masked neighbour still shapes an edge.
+    return Antialiasing.reading(
+      width: reference.width,
+      height: reference.height,
+      reference: reference.rgbaBytes,
+      new: new.rgbaBytes,
+      run
+    )
   }
 
   /// The largest ΔE\*94 a matching pixel may have, or `nil` for byte-exact comparison.

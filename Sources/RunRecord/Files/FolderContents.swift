@@ -160,7 +160,9 @@ package struct FolderContents: Equatable, Sendable {
   }
 
   private static func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
-    withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    for shift in stride(from: 0, to: T.bitWidth, by: 8) {
+      data.append(UInt8(truncatingIfNeeded: value >> shift))
+    }
   }
 
   // MARK: - Reading
@@ -203,37 +205,22 @@ package struct FolderContents: Equatable, Sendable {
   package static func folder(at url: URL, matches encoded: Data) -> Bool {
     guard let listing = try? FolderListing.list(url), listing.encodedSize == encoded.count
     else { return false }
-    let found = listing.found
-    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
-    defer { chunk.deallocate() }
-    return encoded.withUnsafeBytes { expected -> Bool in
-      var offset = 0
-      func same(_ bytes: some Collection<UInt8>) -> Bool {
-        for byte in bytes {
-          guard expected[offset] == byte else { return false }
-          offset += 1
-        }
-        return true
+    var chunk = [UInt8](repeating: 0, count: 1 << 18)
+    let expected = encoded.span
+    var offset = 0
+    guard matches(magic, expected, at: &offset) else { return false }
+    for entry in listing.found {
+      guard matches(header(of: entry), expected, at: &offset) else { return false }
+      if let target = entry.linkTarget {
+        guard matches(target.utf8, expected, at: &offset) else { return false }
+        continue
       }
-      func same<T: FixedWidthInteger>(integer value: T) -> Bool {
-        withUnsafeBytes(of: value.littleEndian) { same($0) }
-      }
-      guard same(magic) else { return false }
-      for entry in found {
-        guard same(CollectionOfOne(entry.kind.rawValue)),
-          same(integer: UInt32(entry.path.utf8.count)), same(entry.path.utf8),
-          same(integer: UInt64(entry.size))
-        else { return false }
-        if let target = entry.linkTarget {
-          guard same(target.utf8) else { return false }
-          continue
-        }
-        let region = UnsafeRawBufferPointer(rebasing: expected[offset..<offset + entry.size])
-        guard fileMatches(url.path + "/" + entry.path, region, chunk: chunk) else { return false }
-        offset += entry.size
-      }
-      return offset == expected.count
+      let region = expected.extracting(offset..<offset + entry.size)
+      var piece = chunk.mutableSpan
+      guard fileMatches(url.path + "/" + entry.path, region, chunk: &piece) else { return false }
+      offset += entry.size
     }
+    return offset == expected.count
   }
 
   // MARK: - Writing
@@ -255,9 +242,8 @@ package struct FolderContents: Equatable, Sendable {
     } catch {
       throw .unwritable(URL(fileURLWithPath: parentPath), error.cause)
     }
-    var status = stat()
-    let exists = lstat(destination, &status) == 0
-    if exists {
+    let status = try? SystemCalls.linkStatus(ofPath: destination).get()
+    if let status {
       guard status.st_mode & S_IFMT == S_IFDIR else { throw .isFile(url) }
       if status.st_mode & 0o222 == 0 { throw .readOnly(url) }
     }
@@ -265,8 +251,8 @@ package struct FolderContents: Equatable, Sendable {
     let temporary = TemporaryFiles.path(for: destination)
     do {
       try writeTree(at: temporary, reportingAs: url)
-      if exists {
-        _ = chmod(temporary, status.st_mode & 0o7777)
+      if let status {
+        SystemCalls.changeMode(temporary, to: status.st_mode & 0o7777)
         try swap(temporary, destination, reportingAs: url)
       } else {
         try AtomicFile.moveIntoPlace(temporary, over: destination, reportingAs: url)
@@ -281,9 +267,7 @@ package struct FolderContents: Equatable, Sendable {
 
   /// Creates the folder `path` and every entry inside it.
   private func writeTree(at path: String, reportingAs url: URL) throws(SnapshotFileError) {
-    guard mkdir(path, 0o777) == 0 else {
-      throw .unwritable(url, String(cString: strerror(errno)))
-    }
+    if let failure = SystemCalls.makeFolder(path) { throw .unwritable(url, failure.text) }
     var made: Set<String> = []
     for entry in entries {
       let target = path + "/" + entry.path
@@ -305,8 +289,8 @@ package struct FolderContents: Equatable, Sendable {
       switch entry.kind {
       case .symbolicLink:
         let linkTarget = String(decoding: entry.data, as: UTF8.self)
-        guard symlink(linkTarget, target) == 0 else {
-          throw .unwritable(entryURL, String(cString: strerror(errno)))
+        if let failure = SystemCalls.makeSymbolicLink(target, to: linkTarget) {
+          throw .unwritable(entryURL, failure.text)
         }
       case .file, .executable:
         let mode: mode_t = entry.kind == .executable ? 0o777 : 0o666
@@ -329,57 +313,43 @@ package struct FolderContents: Equatable, Sendable {
     _ destination: String,
     reportingAs url: URL
   ) throws(SnapshotFileError) {
-    if let exchange = Self.renameExchange,
-      exchange(AT_FDCWD, new, AT_FDCWD, destination, 2 /* RENAME_EXCHANGE */) == 0
-    {
-      return
-    }
+    if SystemCalls.exchange(new, destination) { return }
     // No exchange here (another system, a file system without it): move the old folder aside,
     // then the new one in. A crash in between leaves the old folder at a hidden name, which the
     // next write removes; the reference then reads as missing, never as half of each.
     let aside = TemporaryFiles.path(for: destination)
-    guard rename(destination, aside) == 0 else {
-      throw .unwritable(url, String(cString: strerror(errno)))
+    if let failure = SystemCalls.rename(destination, to: aside) {
+      throw .unwritable(url, failure.text)
     }
-    guard rename(new, destination) == 0 else {
-      let cause = String(cString: strerror(errno))
-      _ = rename(aside, destination)
-      throw .unwritable(url, cause)
+    if let failure = SystemCalls.rename(new, to: destination) {
+      _ = SystemCalls.rename(aside, to: destination)
+      throw .unwritable(url, failure.text)
     }
-    _ = rename(aside, new)
+    _ = SystemCalls.rename(aside, to: new)
   }
-
-  /// `renameat2`, looked up at run time: Swift's Glibc module does not declare it.
-  private static let renameExchange:
-    (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? =
-      {
-        #if os(Linux)
-          guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
-            return nil
-          }
-          return unsafeBitCast(
-            symbol,
-            to: (@convention(c) (
-              Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
-            ) -> Int32).self
-          )
-        #else
-          return nil
-        #endif
-      }()
 }
 
 /// Removes `path` and everything beneath it, never following a symbolic link out of it.
+///
+/// Iterative, so that no depth of nested folders can exhaust the stack: a folder is emptied
+/// before it is removed, its subfolders first.
 package func removeTree(_ path: String) {
-  var status = stat()
-  guard lstat(path, &status) == 0 else { return }
-  if status.st_mode & S_IFMT == S_IFDIR {
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
-      removeTree(path + "/" + name)
+  // Each folder is visited twice: once to push what it holds, once (emptied) to remove it.
+  var pending: [(path: String, emptied: Bool)] = [(path, false)]
+  while case let (current, emptied)? = pending.popLast() {
+    if emptied {
+      SystemCalls.removeFolder(current)
+      continue
     }
-    _ = rmdir(path)
-  } else {
-    _ = unlink(path)
+    guard case .success(let status) = SystemCalls.linkStatus(ofPath: current) else { continue }
+    guard status.st_mode & S_IFMT == S_IFDIR else {
+      SystemCalls.removeFile(current)
+      continue
+    }
+    pending.append((current, true))
+    for entry in (try? SystemCalls.folderEntries(current).get()) ?? [] {
+      pending.append((current + "/" + entry.name, false))
+    }
   }
 }
 
@@ -406,14 +376,16 @@ package struct FolderListing: Sendable {
     limits: FolderContents.Limits = .standard
   ) throws(FolderContentsError) -> FolderListing? {
     let root = url.path
-    var status = stat()
-    guard stat(root, &status) == 0 else {
-      if errno == ENOENT || errno == ENOTDIR { return nil }
-      throw .unreadable(root, String(cString: strerror(errno)))
+    let status: stat
+    switch SystemCalls.status(ofPath: root) {
+    case .success(let found): status = found
+    case .failure(let failure):
+      if failure.code == ENOENT || failure.code == ENOTDIR { return nil }
+      throw .unreadable(root, failure.text)
     }
     guard status.st_mode & S_IFMT == S_IFDIR else { throw .notAFolder(root) }
     var walker = FolderWalker(root: root, limits: limits)
-    try walker.walk("")
+    try walker.walk()
     // Sorted by the paths' bytes, compared as arrays (much faster than through `String`).
     let keyed = walker.found.map { (key: Array($0.path.utf8), entry: $0) }
       .sorted { $0.key.lexicographicallyPrecedes($1.key) }
@@ -431,39 +403,21 @@ package struct FolderListing: Sendable {
   /// place; fails naming a file that cannot be read or changed size since the walk.
   package func readEncoded() throws(FolderContentsError) -> Data {
     var data = Data(count: encodedSize)
-    var failure: FolderContentsError?
-    data.withUnsafeMutableBytes { buffer in
-      var offset = 0
-      func put(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-          buffer[offset] = byte
-          offset += 1
-        }
+    var buffer = data.mutableSpan
+    var offset = 0
+    put(FolderContents.magic, into: &buffer, at: &offset)
+    for entry in found {
+      put(header(of: entry), into: &buffer, at: &offset)
+      if let target = entry.linkTarget {
+        put(target.utf8, into: &buffer, at: &offset)
+        continue
       }
-      func put<T: FixedWidthInteger>(integer value: T) {
-        withUnsafeBytes(of: value.littleEndian) { put($0) }
+      let region = offset..<offset + entry.size
+      if let problem = readFile(root + "/" + entry.path, into: &buffer, at: region) {
+        throw problem
       }
-      put(FolderContents.magic)
-      for entry in found {
-        put(CollectionOfOne(entry.kind.rawValue))
-        put(integer: UInt32(entry.path.utf8.count))
-        put(entry.path.utf8)
-        put(integer: UInt64(entry.size))
-        if let target = entry.linkTarget {
-          put(target.utf8)
-          continue
-        }
-        if let problem = readFile(
-          root + "/" + entry.path,
-          into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + entry.size])
-        ) {
-          failure = problem
-          return
-        }
-        offset += entry.size
-      }
+      offset += entry.size
     }
-    if let failure { throw failure }
     return data
   }
 
@@ -474,18 +428,18 @@ package struct FolderListing: Sendable {
   package func matches(folderAt url: URL) -> Bool {
     guard let other = try? FolderListing.list(url), other.found == found else { return false }
     let pieceSize = 1 << 18
-    let pieces = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * pieceSize, alignment: 16)
-    defer { pieces.deallocate() }
-    let mine = UnsafeMutableRawBufferPointer(rebasing: pieces[0..<pieceSize])
-    let theirs = UnsafeMutableRawBufferPointer(rebasing: pieces[pieceSize...])
+    var mine = [UInt8](repeating: 0, count: pieceSize)
+    var theirs = [UInt8](repeating: 0, count: pieceSize)
+    var minePiece = mine.mutableSpan
+    var theirPiece = theirs.mutableSpan
     for entry in found where entry.linkTarget == nil {
       guard
         filesMatch(
           root + "/" + entry.path,
           other.root + "/" + entry.path,
           size: entry.size,
-          mine,
-          theirs
+          &minePiece,
+          &theirPiece
         )
       else { return false }
     }
@@ -498,94 +452,149 @@ private func filesMatch(
   _ first: String,
   _ second: String,
   size: Int,
-  _ firstPiece: UnsafeMutableRawBufferPointer,
-  _ secondPiece: UnsafeMutableRawBufferPointer
+  _ firstPiece: inout MutableSpan<UInt8>,
+  _ secondPiece: inout MutableSpan<UInt8>
 ) -> Bool {
-  let one = open(first, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-  guard one >= 0 else { return false }
+  // Never through a link that replaced the file since it was walked.
+  guard case .success(let one) = SystemCalls.open(first, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+  else { return false }
   defer { close(one) }
-  let two = open(second, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-  guard two >= 0 else { return false }
+  guard case .success(let two) = SystemCalls.open(second, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+  else { return false }
   defer { close(two) }
   var compared = 0
   while true {
-    let count = readFully(one, firstPiece)
-    guard count >= 0, readFully(two, secondPiece) == count else { return false }
+    guard case .success(let count) = readFully(one, &firstPiece, at: 0..<firstPiece.count),
+      case .success(count) = readFully(two, &secondPiece, at: 0..<secondPiece.count)
+    else { return false }
     if count == 0 { break }
-    guard memcmp(firstPiece.baseAddress!, secondPiece.baseAddress!, count) == 0 else {
-      return false
-    }
+    guard
+      firstPiece.span.extracting(0..<count).hasSameBytes(as: secondPiece.span.extracting(0..<count))
+    else { return false }
     compared += count
   }
   return compared == size
 }
 
-/// Reads until `buffer` is full or the file ends; the count read, or -1 on an error.
-private func readFully(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+/// Reads until `range` of `buffer` is full or the file ends: the count read.
+private func readFully(
+  _ descriptor: Int32,
+  _ buffer: inout MutableSpan<UInt8>,
+  at range: Range<Int>
+) -> Result<Int, SystemError> {
   var filled = 0
-  while filled < buffer.count {
-    let count = systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-    if count < 0 {
-      if errno == EINTR { continue }
-      return -1
+  while filled < range.count {
+    switch SystemCalls.read(
+      descriptor,
+      into: &buffer,
+      range: range.lowerBound + filled..<range.upperBound
+    ) {
+    case .success(0): return .success(filled)
+    case .success(let count): filled += count
+    case .failure(let failure): return .failure(failure)
     }
-    if count == 0 { break }
-    filled += count
   }
-  return filled
+  return .success(filled)
 }
 
-/// Reads exactly `buffer.count` bytes of the file at `path` into `buffer`; the failure, naming
-/// the file, if it cannot, or if the file holds more or fewer bytes than it did when walked.
-private func readFile(_ path: String, into buffer: UnsafeMutableRawBufferPointer)
-  -> FolderContentsError?
-{
+/// Reads exactly `range.count` bytes of the file at `path` into `range` of `buffer`; the
+/// failure, naming the file, if it cannot, or if the file holds more or fewer bytes than it did
+/// when walked.
+private func readFile(
+  _ path: String,
+  into buffer: inout MutableSpan<UInt8>,
+  at range: Range<Int>
+) -> FolderContentsError? {
   // Never through a link that replaced the file since it was walked.
-  let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-  guard descriptor >= 0 else { return .unreadable(path, String(cString: strerror(errno))) }
-  defer { close(descriptor) }
-  var filled = 0
-  while true {
-    // One byte more than expected is asked for at the end, to see that the file did not grow.
-    var extra: UInt8 = 0
-    let count =
-      filled < buffer.count
-      ? systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-      : systemRead(descriptor, &extra, 1)
-    if count < 0 {
-      if errno == EINTR { continue }
-      return .unreadable(path, String(cString: strerror(errno)))
-    }
-    if count == 0 { break }
-    if filled == buffer.count { return .unreadable(path, "it grew while it was read") }
-    filled += count
+  let descriptor: Int32
+  switch SystemCalls.open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW) {
+  case .success(let opened): descriptor = opened
+  case .failure(let failure): return .unreadable(path, failure.text)
   }
-  return filled == buffer.count ? nil : .unreadable(path, "it shrank while it was read")
+  defer { close(descriptor) }
+  let filled: Int
+  switch readFully(descriptor, &buffer, at: range) {
+  case .success(let count): filled = count
+  case .failure(let failure): return .unreadable(path, failure.text)
+  }
+  guard filled == range.count else { return .unreadable(path, "it shrank while it was read") }
+  // One byte more than expected is asked for at the end, to see that the file did not grow.
+  var extra: [UInt8] = [0]
+  var extraSpan = extra.mutableSpan
+  switch SystemCalls.read(descriptor, into: &extraSpan) {
+  case .success(0): return nil
+  case .success: return .unreadable(path, "it grew while it was read")
+  case .failure(let failure): return .unreadable(path, failure.text)
+  }
 }
 
 /// Whether the file at `path` holds exactly the bytes of `expected`, read `chunk` at a time.
 private func fileMatches(
   _ path: String,
-  _ expected: UnsafeRawBufferPointer,
-  chunk: UnsafeMutableRawBufferPointer
+  _ expected: Span<UInt8>,
+  chunk: inout MutableSpan<UInt8>
 ) -> Bool {
-  let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-  guard descriptor >= 0 else { return false }
+  guard
+    case .success(let descriptor) = SystemCalls.open(
+      path,
+      flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW
+    )
+  else { return false }
   defer { close(descriptor) }
   var compared = 0
   while true {
-    let count = systemRead(descriptor, chunk.baseAddress!, chunk.count)
-    if count < 0 {
-      if errno == EINTR { continue }
+    guard case .success(let count) = SystemCalls.read(descriptor, into: &chunk) else {
       return false
     }
     if count == 0 { break }
     guard compared + count <= expected.count,
-      memcmp(chunk.baseAddress!, expected.baseAddress! + compared, count) == 0
+      chunk.span.extracting(0..<count).hasSameBytes(
+        as: expected.extracting(compared..<compared + count)
+      )
     else { return false }
     compared += count
   }
   return compared == expected.count
+}
+
+/// What the encoding writes before an entry's data: its kind, its path's length, its path and
+/// its data's length, integers least significant byte first.
+private func header(of entry: FolderListing.Found) -> [UInt8] {
+  var bytes = [entry.kind.rawValue]
+  bytes.reserveCapacity(13 + entry.path.utf8.count)
+  let pathCount = UInt32(entry.path.utf8.count)
+  for shift in stride(from: 0, to: 32, by: 8) {
+    bytes.append(UInt8(truncatingIfNeeded: pathCount >> shift))
+  }
+  bytes.append(contentsOf: entry.path.utf8)
+  let size = UInt64(entry.size)
+  for shift in stride(from: 0, to: 64, by: 8) {
+    bytes.append(UInt8(truncatingIfNeeded: size >> shift))
+  }
+  return bytes
+}
+
+/// Writes `bytes` into `buffer` from `offset`, and moves `offset` past them.
+private func put(
+  _ bytes: some Sequence<UInt8>,
+  into buffer: inout MutableSpan<UInt8>,
+  at offset: inout Int
+) {
+  for byte in bytes {
+    buffer[offset] = byte
+    offset += 1
+  }
+}
+
+/// Whether `expected` holds `bytes` from `offset`; moves `offset` past those that matched.
+private func matches(_ bytes: some Sequence<UInt8>, _ expected: Span<UInt8>, at offset: inout Int)
+  -> Bool
+{
+  for byte in bytes {
+    guard offset < expected.count, expected[offset] == byte else { return false }
+    offset += 1
+  }
+  return true
 }
 
 /// Walks a folder with `lstat`, noting each entry's path, kind and size (a link's target is
@@ -603,64 +612,60 @@ private struct FolderWalker {
     self.limits = limits
   }
 
-  mutating func walk(_ relative: String) throws(FolderContentsError) {
-    let folder = relative.isEmpty ? root : root + "/" + relative
-    guard let stream = opendir(folder) else {
-      throw .unreadable(folder, String(cString: strerror(errno)))
-    }
-    defer { closedir(stream) }
-    var names: [String] = []
-    while let item = readdir(stream) {
-      let (name, isUTF8) = withUnsafeBytes(of: item.pointee.d_name) { bytes in
-        let raw = bytes.prefix { $0 != 0 }
-        let name = String(decoding: raw, as: UTF8.self)
-        return (name, name.utf8.elementsEqual(raw))
+  /// Walks the whole folder, one folder at a time from a list of those still to read, so that
+  /// no depth of nesting can exhaust the stack.
+  mutating func walk() throws(FolderContentsError) {
+    var folders = [""]
+    while let relative = folders.popLast() {
+      let folder = relative.isEmpty ? root : root + "/" + relative
+      let entries: [(name: String, isUTF8: Bool)]
+      switch SystemCalls.folderEntries(folder) {
+      case .success(let listed): entries = listed
+      case .failure(let failure): throw .unreadable(folder, failure.text)
       }
-      // A name that is not UTF-8 has no `String` that names the file: refused for what it is,
-      // not reported as missing under its repaired name.
-      guard isUTF8 else {
+      var subfolders: [String] = []
+      for (name, isUTF8) in entries {
         let path = relative.isEmpty ? name : relative + "/" + name
-        throw .invalidPath(
-          root + "/" + path,
-          "its name is not UTF-8 (each invalid byte is shown as \u{FFFD})"
-        )
-      }
-      if name != "." && name != ".." { names.append(name) }
-    }
-    for name in names {
-      let path = relative.isEmpty ? name : relative + "/" + name
-      let full = root + "/" + path
-      var status = stat()
-      guard lstat(full, &status) == 0 else {
-        throw .unreadable(full, String(cString: strerror(errno)))
-      }
-      switch status.st_mode & S_IFMT {
-      case S_IFDIR:
-        try walk(path)
-      case S_IFLNK:
-        // Read as bytes: Foundation would repair a target that is not UTF-8 into another one.
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(full, &buffer, buffer.count)
-        guard count >= 0 else { throw .unreadable(full, String(cString: strerror(errno))) }
-        guard
-          let target = String(
-            validating: buffer[..<count].map { UInt8(bitPattern: $0) },
-            as: UTF8.self
+        let full = root + "/" + path
+        // A name that is not UTF-8 has no `String` that names the file: refused for what it is,
+        // not reported as missing under its repaired name.
+        guard isUTF8 else {
+          throw .invalidPath(full, "its name is not UTF-8 (each invalid byte is shown as \u{FFFD})")
+        }
+        let status: stat
+        switch SystemCalls.linkStatus(ofPath: full) {
+        case .success(let found): status = found
+        case .failure(let failure): throw .unreadable(full, failure.text)
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR:
+          subfolders.append(path)
+        case S_IFLNK:
+          // Read as bytes: Foundation would repair a target that is not UTF-8 into another one.
+          let bytes: [UInt8]
+          switch SystemCalls.linkTarget(full) {
+          case .success(let read): bytes = read
+          case .failure(let failure): throw .unreadable(full, failure.text)
+          }
+          guard let target = String(validating: bytes, as: UTF8.self) else {
+            throw .invalidPath(full, "the link's target is not UTF-8")
+          }
+          try add(
+            Found(path: path, kind: .symbolicLink, size: target.utf8.count, linkTarget: target)
           )
-        else {
-          throw .invalidPath(full, "the link's target is not UTF-8")
+        case S_IFREG:
+          let size = Int(status.st_size)
+          guard byteCount + size <= limits.byteCount else {
+            throw .tooLarge(root, "more than \(limits.byteCount) bytes")
+          }
+          let kind: FolderContents.Kind = status.st_mode & 0o111 != 0 ? .executable : .file
+          try add(Found(path: path, kind: kind, size: size))
+        default:
+          throw .unsupported(full)
         }
-        try add(Found(path: path, kind: .symbolicLink, size: target.utf8.count, linkTarget: target))
-      case S_IFREG:
-        let size = Int(status.st_size)
-        guard byteCount + size <= limits.byteCount else {
-          throw .tooLarge(root, "more than \(limits.byteCount) bytes")
-        }
-        let kind: FolderContents.Kind = status.st_mode & 0o111 != 0 ? .executable : .file
-        try add(Found(path: path, kind: kind, size: size))
-      default:
-        throw .unsupported(full)
       }
+      // The first subfolder is read next, as a recursive walk would.
+      folders.append(contentsOf: subfolders.reversed())
     }
   }
 
@@ -722,10 +727,4 @@ package enum FolderContentsError: Error, Equatable, CustomStringConvertible {
       return #"The path "\#(path)" cannot be part of a folder snapshot: \#(reason)."#
     }
   }
-}
-
-/// read(2), under a name no method here hides.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
-{
-  read(descriptor, buffer, count)
 }

@@ -112,13 +112,105 @@ package enum SystemCalls {
     return unsafe String(cString: resolved)
   }
 
+  /// `chmod(path, mode)`.
+  @discardableResult
+  package static func changeMode(_ path: String, to mode: mode_t) -> SystemError? {
+    unsafe chmod(path, mode) == 0 ? nil : .current
+  }
+
+  /// `symlink(target, path)`: a link at `path` whose text is `target`.
+  package static func makeSymbolicLink(_ path: String, to target: String) -> SystemError? {
+    unsafe symlink(target, path) == 0 ? nil : .current
+  }
+
+  /// Exchanges the two paths in one step (`renameat2` with `RENAME_EXCHANGE`); `false` where the
+  /// system or the file system has no such call, or it failed.
+  package static func exchange(_ first: String, _ second: String) -> Bool {
+    guard let exchange = unsafe renameExchange else { return false }
+    return unsafe exchange(AT_FDCWD, first, AT_FDCWD, second, 2 /* RENAME_EXCHANGE */) == 0
+  }
+
+  /// `renameat2`, looked up at run time: Swift's Glibc module does not declare it.
+  private static let renameExchange:
+    (@convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32)? =
+      {
+        #if os(Linux)
+          guard let symbol = unsafe dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2")
+          else { return nil }
+          return unsafe unsafeBitCast(
+            symbol,
+            to: (@convention(c) (
+              Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
+            ) -> Int32).self
+          )
+        #else
+          return nil
+        #endif
+      }()
+
+  /// The names in the folder at `path`, `.` and `..` left out, in the order the system gives.
+  package static func folderEntries(
+    _ path: String
+  ) -> Result<[(name: String, isUTF8: Bool)], SystemError> {
+    guard let stream = unsafe opendir(path) else { return .failure(.current) }
+    defer { unsafe closedir(stream) }
+    var names: [(name: String, isUTF8: Bool)] = []
+    while let item = unsafe readdir(stream) {
+      // A name that is not UTF-8 has no `String` that names the file; the caller is told.
+      let entry = unsafe withUnsafeBytes(of: item.pointee.d_name) { bytes in
+        let raw = unsafe bytes.prefix { $0 != 0 }
+        let name = unsafe String(decoding: raw, as: UTF8.self)
+        return (name: name, isUTF8: unsafe name.utf8.elementsEqual(raw))
+      }
+      if entry.name != "." && entry.name != ".." { names.append(entry) }
+    }
+    return .success(names)
+  }
+
+  /// `readlink(path)`: a symbolic link's target, as the bytes the file system holds (Foundation
+  /// would repair a target that is not UTF-8 into another path).
+  package static func linkTarget(_ path: String) -> Result<[UInt8], SystemError> {
+    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = unsafe buffer.withUnsafeMutableBytes { bytes in
+      unsafe readlink(path, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+    }
+    guard count >= 0 else { return .failure(.current) }
+    return .success(Array(buffer[..<count]))
+  }
+
+  /// `read` into the bytes of `buffer` at `range` (all of them by default), retrying when
+  /// interrupted: the count read, 0 at the end of the file.
+  package static func read(
+    _ descriptor: Int32,
+    into buffer: inout MutableSpan<UInt8>,
+    range: Range<Int>? = nil
+  ) -> Result<Int, SystemError> {
+    let range = range ?? 0..<buffer.count
+    precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count, "Outside the buffer")
+    while true {
+      let count = unsafe buffer.withUnsafeMutableBufferPointer { bytes in
+        unsafe systemRead(
+          descriptor,
+          bytes.baseAddress.map { unsafe $0 + range.lowerBound },
+          range.count
+        )
+      }
+      if count >= 0 { return .success(count) }
+      if errno != EINTR { return .failure(.current) }
+    }
+  }
+
   /// Writes every byte of `bytes` to `descriptor`, retrying short and interrupted writes.
-  package static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32) -> SystemError? {
+  package static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32) -> SystemError?
+  {
     unsafe bytes.withUnsafeBytes { buffer -> SystemError? in
       var offset = 0
       while offset < buffer.count {
         let written = unsafe systemWrite(
-          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+          descriptor,
+          buffer.baseAddress! + offset,
+          buffer.count - offset
+        )
         if written < 0 {
           if errno == EINTR { continue }
           return .current
@@ -154,6 +246,12 @@ private func systemRename(_ source: String, _ destination: String) -> Int32 {
 
 private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
   unsafe open(path, flags, mode)
+}
+
+private func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int)
+  -> Int
+{
+  unsafe read(descriptor, bytes, count)
 }
 
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {

@@ -7,24 +7,25 @@
 /// a matcher reads, a small constant: there is no backtracking over the text.
 struct IdentityNumbering {
   /// Says whether an identity starts at an index and, if so, how many bytes long it is.
-  typealias Matcher = (_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int?
+  typealias Matcher = (_ bytes: Span<UInt8>, _ start: Int) -> Int?
 
   /// The placeholder's prefix, `UUID` for `UUID_1`.
   let prefix: String
   /// The identity's key for numbering, so that spellings of one identity (`0xAB`, `0xab`) share
   /// a number.
-  let key: (_ identity: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8]
+  let key: (_ identity: Span<UInt8>) -> [UInt8]
   let match: Matcher
 
   /// Returns `text` with every identity replaced; the text itself when it holds none.
   func replace(in text: String) -> String {
-    var text = text
-    text.makeContiguousUTF8()
-    let replaced = text.utf8.withContiguousStorageIfAvailable { replace(in: $0) }
-    return (replaced ?? nil) ?? text
+    // One copy of the text's bytes (a memory copy): the scan reads them through a span, and the
+    // stretches between identities are appended from the array in one piece each.
+    let bytes = Array(text.utf8)
+    return replace(in: bytes) ?? text
   }
 
-  private func replace(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+  private func replace(in text: [UInt8]) -> String? {
+    let bytes = text.span
     var numbers: [IdentityKey: Int] = [:]
     var output: [UInt8] = []
     var copiedUpTo = 0
@@ -35,8 +36,8 @@ struct IdentityNumbering {
         continue
       }
       if output.isEmpty { output.reserveCapacity(bytes.count) }
-      output.append(contentsOf: bytes[copiedUpTo..<index])
-      let identity = IdentityKey(bytes: key(bytes[index..<index + length]))
+      output.append(contentsOf: text[copiedUpTo..<index])
+      let identity = IdentityKey(bytes: key(bytes.extracting(index..<index + length)))
       let number: Int
       if let known = numbers[identity] {
         number = known
@@ -49,18 +50,29 @@ struct IdentityNumbering {
       copiedUpTo = index
     }
     guard copiedUpTo > 0 else { return nil }
-    output.append(contentsOf: bytes[copiedUpTo...])
+    output.append(contentsOf: text[copiedUpTo...])
     return String(decoding: output, as: UTF8.self)
   }
 }
 
-/// An identity's key for numbering, hashed as one run of bytes: an array of bytes hashes each
+/// An identity's key for numbering, hashed eight bytes at a time: an array of bytes hashes each
 /// byte apart, which took most of the time of scrubbing a text with a few hundred identities.
 private struct IdentityKey: Hashable {
   let bytes: [UInt8]
 
   func hash(into hasher: inout Hasher) {
-    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    var word: UInt64 = 0
+    var shift: UInt64 = 0
+    for byte in bytes {
+      word |= UInt64(byte) &<< shift
+      shift &+= 8
+      if shift == 64 {
+        hasher.combine(word)
+        (word, shift) = (0, 0)
+      }
+    }
+    hasher.combine(word)
+    hasher.combine(bytes.count)
   }
 }
 
@@ -77,16 +89,31 @@ enum ASCII {
   }
 
   /// Whether the byte before `index` (if any) lets an identity start there: not a letter or digit.
-  static func startsWord(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+  static func startsWord(_ bytes: Span<UInt8>, at index: Int) -> Bool {
     index == 0 || !isAlphanumeric(bytes[index - 1])
   }
 
   /// Whether the byte at `index` (if any) lets an identity end before it: not a letter or digit.
-  static func endsWord(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+  static func endsWord(_ bytes: Span<UInt8>, at index: Int) -> Bool {
     index >= bytes.count || !isAlphanumeric(bytes[index])
   }
 
-  static func uppercased(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8] {
-    bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+  /// The bytes, as they are.
+  static func copied(_ bytes: Span<UInt8>) -> [UInt8] {
+    var result: [UInt8] = []
+    result.reserveCapacity(bytes.count)
+    for index in bytes.indices { result.append(bytes[index]) }
+    return result
+  }
+
+  /// The bytes, with lowercase ASCII letters made uppercase.
+  static func uppercased(_ bytes: Span<UInt8>) -> [UInt8] {
+    var result: [UInt8] = []
+    result.reserveCapacity(bytes.count)
+    for index in bytes.indices {
+      let byte = bytes[index]
+      result.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
+    }
+    return result
   }
 }

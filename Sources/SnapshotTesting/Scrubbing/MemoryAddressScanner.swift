@@ -20,7 +20,7 @@ extension Scrubber {
 enum MemoryAddressScanner {
   static let digits = 8...16
 
-  static func match(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
+  static func match(_ bytes: Span<UInt8>, _ start: Int) -> Int? {
     guard start + 2 + digits.lowerBound <= bytes.count, bytes[start] == UInt8(ascii: "0"),
       bytes[start + 1] == UInt8(ascii: "x"), ASCII.startsWord(bytes, at: start)
     else { return nil }

@@ -22,7 +22,7 @@ enum UUIDScanner {
   static let length = 36
   private static let hyphen = UInt8(ascii: "-")
 
-  static func match(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
+  static func match(_ bytes: Span<UInt8>, _ start: Int) -> Int? {
     let end = start + length
     guard end <= bytes.count, bytes[start + 8] == hyphen, ASCII.isHexDigit(bytes[start]),
       ASCII.startsWord(bytes, at: start), ASCII.endsWord(bytes, at: end)
