@@ -309,8 +309,14 @@ if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_FUZZ"] != nil {
     ("FuzzUsageLog", ["RunRecord"]),
     ("FuzzTemporaryFileName", ["RunRecord"]),
     ("FuzzRedactionSelector", ["SnapshotTesting"]),
+    ("FuzzXML", ["MarkupSnapshotTesting", "SnapshotTesting", "CExpat"]),
+    ("FuzzHTML", ["MarkupSnapshotTesting", "SnapshotTesting"]),
   ]
   package.targets.append(.target(name: "FuzzingSupport", path: "Fuzz/FuzzingSupport"))
+  // libexpat (Debian's libexpat1-dev), the XML reader's reference in FuzzXML.
+  package.targets.append(
+    .target(name: "CExpat", path: "Fuzz/CExpat", linkerSettings: [.linkedLibrary("expat")])
+  )
   package.targets += harnesses.map {
     .executableTarget(
       name: $0.name,

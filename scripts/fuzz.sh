@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 
 harnesses=(
   FuzzPNGDecoder FuzzInlineRewriter FuzzFailureRecord FuzzUsageLog FuzzTemporaryFileName
-  FuzzRedactionSelector FuzzAntialiasing
+  FuzzRedactionSelector FuzzAntialiasing FuzzXML FuzzHTML
 )
 scratch="${FUZZ_SCRATCH:-.build-fuzz}"
 
@@ -44,7 +44,7 @@ build_flags=(
 )
 
 build() {
-  scripts/require-system-packages.sh
+  scripts/require-system-packages.sh --with-fuzzing
   for harness in "$@"; do
     swift build "${build_flags[@]}" --product "$harness"
   done
