@@ -44,12 +44,12 @@ FLATTENED = {"html", "head", "body", "tbody", "colgroup"}
 
 def local_name(name):
     """`{namespace}name` without the namespace (element names)."""
-    return name.split("}", 1)[1] if name.startswith("{") else name
+    return name.split("}", 1)[1] if name.startswith("{") and "}" in name else name
 
 
 def attribute_name(name):
     """`{xlink namespace}href` as `xlink:href`, as the source writes it."""
-    if name.startswith("{"):
+    if name.startswith("{") and "}" in name:
         namespace, local = name[1:].split("}", 1)
         return NAMESPACE_PREFIXES.get(namespace, "") + local
     return name

@@ -140,7 +140,7 @@ import Testing
     ),
     (
       "<a>\n  <b title='&copy; 2026'/></a>",
-      "line 2, column 13: the entity \"&copy;\" is not declared (XML predefines only &amp;, "
+      "line 2, column 3: the entity \"&copy;\" is not declared (XML predefines only &amp;, "
         + "&lt;, &gt;, &apos; and &quot;)"
     ),
     (
@@ -197,6 +197,7 @@ import Testing
     // Outside the root, a declaration is out of place where it begins, unless its keyword is cut.
     ("<!ENTITY e \"x\"><a/>", "line 1, column 1: \"<!\" that begins no comment or section"),
     ("<!x><a/>", "line 1, column 4: \"<!\" that begins no comment or section"),
+    ("<!ENTITYa% p \"\">", "line 1, column 10: \"<!\" that begins no comment or section"),
     ("<a/><!x>", "line 1, column 8: \"<!\" that begins no comment or section"),
     (
       "<?XML version=\"1.0\"?><a/>",
@@ -218,6 +219,7 @@ import Testing
       "line 1, column 17: an XML declaration with a value that is not letters, digits and "
         + "\"._-\""
     ),
+    ("<?xml =\"1.0\"?><a/>", "line 1, column 7: an XML declaration with a value without a name"),
     (
       // As expat: a pseudo-attribute's name runs to "=" or a space.
       "<?xml version<a/>?><a/>",
@@ -297,6 +299,13 @@ import Testing
     #expect(
       snapshotText(later, as: .xml).failure
         == "The XML is not valid UTF-8 at line 2, column 3 (byte 7)."
+    )
+    // A character cut by the end of the document is reported, as expat does, where the tag it
+    // stands in begins.
+    let cut = Data(Array("<a>\n <".utf8) + [0xC3])
+    #expect(
+      snapshotText(cut, as: .xml).failure
+        == "The XML is not valid UTF-8 at line 2, column 2 (byte 5)."
     )
     let utf16 = Data([0xFF, 0xFE, 0x3C, 0x00])
     #expect(

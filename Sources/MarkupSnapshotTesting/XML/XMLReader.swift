@@ -93,8 +93,21 @@ struct XMLReader {
       _ = try reader.document()
     } catch where !error.atEnd {
       throw error
+    } catch where bad.isNotUTF8 && isCutCharacter(bytes[bad.offset...]) {
+      // A character the document ends in the middle of: expat reports it where the construct
+      // it was part of begins.
+      throw MarkupSyntaxError(offset: error.offset, reason: "", isNotUTF8: true)
     } catch {}
     throw bad
+  }
+
+  /// Whether `bytes` are the beginning of a UTF-8 sequence that the document ends before
+  /// finishing.
+  private static func isCutCharacter(_ bytes: ArraySlice<UInt8>) -> Bool {
+    guard let lead = bytes.first else { return false }
+    let length = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0
+    return length > bytes.count && lead <= 0xF4
+      && bytes.dropFirst().allSatisfy { $0 & 0xC0 == 0x80 }
   }
 
   /// The first byte that is not UTF-8, or character that XML does not allow.
@@ -255,6 +268,7 @@ struct XMLReader {
   // MARK: - Pieces
 
   private mutating func startTag() throws(MarkupSyntaxError) -> (MarkupElement, Bool) {
+    let tagStart = index - 1
     let element = MarkupElement(name: try name(), attributes: [])
     element.closesItself = true
     // As in expat, a duplicate attribute or a reference to an undeclared entity or a character
@@ -331,7 +345,11 @@ struct XMLReader {
           )
         }
         if bytes[index] == UInt8(ascii: "&") {
-          if let error = try reference(), deferred == nil { deferred = error }
+          if var error = try reference(), deferred == nil {
+            // expat names the tag for an undeclared entity, the reference for a character.
+            if error.reason.hasPrefix("the entity") { error.offset = tagStart }
+            deferred = error
+          }
         } else {
           index += 1
         }
@@ -549,6 +567,7 @@ struct XMLReader {
         position += 1
       }
       let name = String(decoding: bytes[nameStart..<position], as: UTF8.self)
+      guard !name.isEmpty else { throw fail(nameStart, "a value without a name") }
       while position < end, isXMLWhitespace(bytes[position]) { position += 1 }
       guard position < end, bytes[position] == UInt8(ascii: "=") else {
         throw fail(position, "no \"=\" after \(name)")
@@ -622,7 +641,13 @@ struct XMLReader {
     if !inContent, position < bytes.count, isKeywordByte(bytes[position]) {
       while position < bytes.count, isKeywordByte(bytes[position]) { position += 1 }
       guard position < bytes.count else { throw .unfinished(at: start, reason) }
-      let spaced = isXMLWhitespace(bytes[position]) || bytes[position] == UInt8(ascii: "%")
+      var spaced = isXMLWhitespace(bytes[position])
+      if bytes[position] == UInt8(ascii: "%") {
+        // A parameter entity's name must follow at once (`<!ENTITY% p` is refused at the "%").
+        guard position + 1 < bytes.count else { throw .unfinished(at: start, reason) }
+        let next = bytes[position + 1]
+        spaced = !isXMLWhitespace(next) && next != UInt8(ascii: "%")
+      }
       throw MarkupSyntaxError(offset: spaced ? start : position, reason: reason)
     }
     let candidates = ["<!--", "<![CDATA["]
