@@ -120,6 +120,7 @@ import Testing
       "line 1, column 9: \"&\" that does not begin a reference (write &amp; for a literal &)"
     ),
     ("<a/><b/>", "line 1, column 5: a second root element"),
+    ("<a/><1", "line 1, column 6: a second root element"),
     ("text<a/>", "line 1, column 1: text before the root element"),
     ("<a/>\ntail", "line 2, column 1: text after the root element"),
     ("", "line 1, column 1: the document has no root element"),

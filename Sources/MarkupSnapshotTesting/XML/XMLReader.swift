@@ -228,7 +228,11 @@ struct XMLReader {
         open.removeLast()
       } else {
         if open.isEmpty && sawRoot {
-          throw MarkupSyntaxError(offset: start, reason: "a second root element")
+          // As expat: where the tag begins, or at what follows "<" when no name does.
+          let reason = "a second root element"
+          guard start + 1 < bytes.count else { throw .unfinished(at: start, reason) }
+          let named = isNameStart(bytes[start + 1])
+          throw MarkupSyntaxError(offset: named ? start : start + 1, reason: reason)
         }
         index += 1
         let element: MarkupElement
