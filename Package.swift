@@ -315,10 +315,17 @@ if ProcessInfo.processInfo.environment["SNAPSHOT_TESTING_FUZZ"] != nil {
     ("FuzzEscapeSequences", ["CommandSnapshotTesting"]),
     ("FuzzTranscriptText", ["TranscriptSnapshotTesting"]),
     ("FuzzDirectoryListing", ["SnapshotTesting", "RunRecord"]),
+    // Markup: XML against libexpat, HTML's two paths against each other.
+    ("FuzzXML", ["MarkupSnapshotTesting", "SnapshotTesting", "CExpat"]),
+    ("FuzzHTML", ["MarkupSnapshotTesting", "SnapshotTesting"]),
   ]
   package.targets.append(.target(name: "FuzzingSupport", path: "Fuzz/FuzzingSupport"))
   // `require`, `fail` and the time bound of each input, in Swift.
   package.targets.append(.target(name: "FuzzingChecks", path: "Fuzz/FuzzingChecks"))
+  // libexpat (Debian's libexpat1-dev), the XML reader's reference in FuzzXML.
+  package.targets.append(
+    .target(name: "CExpat", path: "Fuzz/CExpat", linkerSettings: [.linkedLibrary("expat")])
+  )
   package.targets += harnesses.map {
     .executableTarget(
       name: $0.name,

@@ -24,13 +24,18 @@ harnesses=(
   FuzzPNGDecoder FuzzInlineRewriter FuzzFailureRecord FuzzUsageLog FuzzTemporaryFileName
   FuzzRedactionSelector FuzzAntialiasing
   FuzzHTTPRequest FuzzJSONBody FuzzEscapeSequences FuzzTranscriptText FuzzDirectoryListing
+  FuzzXML FuzzHTML
 )
 # The smoke run's executions for the harnesses slower than about 2,000 a second (they make files,
 # sockets, SVG images or transcripts for each input), so that all of them take at most 3 minutes.
 declare -A smoke_runs=(
   [FuzzUsageLog]=10000 [FuzzHTTPRequest]=5000 [FuzzEscapeSequences]=2000
-  [FuzzTranscriptText]=1000 [FuzzDirectoryListing]=2000
+  [FuzzTranscriptText]=1000 [FuzzDirectoryListing]=2000 [FuzzHTML]=5000
 )
+# Left out of --smoke until every disagreement with libexpat it still finds within seconds (the
+# first error's position, in cut multibyte characters and the like) is fixed or documented; see
+# Documentation/Reliability.md.
+not_in_smoke=(FuzzXML)
 scratch="${FUZZ_SCRATCH:-.build-fuzz}"
 
 usage() {
@@ -56,7 +61,7 @@ build_flags=(
 )
 
 build() {
-  scripts/require-system-packages.sh
+  scripts/require-system-packages.sh --with-fuzzing
   for harness in "$@"; do
     swift build "${build_flags[@]}" --product "$harness"
   done
@@ -121,6 +126,7 @@ case "${1:-}" in
     start=$SECONDS
     build "${harnesses[@]}"
     for harness in "${harnesses[@]}"; do
+      [[ " ${not_in_smoke[*]} " == *" $harness "* ]] && continue
       run "$harness" 600 "${smoke_runs[$harness]:-20000}"
     done
     echo "Fuzzing smoke test passed in $((SECONDS - start)) s."

@@ -18,6 +18,8 @@
 #                    PostgreSQL 15's server and client (`postgresql-15`, `postgresql-client-15`;
 #                    the tests start a cluster of their own with its binaries and query it with
 #                    `psql`).
+#   --with-fuzzing   also libexpat's library and header (`libexpat1-dev`), which the XML
+#                    fuzzing harness (Fuzz/FuzzXML, `scripts/fuzz.sh`) checks the reader against.
 #   --with-pixelmatch also PyPI's `pixelmatch` (0.3.0, with python3 and pip from Debian), which
 #                    the anti-aliasing cross-check
 #                    (Tests/ImageSnapshotTestingTests/Comparison/AntialiasingTests.swift) runs
@@ -38,12 +40,15 @@ for argument in "$@"; do
     --with-databases)
       packages+=(libsqlite3-dev postgresql-15 postgresql-client-15)
       ;;
+    --with-fuzzing)
+      packages+=(libexpat1-dev)
+      ;;
     --with-pixelmatch)
       packages+=(python3 python3-pip)
       with_pixelmatch=1
       ;;
     *)
-      echo "usage: $0 [--with-chromium] [--with-databases] [--with-pixelmatch]" >&2
+      echo "usage: $0 [--with-chromium] [--with-databases] [--with-fuzzing] [--with-pixelmatch]" >&2
       exit 2
       ;;
   esac

@@ -29,6 +29,47 @@ import Testing
     #expect(canonical("<p>a </ c</p>") == "<p>\n  a\n  <!-- c</p-->\n</p>\n")
   }
 
+  /// The canonical text through the tree reader, which `.html` leaves for pages it cannot print
+  /// from their tokens.
+  func treeText(_ html: String) throws -> String {
+    CanonicalPrinter(flavor: .html).print(try HTMLReader.read(Array(html.utf8)))
+  }
+
+  /// Found by FuzzHTML: text on both sides of a dropped tag or DOCTYPE is one text, and a `<`
+  /// that ended the first half began a tag with the second once printed together (`a<` and `b`
+  /// printed `a<b`, read back as a `b` element). The `<` is written `&lt;`, the same text.
+  @Test(arguments: [
+    ("<p>a<</x>b</p>", "<p>a&lt;b</p>\n"),
+    ("<p>a<<!doctype x>b</p>", "<p>a&lt;b</p>\n"),
+    ("<pre>a<</x>/b</pre>", "<pre>\na&lt;/b</pre>\n"),
+    ("<p>a<</x>!b <</x>?c <</x> d</p>", "<p>a&lt;!b &lt;?c < d</p>\n"),
+    // Whitespace between them becomes a space: no tag.
+    ("<p>a<\r\n</x>b</p>", "<p>a< b</p>\n"),
+    ("<pre>a<\n</x>b</pre>", "<pre>\na<\nb</pre>\n"),
+  ])
+  func aLessThanSignBeforeADroppedTagStaysText(html: String, expected: String) throws {
+    #expect(canonical(html) == expected)
+    #expect(try treeText(html) == expected)
+    #expect(canonical(expected) == expected)
+  }
+
+  /// Found by FuzzHTML: an attribute name may begin with "=" (`<a b/=c>`), and after a
+  /// valueless attribute and a space it read back as that attribute's value.
+  @Test func aValuelessAttributeBeforeOneNamedWithAnEqualsSignKeepsItsOwnValue() throws {
+    #expect(canonical("<font color</=red>X") == "<font color<=\"\" =red>X</font>\n")
+    #expect(try treeText("<font color</=red>X") == "<font color<=\"\" =red>X</font>\n")
+    #expect(canonical("<font color<=\"\" =red>X") == "<font color<=\"\" =red>X</font>\n")
+  }
+
+  /// Found by FuzzHTML: a DOCTYPE the page ends in was printed unclosed, so that it took in the
+  /// line break after it, and one more each time the canonical text was read again.
+  @Test func aDoctypeThePageEndsInIsClosed() throws {
+    #expect(canonical("<!doctype html") == "<!doctype html>\n")
+    #expect(try treeText("<!doctype html") == "<!doctype html>\n")
+    #expect(canonical("<!DOCTYPE x SYSTEM \"a") == "<!DOCTYPE x SYSTEM \"a>\n")
+    #expect(canonical("<!doctype html>") == "<!doctype html>\n")
+  }
+
   @Test func invalidUTF8BecomesReplacementCharacters() {
     let data = Data([0x3C, 0x70, 0x3E, 0xC3, 0x28, 0xE2, 0x82])
     #expect(snapshotText(data, as: .html).text == "<p>\u{FFFD}(\u{FFFD}</p>\n")

@@ -128,6 +128,8 @@ struct DirectHTMLPrinter: HTMLTreeRules {
           !(end - start >= 14 && bytes.hasPrefixIgnoringCase("<!doctype html", at: start))
         let compact = beginChild()
         append(from: start, to: end)
+        // One the page ends in is closed, as the tree reader closes it.
+        if bytes[end - 1] != UInt8(ascii: ">") { output.append(UInt8(ascii: ">")) }
         if !compact { output.append(0x0A) }
       }
       return
@@ -592,6 +594,19 @@ struct DirectHTMLPrinter: HTMLTreeRules {
   /// Text, joined to the text written last if nothing came between them (the tree reader joins
   /// them into one node), whitespace collapsed outside `pre` and `listing`.
   private mutating func writeText(from start: Int, to end: Int) {
+    // Only text ends in "<" (markup ends in ">"): joined to this text, it would begin markup
+    // (unless the space a run of whitespace left pending comes between them).
+    if output.last == UInt8(ascii: "<"), start < end, beginsMarkupAfterLessThan(bytes[start]) {
+      let compact =
+        switch open.last?.layout {
+        case .compact, .compactNested, .compactEmpty: true
+        default: false
+        }
+      if compact || !pendingSpace {
+        output.removeLast()
+        output.append("&lt;")
+      }
+    }
     if let last = open.indices.last {
       switch open[last].layout {
       case .compactEmpty:
@@ -680,7 +695,15 @@ struct DirectHTMLPrinter: HTMLTreeRules {
       } else {
         appendLowercased(from: attribute.nameStart, to: attribute.nameEnd)
       }
-      guard let (start, end) = attribute.value else { continue }
+      guard let (start, end) = attribute.value else {
+        // `a =b` would read as a="b": the tree printer writes `a=""` (see CanonicalPrinter).
+        if position + 1 < attributeCount,
+          bytes[attributes[position + 1].nameStart] == UInt8(ascii: "=")
+        {
+          throw Unsupported()
+        }
+        continue
+      }
       output.append(UInt8(ascii: "="))
       output.append(UInt8(ascii: "\""))
       if attribute.escapesQuotes {
@@ -853,6 +876,12 @@ private struct OutputBytes {
   }
 
   var count: Int { bytes.count }
+
+  var last: UInt8? { bytes.last }
+
+  mutating func removeLast() {
+    bytes.removeLast()
+  }
 
   /// The text as a `String`, copied without validating it again: the printer writes only whole
   /// characters of its input, which is valid UTF-8 (slices of it end at ASCII bytes, names with

@@ -98,7 +98,9 @@ struct HTMLReader: HTMLTreeRules {
     if let end = bytes.doctypeEnd(at: index) {
       let start = index
       index = end
-      let text = String(decoding: bytes[start..<end], as: UTF8.self)
+      var text = String(decoding: bytes[start..<end], as: UTF8.self)
+      // One the page ends in is closed: printed unclosed, it would take in what follows it.
+      if bytes[end - 1] != UInt8(ascii: ">") { text += ">" }
       if !rules.sawElement {
         rules.quirks = !text.lowercased().hasPrefix("<!doctype html")
         append(.verbatim(text))
@@ -207,9 +209,9 @@ struct HTMLReader: HTMLTreeRules {
     let text = String(decoding: bytes[start..<end], as: UTF8.self)
     // Text on both sides of a dropped tag is one text node, as in the browser.
     if let current, case .text(let previous) = current.children.last {
-      current.children[current.children.count - 1] = .text(previous + text)
+      current.children[current.children.count - 1] = .text(joined(previous, text))
     } else if current == nil, case .text(let previous) = document.nodes.last {
-      document.nodes[document.nodes.count - 1] = .text(previous + text)
+      document.nodes[document.nodes.count - 1] = .text(joined(previous, text))
     } else {
       append(.text(text))
     }
@@ -548,6 +550,22 @@ private struct OpenElements: RandomAccessCollection {
 
 func isASCIILetter(_ byte: UInt8) -> Bool {
   byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")
+}
+
+/// Two texts that a dropped tag stood between, as one: when the first ends in `<` and the second
+/// begins with what would make that `<` begin markup (`a<` `</x>` `b` is the text "a<b", but
+/// `a<b` is a tag), the `<` is written `&lt;`, which is the same text.
+private func joined(_ first: String, _ second: String) -> String {
+  guard first.utf8.last == UInt8(ascii: "<"), let next = second.utf8.first,
+    beginsMarkupAfterLessThan(next)
+  else { return first + second }
+  return String(decoding: first.utf8.dropLast(), as: UTF8.self) + "&lt;" + second
+}
+
+/// Whether `<` followed by `byte` begins a tag, an end tag, a comment or a bogus comment.
+func beginsMarkupAfterLessThan(_ byte: UInt8) -> Bool {
+  isASCIILetter(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "!")
+    || byte == UInt8(ascii: "?")
 }
 
 /// The value of a decimal or (with `hex`) hexadecimal digit, or `nil`.

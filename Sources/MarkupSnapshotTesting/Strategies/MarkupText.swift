@@ -24,17 +24,15 @@ enum MarkupText {
     if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
       return UnavailableSnapshot.report("The XML is UTF-16; only UTF-8 XML can be snapshotted.")
     }
-    if let offset = firstInvalidUTF8(bytes) {
-      let position = MarkupSyntaxError(offset: offset, reason: "").position(in: bytes)
-      return UnavailableSnapshot.report(
-        "The XML is not valid UTF-8 at \(position) (byte \(offset))."
-      )
-    }
     let document: MarkupDocument
     do {
       document = try XMLReader.read(bytes)
-    } catch  where error.isTooDeep {
+    } catch where error.isTooDeep {
       return UnavailableSnapshot.report(tooDeep(error, in: bytes, format: "XML"))
+    } catch where error.isNotUTF8 {
+      return UnavailableSnapshot.report(
+        "The XML is not valid UTF-8 at \(error.position(in: bytes)) (byte \(error.offset))."
+      )
     } catch {
       return UnavailableSnapshot.report(
         "The XML is not well-formed at \(error.position(in: bytes)): \(error.reason)."

@@ -138,13 +138,20 @@ struct CanonicalPrinter {
   ) {
     output.append(UInt8(ascii: "<"))
     output.append(contentsOf: element.name.utf8)
-    for attribute in element.attributes {
+    for (position, attribute) in element.attributes.enumerated() {
       output.append(0x20)
       output.append(contentsOf: attribute.name.utf8)
       if let value = attribute.value {
         output.append(contentsOf: "=\"".utf8)
         output.append(contentsOf: value.utf8)
         output.append(UInt8(ascii: "\""))
+      } else if position + 1 < element.attributes.count,
+        element.attributes[position + 1].name.utf8.first == UInt8(ascii: "=")
+      {
+        // An HTML attribute name may begin with "=" (`<a b/=c>`); after a valueless attribute
+        // and a space it would read as that one's value, so the empty value, which is the
+        // same, is written.
+        output.append(contentsOf: "=\"\"".utf8)
       }
     }
     if closed { output.append(UInt8(ascii: "/")) }

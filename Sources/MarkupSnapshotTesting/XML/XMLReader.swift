@@ -6,23 +6,47 @@ struct MarkupSyntaxError: Error {
   /// Whether the document is refused for nesting deeper than ``MarkupDocument/maximumDepth``
   /// (then `offset` is where the element one level too deep begins), rather than malformed.
   var isTooDeep = false
+  /// Whether the bytes at `offset` are not UTF-8 (then `reason` is empty).
+  var isNotUTF8 = false
+  /// Whether the reader ran out of input (a construct never closed): reading a document cut
+  /// short at a bad character, such an error means the character is the first error.
+  var atEnd = false
 
   /// The error for the element at `offset`, one level deeper than the reader accepts.
   static func tooDeep(at offset: Int) -> MarkupSyntaxError {
     MarkupSyntaxError(offset: offset, reason: "", isTooDeep: true)
   }
 
-  /// "line 3, column 7" for the error's position in `bytes` (columns count characters).
-  func position(in bytes: [UInt8]) -> String {
+  /// The error for a construct that begins at `offset` and is still open at the end.
+  static func unfinished(at offset: Int, _ reason: String) -> MarkupSyntaxError {
+    MarkupSyntaxError(offset: offset, reason: reason, atEnd: true)
+  }
+
+  /// The error's line and column in `bytes`, both from 1: a line ends at LF, CR or CR LF (XML
+  /// and HTML read all three as one line feed, and so does expat), and columns count
+  /// characters.
+  func lineAndColumn(in bytes: [UInt8]) -> (line: Int, column: Int) {
     var line = 1
     var lineStart = 0
     let end = min(offset, bytes.count)
-    for index in 0..<end where bytes[index] == UInt8(ascii: "\n") {
-      line += 1
-      lineStart = index + 1
+    var index = 0
+    while index < end {
+      let byte = bytes[index]
+      index += 1
+      if byte == 0x0A || byte == 0x0D {
+        if byte == 0x0D, index < end, bytes[index] == 0x0A { index += 1 }
+        line += 1
+        lineStart = index
+      }
     }
     // Count scalars, not bytes: every byte that does not continue a UTF-8 sequence.
     let column = 1 + bytes[lineStart..<end].lazy.filter { $0 & 0xC0 != 0x80 }.count
+    return (line, column)
+  }
+
+  /// "line 3, column 7" for the error's position in `bytes` (see ``lineAndColumn(in:)``).
+  func position(in bytes: [UInt8]) -> String {
+    let (line, column) = lineAndColumn(in: bytes)
     return "line \(line), column \(column)"
   }
 }
@@ -37,6 +61,8 @@ struct MarkupSyntaxError: Error {
 /// - Complexity: O(*n*) for *n* bytes.
 struct XMLReader {
   private let bytes: [UInt8]
+  /// The length of the whole document: `bytes` may be only its part before a bad character.
+  private let documentCount: Int
   private var index = 0
   /// The general entities the DOCTYPE's internal subset declares.
   private var declaredEntities: Set<String> = []
@@ -46,11 +72,69 @@ struct XMLReader {
   /// parameter entity), so that, as in expat, an undeclared one is not an error.
   private var entitiesMayBeExternal = false
 
-  private init(bytes: [UInt8]) { self.bytes = bytes }
+  private init(bytes: [UInt8], documentCount: Int) {
+    self.bytes = bytes
+    self.documentCount = documentCount
+  }
 
+  /// The document in `bytes`, or its first error in document order, as expat finds it: a
+  /// byte that is not UTF-8 or a character XML does not allow (a control character other
+  /// than tab, line feed and carriage return, U+FFFE, U+FFFF) is an error where it stands,
+  /// unless the document before it already has one.
   static func read(_ bytes: [UInt8]) throws(MarkupSyntaxError) -> MarkupDocument {
-    var reader = XMLReader(bytes: bytes)
-    return try reader.document()
+    guard let bad = firstInvalidCharacter(in: bytes) else {
+      var reader = XMLReader(bytes: bytes, documentCount: bytes.count)
+      return try reader.document()
+    }
+    // Read what comes before it: an error there comes first, unless it is only that the
+    // document stops (which it does not: it goes on with the bad character).
+    var reader = XMLReader(bytes: Array(bytes[..<bad.offset]), documentCount: bytes.count)
+    do {
+      _ = try reader.document()
+    } catch where !error.atEnd {
+      throw error
+    } catch where bad.isNotUTF8 && isCutCharacter(bytes[bad.offset...]) {
+      // A character the document ends in the middle of: expat reports it where the construct
+      // it was part of begins.
+      throw MarkupSyntaxError(offset: error.offset, reason: "", isNotUTF8: true)
+    } catch {}
+    throw bad
+  }
+
+  /// Whether `bytes` are the beginning of a UTF-8 sequence that the document ends before
+  /// finishing.
+  private static func isCutCharacter(_ bytes: ArraySlice<UInt8>) -> Bool {
+    guard let lead = bytes.first else { return false }
+    let length = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0
+    return length > bytes.count && lead <= 0xF4
+      && bytes.dropFirst().allSatisfy { $0 & 0xC0 == 0x80 }
+  }
+
+  /// The first byte that is not UTF-8, or character that XML does not allow.
+  static func firstInvalidCharacter(in bytes: [UInt8]) -> MarkupSyntaxError? {
+    let notUTF8 = MarkupText.firstInvalidUTF8(bytes)
+    let end = notUTF8 ?? bytes.count
+    var index = 0
+    while index < end {
+      let byte = bytes[index]
+      if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
+        let hex = String(byte, radix: 16, uppercase: true)
+        return MarkupSyntaxError(
+          offset: index,
+          reason: "the control character U+\(hex.count == 1 ? "000" : "00")\(hex), which XML "
+            + "does not allow"
+        )
+      }
+      if byte == 0xEF, index + 2 < end, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE {
+        return MarkupSyntaxError(
+          offset: index,
+          reason: "the noncharacter U+\(bytes[index + 2] == 0xBE ? "FFFE" : "FFFF"), which XML "
+            + "does not allow"
+        )
+      }
+      index += 1
+    }
+    return notUTF8.map { MarkupSyntaxError(offset: $0, reason: "", isNotUTF8: true) }
   }
 
   private mutating func document() throws(MarkupSyntaxError) -> MarkupDocument {
@@ -61,6 +145,7 @@ struct XMLReader {
     }
     var open: [(element: MarkupElement, offset: Int)] = []
     var sawRoot = false
+    var sawDoctype = false
     func append(_ node: MarkupNode) {
       if let parent = open.last?.element {
         parent.children.append(node)
@@ -71,76 +156,93 @@ struct XMLReader {
     while index < bytes.count {
       let start = index
       guard bytes[index] == UInt8(ascii: "<") else {
-        let text = try self.text()
         if open.isEmpty {
-          guard isWhitespace(text) else {
+          // Outside the root element only whitespace may stand between markup.
+          skipWhitespace()
+          guard index == bytes.count || bytes[index] == UInt8(ascii: "<") else {
             throw MarkupSyntaxError(
-              offset: start + firstNonWhitespace(text),
-              reason: sawRoot
-                ? "text after the root element" : "text before the root element"
+              offset: index,
+              reason: sawRoot ? "text after the root element" : "text before the root element"
             )
           }
-        } else if !isWhitespace(text) || open.last!.element.preservesContent {
+          continue
+        }
+        let text = try self.text()
+        if !isWhitespace(text) || open.last!.element.preservesContent {
           append(.text(text))
         }
         continue
       }
       if hasPrefix("<?") {
-        let instruction = try through("?>", what: "processing instruction")
-        let target = instruction.dropFirst(2).prefix { !isWhitespaceByte($0) && $0 != 0x3F }
-        if String(decoding: target, as: UTF8.self).lowercased() == "xml" {
-          guard start == (document.byteOrderMark ? 3 : 0) else {
-            throw MarkupSyntaxError(
-              offset: start,
-              reason: "an XML declaration that is not at the start of the document"
-            )
-          }
-          let declaration = String(decoding: instruction, as: UTF8.self)
-          standalone =
-            declaration.contains("standalone=\"yes\"") || declaration.contains("standalone='yes'")
-        }
+        let instruction = try processingInstruction()
         append(.verbatim(String(decoding: instruction, as: UTF8.self)))
       } else if hasPrefix("<!--") {
-        let comment = try through("-->", what: "comment")
+        let comment = try self.comment()
         append(.comment(String(decoding: comment.dropFirst(4).dropLast(3), as: UTF8.self)))
       } else if hasPrefix("<![CDATA[") {
         guard !open.isEmpty else {
           throw MarkupSyntaxError(offset: start, reason: "a CDATA section outside the root element")
         }
-        let section = try through("]]>", what: "CDATA section")
-        append(.cdata(String(decoding: section.dropFirst(9).dropLast(3), as: UTF8.self)))
-      } else if hasPrefix("<!DOCTYPE") {
-        guard open.isEmpty, !sawRoot else {
+        guard let end = find("]]>", from: index + 9) else {
+          // As expat: where the document ends, not where the section began.
+          throw .unfinished(at: bytes.count, "the CDATA section is never closed")
+        }
+        index = end
+        append(.cdata(String(decoding: bytes[(start + 9)..<(end - 3)], as: UTF8.self)))
+      } else if hasPrefix("<!DOCTYPE"), open.isEmpty {
+        guard !sawRoot else {
           throw MarkupSyntaxError(offset: start, reason: "a DOCTYPE after the root element")
         }
+        guard !sawDoctype else {
+          throw MarkupSyntaxError(offset: start, reason: "a second DOCTYPE")
+        }
+        sawDoctype = true
         append(.verbatim(try doctype()))
+      } else if hasPrefix("<!") {
+        try unknownDeclaration(inContent: !open.isEmpty)
       } else if hasPrefix("</") {
+        guard let element = open.last?.element else {
+          // Where expat points: at the slash, before reading the name.
+          throw MarkupSyntaxError(offset: start + 1, reason: "an end tag with no open element")
+        }
         index += 2
+        let nameOffset = index
+        guard index < bytes.count else {
+          throw .unfinished(at: start, "the end tag is never closed")
+        }
         let name = try self.name()
         skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else {
+        guard index < bytes.count else {
+          throw .unfinished(at: start, "the end tag </\(name)> is never closed")
+        }
+        guard bytes[index] == UInt8(ascii: ">") else {
           throw MarkupSyntaxError(offset: index, reason: "expected \">\" to end </\(name)>")
         }
         index += 1
-        guard let (element, _) = open.last else {
-          throw MarkupSyntaxError(
-            offset: start,
-            reason: "an end tag </\(name)> with no open element"
-          )
-        }
         guard element.name == name else {
           throw MarkupSyntaxError(
-            offset: start,
+            offset: nameOffset,
             reason: "expected </\(element.name)>, found </\(name)>"
           )
         }
         open.removeLast()
       } else {
         if open.isEmpty && sawRoot {
-          throw MarkupSyntaxError(offset: start, reason: "a second root element")
+          // As expat: where the tag begins, or at what follows "<" when no name does.
+          let reason = "a second root element"
+          guard start + 1 < bytes.count else { throw .unfinished(at: start, reason) }
+          let named = isNameStart(bytes[start + 1])
+          throw MarkupSyntaxError(offset: named ? start : start + 1, reason: reason)
         }
         index += 1
-        let (element, selfClosing) = try startTag()
+        let element: MarkupElement
+        let selfClosing: Bool
+        do {
+          (element, selfClosing) = try startTag()
+        } catch where error.atEnd {
+          // expat points at the tag's "<" for a tag the document ends in.
+          throw .unfinished(at: start, error.reason)
+        }
         if let space = element.attributes.first(where: { $0.name == "xml:space" })?.value {
           element.preservesContent = space == "preserve"
         } else {
@@ -156,13 +258,13 @@ struct XMLReader {
     }
     if let (element, offset) = open.last {
       let opened = MarkupSyntaxError(offset: offset, reason: "").position(in: bytes)
-      throw MarkupSyntaxError(
-        offset: bytes.count,
-        reason: "the element <\(element.name)> opened at \(opened) is never closed"
+      throw .unfinished(
+        at: bytes.count,
+        "the element <\(element.name)> opened at \(opened) is never closed"
       )
     }
     guard sawRoot else {
-      throw MarkupSyntaxError(offset: bytes.count, reason: "the document has no root element")
+      throw .unfinished(at: bytes.count, "the document has no root element")
     }
     return document
   }
@@ -170,19 +272,35 @@ struct XMLReader {
   // MARK: - Pieces
 
   private mutating func startTag() throws(MarkupSyntaxError) -> (MarkupElement, Bool) {
+    let tagStart = index - 1
     let element = MarkupElement(name: try name(), attributes: [])
     element.closesItself = true
+    // As in expat, a duplicate attribute or a reference to an undeclared entity or a character
+    // XML does not allow is an error once the whole tag has been read: one in its syntax first.
+    var deferred: MarkupSyntaxError?
     while true {
       let hadWhitespace = skipWhitespace()
       guard index < bytes.count else {
-        throw MarkupSyntaxError(offset: index, reason: "the tag <\(element.name)> is never closed")
+        throw .unfinished(at: index, "the tag <\(element.name)> is never closed")
       }
       if bytes[index] == UInt8(ascii: ">") {
+        if let deferred { throw deferred }
         index += 1
         return (element, false)
       }
-      if hasPrefix("/>") {
-        index += 2
+      if bytes[index] == UInt8(ascii: "/") {
+        index += 1
+        guard index < bytes.count else {
+          throw .unfinished(at: index, "the tag <\(element.name)> is never closed")
+        }
+        guard bytes[index] == UInt8(ascii: ">") else {
+          throw MarkupSyntaxError(
+            offset: index,
+            reason: "expected \">\" after \"/\" in the tag <\(element.name)>"
+          )
+        }
+        if let deferred { throw deferred }
+        index += 1
         return (element, true)
       }
       guard hadWhitespace else {
@@ -193,14 +311,17 @@ struct XMLReader {
       }
       let nameOffset = index
       let name = try self.name()
-      if element.attributes.contains(where: { $0.name == name }) {
-        throw MarkupSyntaxError(
+      if deferred == nil, element.attributes.contains(where: { $0.name == name }) {
+        deferred = MarkupSyntaxError(
           offset: nameOffset,
           reason: "the attribute \"\(name)\" appears twice in <\(element.name)>"
         )
       }
       skipWhitespace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
+      guard index < bytes.count else {
+        throw .unfinished(at: index, "the tag <\(element.name)> is never closed")
+      }
+      guard bytes[index] == UInt8(ascii: "=") else {
         throw MarkupSyntaxError(
           offset: index,
           reason: "expected \"=\" after the attribute \"\(name)\""
@@ -208,7 +329,10 @@ struct XMLReader {
       }
       index += 1
       skipWhitespace()
-      guard index < bytes.count, bytes[index] == 0x22 || bytes[index] == 0x27 else {
+      guard index < bytes.count else {
+        throw .unfinished(at: index, "the tag <\(element.name)> is never closed")
+      }
+      guard bytes[index] == 0x22 || bytes[index] == 0x27 else {
         throw MarkupSyntaxError(
           offset: index,
           reason: "expected a quoted value for the attribute \"\(name)\""
@@ -224,12 +348,20 @@ struct XMLReader {
             reason: "\"<\" in the value of the attribute \"\(name)\""
           )
         }
-        if bytes[index] == UInt8(ascii: "&") { try reference() } else { index += 1 }
+        if bytes[index] == UInt8(ascii: "&") {
+          if var error = try reference(), deferred == nil {
+            // expat names the tag for an undeclared entity, the reference for a character.
+            if error.reason.hasPrefix("the entity") { error.offset = tagStart }
+            deferred = error
+          }
+        } else {
+          index += 1
+        }
       }
       guard index < bytes.count else {
-        throw MarkupSyntaxError(
-          offset: valueStart - 1,
-          reason: "the value of the attribute \"\(name)\" is never closed"
+        throw .unfinished(
+          at: valueStart - 1,
+          "the value of the attribute \"\(name)\" is never closed"
         )
       }
       var value = String(decoding: bytes[valueStart..<index], as: UTF8.self)
@@ -244,9 +376,10 @@ struct XMLReader {
     let start = index
     while index < bytes.count, bytes[index] != UInt8(ascii: "<") {
       if bytes[index] == UInt8(ascii: "&") {
-        try reference()
+        if let error = try reference() { throw error }
       } else if bytes[index] == UInt8(ascii: "]"), hasPrefix("]]>") {
-        throw MarkupSyntaxError(offset: index, reason: "\"]]>\" in text")
+        // expat points at its ">".
+        throw MarkupSyntaxError(offset: index + 2, reason: "\"]]>\" in text")
       } else {
         index += 1
       }
@@ -254,8 +387,10 @@ struct XMLReader {
     return String(decoding: bytes[start..<index], as: UTF8.self)
   }
 
-  /// Checks the reference at `index` (`&name;`, `&#10;`, `&#x1F;`) and moves past it.
-  private mutating func reference() throws(MarkupSyntaxError) {
+  /// Checks the reference at `index` (`&name;`, `&#10;`, `&#x1F;`) and moves past it. A
+  /// malformed one is an error at the first byte that cannot continue it, as in expat; a
+  /// well-formed one to an undeclared entity or a character XML does not allow is returned.
+  private mutating func reference() throws(MarkupSyntaxError) -> MarkupSyntaxError? {
     let start = index
     index += 1
     if index < bytes.count, bytes[index] == UInt8(ascii: "#") {
@@ -263,10 +398,22 @@ struct XMLReader {
       let hex = index < bytes.count && bytes[index] == UInt8(ascii: "x")
       if hex { index += 1 }
       let digitsStart = index
-      while index < bytes.count, isDigit(bytes[index], hex: hex) { index += 1 }
+      var value = 0
+      while index < bytes.count, let digit = digitValue(bytes[index], hex: hex) {
+        // Past U+10FFFF it stays too large, without overflowing.
+        value = min(value * (hex ? 16 : 10) + digit, 0x110000)
+        index += 1
+      }
       if index > digitsStart, index < bytes.count, bytes[index] == UInt8(ascii: ";") {
         index += 1
-        return
+        guard isXMLCharacter(value) else {
+          let number = String(decoding: bytes[start..<index], as: UTF8.self)
+          return MarkupSyntaxError(
+            offset: start,
+            reason: "the character reference \(number) names a character XML does not allow"
+          )
+        }
+        return nil
       }
     } else if index < bytes.count, isNameStart(bytes[index]) {
       while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
@@ -277,24 +424,32 @@ struct XMLReader {
           Self.predefinedEntities.contains(name) || declaredEntities.contains(name)
             || (entitiesMayBeExternal && !standalone)
         else {
-          throw MarkupSyntaxError(
+          return MarkupSyntaxError(
             offset: start,
             reason: "the entity \"&\(name);\" is not declared (XML predefines only &amp;, &lt;, "
               + "&gt;, &apos; and &quot;)"
           )
         }
-        return
+        return nil
       }
     }
-    throw MarkupSyntaxError(
-      offset: start,
-      reason: "\"&\" that does not begin a reference (write &amp; for a literal &)"
-    )
+    guard index < bytes.count else { throw .unfinished(at: start, "the reference is never closed") }
+    let numeric = bytes[start + 1] == UInt8(ascii: "#")
+    let reason =
+      if index == start + 1 {
+        "\"&\" that does not begin a reference (write &amp; for a literal &)"
+      } else if numeric, index == start + 2 || (index == start + 3 && bytes[start + 2] == 0x78) {
+        "a character reference without digits"
+      } else {
+        "a reference not ended by \";\""
+      }
+    throw MarkupSyntaxError(offset: index, reason: reason)
   }
 
   private mutating func name() throws(MarkupSyntaxError) -> String {
     let start = index
-    guard index < bytes.count, isNameStart(bytes[index]) else {
+    guard index < bytes.count else { throw .unfinished(at: index, "expected a name") }
+    guard isNameStart(bytes[index]) else {
       throw MarkupSyntaxError(offset: index, reason: "expected a name")
     }
     while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
@@ -333,7 +488,7 @@ struct XMLReader {
         entitiesMayBeExternal = true
       } else if depth > 0, byte == UInt8(ascii: "<"), bytes.hasPrefix("!ENTITY", at: index) {
         var position = index + 7
-        while position < bytes.count, isWhitespaceByte(bytes[position]) { position += 1 }
+        while position < bytes.count, isXMLWhitespace(bytes[position]) { position += 1 }
         let nameStart = position
         while position < bytes.count, isNameByte(bytes[position]) { position += 1 }
         if position > nameStart {
@@ -345,23 +500,173 @@ struct XMLReader {
         index = end
       }
     }
-    throw MarkupSyntaxError(offset: start, reason: "the DOCTYPE is never closed")
+    throw .unfinished(at: start, "the DOCTYPE is never closed")
   }
 
-  private static let predefinedEntities: Set<String> = ["amp", "lt", "gt", "apos", "quot"]
-
-  /// The bytes from `index` through the next `terminator`, which must exist.
-  private mutating func through(
-    _ terminator: String,
-    what: String
-  ) throws(MarkupSyntaxError) -> ArraySlice<UInt8> {
+  /// `<?target …?>`: the target is a name, not `xml` in another case, and is followed by a space
+  /// or `?>`; `<?xml …?>` is the XML declaration, only at the start, checked by
+  /// ``checkDeclaration(from:to:)``.
+  private mutating func processingInstruction() throws(MarkupSyntaxError) -> ArraySlice<UInt8> {
     let start = index
-    guard let end = find(terminator, from: index + 2) else {
-      throw MarkupSyntaxError(offset: start, reason: "the \(what) is never closed")
+    index += 2
+    let target = try name()
+    let lowercased = target.lowercased()
+    guard lowercased != "xml" || target == "xml" else {
+      throw MarkupSyntaxError(
+        offset: index,
+        reason: "the processing instruction target \"\(target)\", which XML reserves"
+      )
+    }
+    guard index < bytes.count else {
+      throw .unfinished(at: start, "the processing instruction is never closed")
+    }
+    guard isXMLWhitespace(bytes[index]) || hasPrefix("?>") else {
+      // expat points past a "?" that does not end the instruction.
+      let question = bytes[index] == UInt8(ascii: "?")
+      guard !question || index + 1 < bytes.count else {
+        throw .unfinished(at: start, "the processing instruction is never closed")
+      }
+      throw MarkupSyntaxError(
+        offset: question ? index + 1 : index,
+        reason: "expected a space or \"?>\" after the processing instruction target"
+      )
+    }
+    guard let end = find("?>", from: index) else {
+      throw .unfinished(at: start, "the processing instruction is never closed")
+    }
+    if target == "xml" {
+      guard start == (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0) else {
+        throw MarkupSyntaxError(
+          offset: start,
+          reason: "an XML declaration that is not at the start of the document"
+        )
+      }
+      try checkDeclaration(from: index, to: end - 2)
     }
     index = end
     return bytes[start..<end]
   }
+
+  /// The XML declaration's pseudo-attributes between `from` (after `<?xml`) and `end` (its
+  /// `?>`): `version`, then optionally `encoding` and `standalone`, in that order, values of
+  /// letters, digits, `.`, `_` and `-`; each error where expat reports it.
+  private mutating func checkDeclaration(from: Int, to end: Int) throws(MarkupSyntaxError) {
+    let names = ["version", "encoding", "standalone"]
+    var next = 0
+    var position = from
+    func fail(_ offset: Int, _ reason: String) -> MarkupSyntaxError {
+      MarkupSyntaxError(offset: offset, reason: "an XML declaration with \(reason)")
+    }
+    while true {
+      let spaced = position < end && isXMLWhitespace(bytes[position])
+      while position < end, isXMLWhitespace(bytes[position]) { position += 1 }
+      if position == end {
+        guard next > 0 else { throw fail(from, "no version") }
+        return
+      }
+      guard spaced else { throw fail(position, "no space before a pseudo-attribute") }
+      // As expat: a name runs to a space or "=", and is checked once its value is read.
+      let nameStart = position
+      while position < end, !isXMLWhitespace(bytes[position]), bytes[position] != 0x3D {
+        position += 1
+      }
+      let name = String(decoding: bytes[nameStart..<position], as: UTF8.self)
+      guard !name.isEmpty else { throw fail(nameStart, "a value without a name") }
+      while position < end, isXMLWhitespace(bytes[position]) { position += 1 }
+      guard position < end, bytes[position] == UInt8(ascii: "=") else {
+        throw fail(position, "no \"=\" after \(name)")
+      }
+      position += 1
+      while position < end, isXMLWhitespace(bytes[position]) { position += 1 }
+      guard position < end, bytes[position] == 0x22 || bytes[position] == 0x27 else {
+        throw fail(position, "no quoted value for \(name)")
+      }
+      let quote = bytes[position]
+      position += 1
+      let valueStart = position
+      while position < end, bytes[position] != quote {
+        guard isDeclarationValueByte(bytes[position]) else {
+          throw fail(position, "a value that is not letters, digits and \"._-\"")
+        }
+        position += 1
+      }
+      guard position < end else { throw fail(position, "an unclosed value for \(name)") }
+      let value = String(decoding: bytes[valueStart..<position], as: UTF8.self)
+      position += 1
+      guard let found = names[next...].firstIndex(of: name), next > 0 || found == 0 else {
+        throw fail(nameStart, "\"\(name)\" out of place (version, then encoding, then standalone)")
+      }
+      next = found + 1
+      switch name {
+      case "encoding" where !isEncodingName(value):
+        throw fail(valueStart, "an encoding name that is not one")
+      case "standalone" where value != "yes" && value != "no":
+        throw fail(valueStart, "standalone neither \"yes\" nor \"no\"")
+      case "standalone":
+        standalone = value == "yes"
+      default:
+        break
+      }
+    }
+  }
+
+  /// `<!--` … `-->`, with no `--` inside (as in XML, and expat: the error is at the byte after
+  /// the `--`).
+  private mutating func comment() throws(MarkupSyntaxError) -> ArraySlice<UInt8> {
+    let start = index
+    guard let dashes = find("--", from: start + 4) else {
+      throw .unfinished(at: start, "the comment is never closed")
+    }
+    guard dashes < bytes.count else { throw .unfinished(at: start, "the comment is never closed") }
+    guard bytes[dashes] == UInt8(ascii: ">") else {
+      throw MarkupSyntaxError(offset: dashes, reason: "\"--\" inside a comment")
+    }
+    index = dashes + 1
+    return bytes[start..<index]
+  }
+
+  /// `<!` that begins neither a comment nor a CDATA section (nor, before the root, a DOCTYPE):
+  /// always an error, at the first byte that cannot continue one of them, or at the `<` when
+  /// the document ends first.
+  private mutating func unknownDeclaration(inContent: Bool) throws(MarkupSyntaxError) -> Never {
+    let start = index
+    let reason = "\"<!\" that begins no comment or section"
+    var position = start + 2
+    // expat decides on `<![` in content only with six more bytes of the document to compare
+    // with "CDATA[" (a bad character among them too): with fewer, it is cut short.
+    if inContent, bytes.hasPrefix("<![", at: start), documentCount - (start + 3) < 6 {
+      throw MarkupSyntaxError(offset: start, reason: reason)
+    }
+    // Outside the root, expat reads `<![` and `<!` with a keyword and a space as declarations
+    // out of place (an error where they begin), and stops in the keyword at anything else.
+    if !inContent, position < bytes.count, bytes[position] == UInt8(ascii: "[") {
+      throw MarkupSyntaxError(offset: start, reason: reason)
+    }
+    if !inContent, position < bytes.count, isKeywordByte(bytes[position]) {
+      while position < bytes.count, isKeywordByte(bytes[position]) { position += 1 }
+      guard position < bytes.count else { throw .unfinished(at: start, reason) }
+      var spaced = isXMLWhitespace(bytes[position])
+      if bytes[position] == UInt8(ascii: "%") {
+        // A parameter entity's name must follow at once (`<!ENTITY% p` is refused at the "%").
+        guard position + 1 < bytes.count else { throw .unfinished(at: start, reason) }
+        let next = bytes[position + 1]
+        spaced = !isXMLWhitespace(next) && next != UInt8(ascii: "%")
+      }
+      throw MarkupSyntaxError(offset: spaced ? start : position, reason: reason)
+    }
+    let candidates = ["<!--", "<![CDATA["]
+    while position < bytes.count {
+      let length = position - start
+      let continues = candidates.contains {
+        length < $0.utf8.count && bytes.hasPrefix(String($0.prefix(length + 1)), at: start)
+      }
+      if !continues { throw MarkupSyntaxError(offset: position, reason: reason) }
+      position += 1
+    }
+    throw .unfinished(at: start, reason)
+  }
+
+  private static let predefinedEntities: Set<String> = ["amp", "lt", "gt", "apos", "quot"]
 
   /// The offset just past the first `terminator` at or after `from`.
   private func find(_ terminator: String, from: Int) -> Int? {
@@ -375,18 +680,12 @@ struct XMLReader {
   @discardableResult
   private mutating func skipWhitespace() -> Bool {
     let start = index
-    while index < bytes.count, isWhitespaceByte(bytes[index]) { index += 1 }
+    while index < bytes.count, isXMLWhitespace(bytes[index]) { index += 1 }
     return index > start
   }
 
   private func isWhitespace(_ text: String) -> Bool {
-    text.utf8.allSatisfy(isWhitespaceByte)
-  }
-
-  private func firstNonWhitespace(_ text: String) -> Int {
-    text.utf8.firstIndex { !isWhitespaceByte($0) }.map {
-      text.utf8.distance(from: text.utf8.startIndex, to: $0)
-    } ?? 0
+    text.utf8.allSatisfy(isXMLWhitespace)
   }
 }
 
@@ -405,9 +704,40 @@ private func isNameByte(_ byte: UInt8) -> Bool {
   isNameStart(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2E
 }
 
-private func isDigit(_ byte: UInt8, hex: Bool) -> Bool {
-  (byte >= 0x30 && byte <= 0x39)
-    || (hex && byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
+/// XML's `S`: space, tab, line feed, carriage return (not form feed, unlike HTML).
+private func isXMLWhitespace(_ byte: UInt8) -> Bool {
+  byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+}
+
+/// A byte of a declaration's keyword (`DOCTYPE`, `ENTITY`…) as expat's DTD tokenizer reads it:
+/// an ASCII letter, `_` or `:`.
+private func isKeywordByte(_ byte: UInt8) -> Bool {
+  (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == 0x5F
+    || byte == 0x3A
+}
+
+/// XML's `Char`, for character references.
+private func isXMLCharacter(_ value: Int) -> Bool {
+  value == 0x09 || value == 0x0A || value == 0x0D || (0x20...0xD7FF).contains(value)
+    || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
+}
+
+/// A byte of a pseudo-attribute's value in the XML declaration, as expat reads it: letters,
+/// digits, `.`, `_` and `-`.
+private func isDeclarationValueByte(_ byte: UInt8) -> Bool {
+  (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+    || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte == 0x2E || byte == 0x2D
+}
+
+/// XML's `EncName`: a letter, then letters, digits, `.`, `_` and `-`.
+private func isEncodingName(_ name: String) -> Bool {
+  guard let first = name.utf8.first, first | 0x20 >= UInt8(ascii: "a"),
+    first | 0x20 <= UInt8(ascii: "z")
+  else { return false }
+  return name.utf8.allSatisfy {
+    ($0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z"))
+      || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D
+  }
 }
 
 extension Array where Element == UInt8 {

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Compares the HTML reader's element trees with html5lib's (see Documentation/Reliability.md).
+
+    scripts/html5lib-differential.py [--binary PATH] [--show N] [FOLDER_OR_FILE...]
+
+Offline and outside CI: it feeds every file (by default the seeds in Fuzz/Corpus/FuzzHTML and
+the corpus a campaign left in .build-fuzz/corpus/FuzzHTML) to the package's reader, through the
+FuzzHTML harness's `--tree` mode (build it with `scripts/fuzz.sh --build`), and to html5lib (PyPI
+`html5lib`, `pip install html5lib`), and compares the element trees: elements and their nesting,
+with their attribute names. `html`, `head`, `body`, `tbody` and `colgroup` are left out on both
+sides (the reader makes them only when the page writes them; a browser parsing the canonical
+text makes them again), and so are text and comments (the reader keeps references undecoded).
+
+Prints the number of files that agree and disagree, the disagreements counted by the feature
+of the page that the reader's documentation lists as not modelled, and the first N of them
+with the first line where the trees part. Exits 0: disagreements are findings to read, not
+failures.
+"""
+
+import argparse
+import collections
+import glob
+import hashlib
+import os
+import re
+import subprocess
+import sys
+
+try:
+    import html5lib
+except ImportError:
+    sys.exit("html5lib is missing: pip install html5lib")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NAMESPACE_PREFIXES = {
+    "http://www.w3.org/1999/xlink": "xlink:",
+    "http://www.w3.org/XML/1998/namespace": "xml:",
+    "http://www.w3.org/2000/xmlns/": "xmlns:",
+}
+# Elements the tree builder implies, which the reader leaves to the browser (it makes them again
+# when it parses the canonical text): their children stand in their place, on both sides.
+FLATTENED = {"html", "head", "body", "tbody", "colgroup"}
+
+
+def local_name(name):
+    """`{namespace}name` without the namespace (element names)."""
+    return name.split("}", 1)[1] if name.startswith("{") and "}" in name else name
+
+
+def attribute_name(name):
+    """`{xlink namespace}href` as `xlink:href`, as the source writes it."""
+    if name.startswith("{") and "}" in name:
+        namespace, local = name[1:].split("}", 1)
+        return NAMESPACE_PREFIXES.get(namespace, "") + local
+    return name
+
+
+def normalized(elements):
+    """`(depth, name, attribute names)` in document order, as lines: the elements of FLATTENED
+    replaced by their children, and what a `template` holds left out (html5lib's etree keeps a
+    template's contents apart)."""
+    lines = []
+    stack = []  # (depth, flattened, template) of the open ancestors
+    for depth, name, attributes in elements:
+        while stack and stack[-1][0] >= depth:
+            stack.pop()
+        if any(template for _, _, template in stack):
+            continue
+        flattened = name in FLATTENED
+        if not flattened:
+            level = sum(1 for _, flat, _ in stack if not flat)
+            lines.append("  " * level + "<" + " ".join([name, *sorted(attributes)]) + ">")
+        stack.append((depth, flattened, name == "template"))
+    return lines
+
+
+def html5lib_tree(data):
+    root = html5lib.parse(
+        data.decode("utf-8", errors="replace"), treebuilder="etree", namespaceHTMLElements=False
+    )
+    elements = []
+    pending = [(root, 0)]
+    while pending:
+        element, depth = pending.pop()
+        if not isinstance(element.tag, str) or element.tag.startswith("<!"):
+            continue  # comments, the doctype, processing instructions
+        attributes = [attribute_name(key) for key in element.attrib]
+        elements.append((depth, local_name(element.tag), attributes))
+        pending.extend((child, depth + 1) for child in reversed(list(element)))
+    return normalized(elements)
+
+
+def reader_trees(binary, paths):
+    """The reader's tree of each path, from `FuzzHTML --tree`."""
+    trees = {}
+    for start in range(0, len(paths), 200):
+        chunk = paths[start : start + 200]
+        output = subprocess.run(
+            [binary, "--tree", *chunk],
+            check=True,
+            capture_output=True,
+            env={**os.environ, "ASAN_OPTIONS": "detect_leaks=0"},
+        ).stdout.decode("utf-8", errors="replace")
+        current, elements = None, []
+        for line in output.split("\n") + ["#document"]:
+            if line.startswith("#document"):
+                if current is not None:
+                    trees[current] = ["#refused"] if elements == "refused" else normalized(elements)
+                current, elements = line[len("#document ") :], []
+            elif line == "#refused":
+                elements = "refused"
+            elif line and current is not None:
+                depth, label = line.split("\t", 1)
+                name, *attributes = label.split(" ")
+                elements.append((int(depth), name, attributes))
+    return trees
+
+
+# The features the reader's documentation lists as not modelled (HTMLReader, MarkupSnapshots.md),
+# tested in this order on the page's bytes, lowercased; a page is counted under the first.
+FEATURES = [
+    ("isindex (html5lib 1.1 follows an older standard)", re.compile(rb"<isindex")),
+    ("frameset", re.compile(rb"<frameset")),
+    ("template contents", re.compile(rb"<template")),
+    ("select content", re.compile(rb"<select")),
+    ("ruby (rp, rt)", re.compile(rb"<r[pt][\s/>]")),
+    ("plaintext", re.compile(rb"<plaintext")),
+    ("SVG and MathML", re.compile(rb"<(svg|math)")),
+    ("foster parenting (table)", re.compile(rb"<(table|tr|td|th|tbody|thead|tfoot|caption|col)")),
+    ("form element pointer", re.compile(rb"<form")),
+    ("tags after the body", re.compile(rb"</(body|html)")),
+    ("NUL bytes", re.compile(rb"\x00")),
+    ("script data escapes", re.compile(rb"<script")),
+]
+
+
+def feature(data):
+    lowered = data.lower()
+    for name, pattern in FEATURES:
+        if pattern.search(lowered):
+            return name
+    return "other"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--binary", help="the FuzzHTML harness (default: .build-fuzz/*/release/FuzzHTML)")
+    parser.add_argument("--show", type=int, default=20, help="disagreements to print (default 20)")
+    parser.add_argument("inputs", nargs="*")
+    arguments = parser.parse_args()
+    binary = arguments.binary or next(
+        iter(sorted(glob.glob(os.path.join(ROOT, ".build-fuzz", "*", "release", "FuzzHTML")))), None
+    )
+    if not binary or not os.path.exists(binary):
+        sys.exit("no FuzzHTML binary: build it with scripts/fuzz.sh --build, or pass --binary")
+    inputs = arguments.inputs or [
+        os.path.join(ROOT, "Fuzz", "Corpus", "FuzzHTML"),
+        os.path.join(ROOT, ".build-fuzz", "corpus", "FuzzHTML"),
+    ]
+    paths, seen = [], set()
+    for item in inputs:
+        files = [item] if os.path.isfile(item) else sorted(glob.glob(os.path.join(item, "*")))
+        for path in files:
+            if not os.path.isfile(path):
+                continue
+            digest = hashlib.sha1(open(path, "rb").read()).hexdigest()
+            if digest not in seen:
+                seen.add(digest)
+                paths.append(path)
+    ours = reader_trees(binary, paths)
+    agree, refused = 0, 0
+    disagreements = []
+    by_feature = collections.Counter()
+    for path in paths:
+        data = open(path, "rb").read()
+        if ours.get(path) == ["#refused"]:
+            refused += 1
+            continue
+        theirs = html5lib_tree(data)
+        mine = ours.get(path, [])
+        if mine == theirs:
+            agree += 1
+            continue
+        kind = feature(data)
+        by_feature[kind] += 1
+        index = next(
+            (i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), min(len(mine), len(theirs))
+        )
+        disagreements.append((path, kind, index, mine, theirs))
+    print(f"{len(paths)} documents: {agree} agree, {len(disagreements)} disagree, {refused} refused as too deep")
+    for kind, count in by_feature.most_common():
+        print(f"  {count:5}  {kind}")
+    for path, kind, index, mine, theirs in disagreements[: arguments.show]:
+        print(f"\n== {os.path.relpath(path, ROOT)} ({kind}), line {index + 1}:")
+        print("   reader:   " + (mine[index] if index < len(mine) else "(ends)"))
+        print("   html5lib: " + (theirs[index] if index < len(theirs) else "(ends)"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
