@@ -697,7 +697,7 @@ struct DirectHTMLPrinter: HTMLTreeRules {
       }
       guard let (start, end) = attribute.value else {
         // `a =b` would read as a="b": the tree printer writes `a=""` (see CanonicalPrinter).
-        if position + 1 < attributeCount,
+        if position + 1 < attributes.count,
           bytes[attributes[position + 1].nameStart] == UInt8(ascii: "=")
         {
           throw Unsupported()

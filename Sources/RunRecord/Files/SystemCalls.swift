@@ -170,12 +170,10 @@ package enum SystemCalls {
   /// `readlink(path)`: a symbolic link's target, as the bytes the file system holds (Foundation
   /// would repair a target that is not UTF-8 into another path).
   package static func linkTarget(_ path: String) -> Result<[UInt8], SystemError> {
-    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = unsafe buffer.withUnsafeMutableBytes { bytes in
-      unsafe readlink(path, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
-    }
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = unsafe readlink(path, &buffer, buffer.count)
     guard count >= 0 else { return .failure(.current) }
-    return .success(Array(buffer[..<count]))
+    return .success(buffer[..<count].map { UInt8(bitPattern: $0) })
   }
 
   /// `read` into the bytes of `buffer` at `range` (all of them by default), retrying when
