@@ -20,53 +20,96 @@ import RunRecord
 enum RowsTable {
   /// The table of `result`.
   ///
+  /// Written as bytes in two passes over the cells: the first makes each cell's text (the
+  /// value's own string when it needs no quotes, which is almost always) and its width, the
+  /// second copies them with their padding. A cell of ASCII bytes is as wide as it has bytes;
+  /// only another cell's characters are counted.
+  ///
   /// - Complexity: O(*n*) in the characters of the result.
   static func text(of result: SQLResult) -> String {
-    let header = result.columns.map(cell(ofName:))
-    let body = result.rows.map { row in row.map(cell(of:)) }
-    let columnCount = max(header.count, body.lazy.map(\.count).max() ?? 0)
+    var columnCount = result.columns.count
+    var cellCount = result.columns.count
+    for row in result.rows {
+      columnCount = max(columnCount, row.count)
+      cellCount += row.count
+    }
     var widths = [Int](repeating: 0, count: columnCount)
-    for line in [header] + body {
-      for (index, text) in line.enumerated() { widths[index] = max(widths[index], text.count) }
+    // Each cell's text and width, row after row, the header first.
+    var cells: [String] = []
+    var cellWidths: [Int] = []
+    cells.reserveCapacity(cellCount)
+    cellWidths.reserveCapacity(cellCount)
+    func add(_ cell: (text: String, width: Int), column: Int) {
+      cells.append(cell.text)
+      cellWidths.append(cell.width)
+      if cell.width > widths[column] { widths[column] = cell.width }
     }
-    var lines: [String] = []
-    lines.reserveCapacity(body.count + 3)
-    if columnCount > 0 {
-      lines.append(line(header, widths: widths))
-      lines.append(widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-"))
+    for (column, name) in result.columns.enumerated() {
+      add(Self.cell(ofText: name), column: column)
     }
-    for row in body { lines.append(line(row, widths: widths)) }
-    let count = result.rows.count
-    lines.append(count == 1 ? "(1 row)" : "(\(count) rows)")
-    return lines.joined(separator: "\n")
-  }
-
-  private static func line(_ cells: [String], widths: [Int]) -> String {
-    var text = ""
-    for (index, width) in widths.enumerated() {
-      let value = index < cells.count ? cells[index] : ""
-      if index > 0 { text += " | " }
-      text += value
-      if index < widths.count - 1 {
-        text += String(repeating: " ", count: width - value.count)
+    for row in result.rows {
+      for (column, value) in row.enumerated() { add(Self.measuredCell(of: value), column: column) }
+    }
+    let lineWidth = widths.reduce(0, +) + 3 * max(columnCount - 1, 0) + 1
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(lineWidth * (result.rows.count + 2) + 16)
+    var next = 0
+    func line(cellsInRow count: Int) {
+      for column in 0..<columnCount {
+        if column > 0 { bytes.append(contentsOf: " | ".utf8) }
+        var width = 0
+        if column < count {
+          bytes.append(contentsOf: cells[next].utf8)
+          width = cellWidths[next]
+          next += 1
+        }
+        if column < columnCount - 1 {
+          bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: widths[column] - width))
+        }
       }
+      // An empty last cell (a row shorter than the header) leaves spaces: no line ends in one.
+      while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
+      bytes.append(UInt8(ascii: "\n"))
     }
-    // The last cell may be empty (a row shorter than the header): no trailing spaces either way.
-    while text.last == " " { text.removeLast() }
-    return text
+    if columnCount > 0 {
+      line(cellsInRow: result.columns.count)
+      for column in 0..<columnCount {
+        if column > 0 { bytes.append(contentsOf: "-+-".utf8) }
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "-"), count: widths[column]))
+      }
+      bytes.append(UInt8(ascii: "\n"))
+    }
+    for row in result.rows { line(cellsInRow: row.count) }
+    let count = result.rows.count
+    bytes.append(contentsOf: (count == 1 ? "(1 row)" : "(\(count) rows)").utf8)
+    // Valid UTF-8: every byte is copied from a Swift `String` or is ASCII.
+    return String(copyingValidUTF8: bytes)
   }
 
-  /// A column name, quoted by the same rule as a text value.
-  private static func cell(ofName name: String) -> String {
-    needsQuotes(name) ? quoted(name) : name
-  }
-
-  /// One value as it appears in the table.
-  static func cell(of value: SQLValue) -> String {
+  /// A cell and its width in characters.
+  private static func measuredCell(of value: SQLValue) -> (text: String, width: Int) {
     switch value {
-    case .null: "NULL"
-    case .text(let text): needsQuotes(text) ? quoted(text) : text
-    case .bytes(let bytes): binarySummary(of: bytes)
+    case .null:
+      return ("NULL", 4)
+    case .text(let text):
+      return cell(ofText: text)
+    case .bytes(let bytes):
+      let summary = binarySummary(of: bytes)
+      // ASCII: as wide as it has bytes.
+      return (summary, summary.utf8.count)
+    }
+  }
+
+  /// A text value or a column name, quoted when it needs to be, and its width.
+  private static func cell(ofText text: String) -> (text: String, width: Int) {
+    switch scan(text) {
+    case .plainASCII:
+      return (text, text.utf8.count)
+    case .plain:
+      return (text, text.count)
+    case .needsQuotes:
+      let quoted = quoted(text)
+      return (quoted, quoted.count)
     }
   }
 
@@ -77,14 +120,36 @@ enum RowsTable {
     return "<\(bytes.count) \(noun), SHA-256 \(SHA256.hexDigest(of: bytes))>"
   }
 
-  private static func needsQuotes(_ text: String) -> Bool {
-    guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else {
-      return true
+  /// What a text needs to be written: as it is, and whether its bytes are all ASCII (then its
+  /// width is its byte count), or in quotes.
+  private enum Scan {
+    case plainASCII, plain, needsQuotes
+  }
+
+  /// Whether `text` needs quotes: it is empty or `NULL`, starts with `"`, `<` or a space, ends
+  /// with a space, or holds a control character (U+0000–U+001F, U+007F–U+009F, the general
+  /// category `Cc`). One pass over its UTF-8 bytes: U+0080–U+009F are `C2 80`–`C2 9F`.
+  private static func scan(_ text: String) -> Scan {
+    let utf8 = text.utf8
+    guard let first = utf8.first, let last = utf8.last else { return .needsQuotes }
+    if first == UInt8(ascii: "\"") || first == UInt8(ascii: "<") || first == UInt8(ascii: " ")
+      || last == UInt8(ascii: " ") || text == "NULL"
+    {
+      return .needsQuotes
     }
-    if text == "NULL" || first == "\"" || first == "<" || first == " " || last == " " {
-      return true
+    var ascii = true
+    var afterC2 = false
+    for byte in utf8 {
+      if byte < 0x20 || byte == 0x7F || (afterC2 && byte < 0xA0) { return .needsQuotes }
+      afterC2 = byte == 0xC2
+      if byte >= 0x80 { ascii = false }
     }
-    return text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    return ascii ? .plainASCII : .plain
+  }
+
+  /// A control character, as ``scan(_:)`` finds them.
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
   }
 
   private static func quoted(_ text: String) -> String {
@@ -97,7 +162,7 @@ enum RowsTable {
       case "\r": result += "\\r"
       case "\t": result += "\\t"
       default:
-        if scalar.properties.generalCategory == .control {
+        if isControl(scalar) {
           result += "\\u{\(String(scalar.value, radix: 16))}"
         } else {
           result.unicodeScalars.append(scalar)
