@@ -20,10 +20,10 @@ import RunRecord
 enum RowsTable {
   /// The table of `result`.
   ///
-  /// Written as bytes in two passes over the cells: the first makes each cell's text (the
-  /// value's own string when it needs no quotes, which is almost always) and its width, the
-  /// second copies them with their padding. A cell of ASCII bytes is as wide as it has bytes;
-  /// only another cell's characters are counted.
+  /// Written as bytes in two passes: the first copies each cell's text into one array (quoted
+  /// when it needs to be, which is rare), scanning it there, and notes its width; the second
+  /// copies the cells with their padding. A cell of ASCII bytes is as wide as it has bytes; only
+  /// another cell's characters are counted.
   ///
   /// - Complexity: O(*n*) in the characters of the result.
   static func text(of result: SQLResult) -> String {
@@ -34,33 +34,34 @@ enum RowsTable {
       cellCount += row.count
     }
     var widths = [Int](repeating: 0, count: columnCount)
-    // Each cell's text and width, row after row, the header first.
-    var cells: [String] = []
-    var cellWidths: [Int] = []
-    cells.reserveCapacity(cellCount)
-    cellWidths.reserveCapacity(cellCount)
-    func add(_ cell: (text: String, width: Int), column: Int) {
-      cells.append(cell.text)
-      cellWidths.append(cell.width)
-      if cell.width > widths[column] { widths[column] = cell.width }
-    }
+    // Every cell's bytes, row after row, the header first; where each ends, and its width.
+    var cells = Cells()
+    cells.ends.reserveCapacity(cellCount)
+    cells.widths.reserveCapacity(cellCount)
     for (column, name) in result.columns.enumerated() {
-      add(Self.cell(ofText: name), column: column)
+      cells.add(text: name)
+      widths[column] = max(widths[column], cells.widths[cells.widths.count - 1])
     }
     for row in result.rows {
-      for (column, value) in row.enumerated() { add(Self.measuredCell(of: value), column: column) }
+      for (column, value) in row.enumerated() {
+        cells.add(value)
+        widths[column] = max(widths[column], cells.widths[cells.widths.count - 1])
+      }
     }
     let lineWidth = widths.reduce(0, +) + 3 * max(columnCount - 1, 0) + 1
     var bytes: [UInt8] = []
     bytes.reserveCapacity(lineWidth * (result.rows.count + 2) + 16)
     var next = 0
+    var start = 0
     func line(cellsInRow count: Int) {
       for column in 0..<columnCount {
         if column > 0 { bytes.append(contentsOf: " | ".utf8) }
         var width = 0
         if column < count {
-          bytes.append(contentsOf: cells[next].utf8)
-          width = cellWidths[next]
+          let end = cells.ends[next]
+          bytes.append(contentsOf: cells.bytes[start..<end])
+          width = cells.widths[next]
+          start = end
           next += 1
         }
         if column < columnCount - 1 {
@@ -86,30 +87,48 @@ enum RowsTable {
     return String(copyingValidUTF8: bytes)
   }
 
-  /// A cell and its width in characters.
-  private static func measuredCell(of value: SQLValue) -> (text: String, width: Int) {
-    switch value {
-    case .null:
-      return ("NULL", 4)
-    case .text(let text):
-      return cell(ofText: text)
-    case .bytes(let bytes):
-      let summary = binarySummary(of: bytes)
-      // ASCII: as wide as it has bytes.
-      return (summary, summary.utf8.count)
-    }
-  }
+  /// The cells' texts, one after the other, as the table writes them.
+  private struct Cells {
+    var bytes: [UInt8] = []
+    /// Where each cell's bytes end in `bytes`.
+    var ends: [Int] = []
+    /// Each cell's width in characters.
+    var widths: [Int] = []
 
-  /// A text value or a column name, quoted when it needs to be, and its width.
-  private static func cell(ofText text: String) -> (text: String, width: Int) {
-    switch scan(text) {
-    case .plainASCII:
-      return (text, text.utf8.count)
-    case .plain:
-      return (text, text.count)
-    case .needsQuotes:
-      let quoted = quoted(text)
-      return (quoted, quoted.count)
+    mutating func add(_ value: SQLValue) {
+      switch value {
+      case .null:
+        bytes.append(contentsOf: "NULL".utf8)
+        ends.append(bytes.count)
+        widths.append(4)
+      case .text(let text):
+        add(text: text)
+      case .bytes(let data):
+        let start = bytes.count
+        // ASCII: as wide as it has bytes.
+        bytes.append(contentsOf: RowsTable.binarySummary(of: data).utf8)
+        ends.append(bytes.count)
+        widths.append(bytes.count - start)
+      }
+    }
+
+    /// A text value or a column name, copied and scanned where it lies, quoted instead when it
+    /// needs to be.
+    mutating func add(text: String) {
+      let start = bytes.count
+      bytes.append(contentsOf: text.utf8)
+      switch RowsTable.scan(bytes[start...]) {
+      case .plainASCII:
+        widths.append(bytes.count - start)
+      case .plain:
+        widths.append(text.count)
+      case .needsQuotes:
+        bytes.removeSubrange(start...)
+        let quoted = RowsTable.quoted(text)
+        bytes.append(contentsOf: quoted.utf8)
+        widths.append(quoted.count)
+      }
+      ends.append(bytes.count)
     }
   }
 
@@ -122,24 +141,23 @@ enum RowsTable {
 
   /// What a text needs to be written: as it is, and whether its bytes are all ASCII (then its
   /// width is its byte count), or in quotes.
-  private enum Scan {
+  fileprivate enum Scan {
     case plainASCII, plain, needsQuotes
   }
 
-  /// Whether `text` needs quotes: it is empty or `NULL`, starts with `"`, `<` or a space, ends
+  /// Whether a text, given as its UTF-8 bytes, needs quotes: it is empty or `NULL`, starts with `"`, `<` or a space, ends
   /// with a space, or holds a control character (U+0000–U+001F, U+007F–U+009F, the general
   /// category `Cc`). One pass over its UTF-8 bytes: U+0080–U+009F are `C2 80`–`C2 9F`.
-  private static func scan(_ text: String) -> Scan {
-    let utf8 = text.utf8
-    guard let first = utf8.first, let last = utf8.last else { return .needsQuotes }
+  fileprivate static func scan(_ bytes: ArraySlice<UInt8>) -> Scan {
+    guard let first = bytes.first, let last = bytes.last else { return .needsQuotes }
     if first == UInt8(ascii: "\"") || first == UInt8(ascii: "<") || first == UInt8(ascii: " ")
-      || last == UInt8(ascii: " ") || text == "NULL"
+      || last == UInt8(ascii: " ") || bytes.elementsEqual("NULL".utf8)
     {
       return .needsQuotes
     }
     var ascii = true
     var afterC2 = false
-    for byte in utf8 {
+    for byte in bytes {
       if byte < 0x20 || byte == 0x7F || (afterC2 && byte < 0xA0) { return .needsQuotes }
       afterC2 = byte == 0xC2
       if byte >= 0x80 { ascii = false }
@@ -152,7 +170,7 @@ enum RowsTable {
     scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
   }
 
-  private static func quoted(_ text: String) -> String {
+  fileprivate static func quoted(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
