@@ -17,6 +17,10 @@
 #                       not built)
 #   ONLY_SERVER_OUTPUT  1 to run only the `.http`, `.output` and `.terminal` tables (likewise)
 #   ONLY_TRANSCRIPT     1 to run only the transcript tables (likewise)
+#   ONLY_DATABASE       1 to run only the database tables (likewise)
+#   BENCHMARK_POSTGRES  HOST:PORT of a PostgreSQL server for the database tables; without it a
+#                       throwaway cluster is started (scripts/postgres-cluster.sh) when
+#                       PostgreSQL 15's binaries are installed, and SQLite alone is measured if not
 set -euo pipefail
 cd "$(dirname "$0")"
 here=$(pwd)
@@ -56,6 +60,33 @@ transcript_tables() {
   echo
   "$(swift build -c release --scratch-path "$scratch" --show-bin-path)/TranscriptBenchmark" 31
 }
+
+# `.rows` of 10,000 rows against the driver's fetch, and `.schema` of a 50-table database, on
+# SQLite and on PostgreSQL (a throwaway cluster unless BENCHMARK_POSTGRES names a server).
+database_tables() {
+  swift build -c release --scratch-path "$scratch" --product DatabaseBenchmark >&2
+  local cluster="" server=${BENCHMARK_POSTGRES:-} status=0
+  if [ -z "$server" ] && [ -x /usr/lib/postgresql/15/bin/initdb ]; then
+    cluster=$(mktemp -d /tmp/snapshot-testing-benchmark-postgres.XXXXXX)
+    server=$(../scripts/postgres-cluster.sh start "$cluster")
+  fi
+  echo
+  echo "### Databases"
+  echo
+  BENCHMARK_POSTGRES=$server \
+    "$(swift build -c release --scratch-path "$scratch" --show-bin-path)/DatabaseBenchmark" 21 ||
+    status=$?
+  [ -z "$cluster" ] || ../scripts/postgres-cluster.sh stop "$cluster"
+  return "$status"
+}
+
+if [ "${ONLY_DATABASE:-0}" = 1 ]; then
+  echo "Run on $(date -u +%Y-%m-%d): $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
+  database_tables
+  echo
+  echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+  exit 0
+fi
 
 if [ "${ONLY_TRANSCRIPT:-0}" = 1 ]; then
   echo "Run on $(date -u +%Y-%m-%d): $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
@@ -277,6 +308,7 @@ if [ "${ONLY_ASSERTIONS:-0}" != 1 ]; then
   "$(swift build -c release --scratch-path "$scratch" --show-bin-path)/MarkupBenchmark"
 fi
 [ "${ONLY_ASSERTIONS:-0}" = 1 ] || transcript_tables
+[ "${ONLY_ASSERTIONS:-0}" = 1 ] || database_tables
 # `.directory` of a 2,000-file, 50 MB folder that matches, against `diff -r` on the same folders.
 if [ "${ONLY_ASSERTIONS:-0}" != 1 ]; then
   swift build -c release --scratch-path "$scratch" --product DirectoryBenchmark >&2

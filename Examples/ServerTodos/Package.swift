@@ -52,12 +52,13 @@ let package = Package(
       exclude: ["__Snapshots__"]
     ),
     // `.rows`, `.schema` and `.queryPlan` through PostgresNIO, SQLiteNIO and Fluent (on both),
-    // against a real PostgreSQL that `.ci/run` starts (`scripts/postgres-cluster.sh`, its address
-    // in SERVER_TODOS_POSTGRES) and SQLite files.
+    // and the SQL each ran in a `.transcript`, against a real PostgreSQL that `.ci/run` starts
+    // (`scripts/postgres-cluster.sh`, its address in SERVER_TODOS_POSTGRES) and SQLite files.
     .testTarget(
       name: "TodoDatabaseTests",
       dependencies: [
         .product(name: "DatabaseSnapshotTesting", package: "swift-snapshot-testing"),
+        .product(name: "TranscriptSnapshotTesting", package: "swift-snapshot-testing"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "SQLiteNIO", package: "sqlite-nio"),
         .product(name: "Fluent", package: "fluent"),

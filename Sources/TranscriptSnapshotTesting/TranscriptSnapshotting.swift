@@ -10,6 +10,11 @@ extension Snapshotting where Value == Transcript, Format == String {
   /// assertSnapshot(of: transcript, as: .transcript)
   /// ```
   ///
+  /// An entry that logs an SQL statement under `sql`, as SQLKit's drivers and through them
+  /// Fluent's log each one, is shown as `── sql LEVEL LABEL: STATEMENT`, its bind parameters
+  /// counted and their values left out (as are the values of a span's `db.query.parameter.*`
+  /// attributes).
+  ///
   /// UUIDs and ISO 8601 dates are numbered by first appearance (`UUID_1`, `DATE_1`); trace and
   /// span IDs of links are numbered too (`TRACE_ID_1`, `SPAN_ID_1`). Durations, timestamps and
   /// source locations are left out.

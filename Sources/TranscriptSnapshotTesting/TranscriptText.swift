@@ -144,7 +144,13 @@ struct TranscriptText {
       unescaped(httpText(of: message), droppingAFinalLineBreak: true)
     case .log(let record):
       guard record.event.level >= options.minimumLevel else { return }
-      log(record)
+      if let metadata = record.event.metadata, !metadata.isEmpty,
+        case .string(let sql)? = metadata[Self.statementKey]
+      {
+        statement(sql, of: record)
+      } else {
+        log(record)
+      }
     case .span(let span):
       // A child is written under its parent.
       guard span.parentNumber == 0 else { return }
@@ -249,6 +255,57 @@ struct TranscriptText {
       write(words: ")")
     }
     metadata(of: record)
+  }
+
+  /// The metadata key under which an entry carries the SQL statement it logs, as SQLKit's
+  /// drivers (PostgresKit, SQLiteKit, and through them Fluent's SQL drivers) log each statement:
+  /// `Executing query`, with `sql` and `binds`.
+  static let statementKey = "sql"
+  /// The key of the statement's bind parameters, whose values are left out.
+  static let bindsKey = "binds"
+  /// The message SQLKit's drivers log a statement with, which the `── sql` line stands for.
+  static let statementMessage = "Executing query"
+
+  /// Appends an entry that logs an SQL statement: `── sql LEVEL LABEL: STATEMENT`, then its
+  /// other metadata as an entry's, the bind parameters as their count (their values change from
+  /// run to run: ids, times, hashes), and the message unless it is SQLKit's `Executing query`.
+  private mutating func statement(_ sql: String, of record: TranscriptLogRecord) {
+    newLine()
+    write(words: "── sql ")
+    write(words: Self.name(of: record.event.level))
+    write(words: " ")
+    label(record.label)
+    write(words: ": ")
+    value(sql)
+    if options.sourceLocations {
+      write(words: " (")
+      unescaped("\(record.event.file):\(record.event.line)")
+      write(words: ")")
+    }
+    var rest = record
+    var metadata = record.event.metadata ?? [:]
+    metadata[Self.statementKey] = nil
+    if let binds = metadata[Self.bindsKey] {
+      metadata[Self.bindsKey] = Self.scrubbedBinds(binds)
+    }
+    let message = record.event.message.description
+    if message != Self.statementMessage, metadata["message"] == nil {
+      metadata["message"] = .string(message)
+    }
+    rest.event.metadata = metadata
+    self.metadata(of: rest)
+  }
+
+  /// A statement's bind parameters as the transcript shows them: how many, not what.
+  static func scrubbedBinds(_ binds: Logger.MetadataValue) -> Logger.MetadataValue? {
+    switch binds {
+    case .array(let values) where values.isEmpty: nil
+    case .array(let values) where values.count == 1: "1 (value left out)"
+    case .array(let values): "\(values.count) (values left out)"
+    case .dictionary(let values) where values.isEmpty: nil
+    case .dictionary(let values): "\(values.count) (values left out)"
+    case .string, .stringConvertible: "(values left out)"
+    }
   }
 
   /// Appends a logger's label: most entries repeat the label before, whose bytes are copied.
@@ -553,8 +610,13 @@ struct TranscriptText {
     }
   }
 
+  /// The prefix of OpenTelemetry's attributes for a statement's bind parameters
+  /// (`db.query.parameter.<key>`, beside the statement in `db.query.text`), whose values are left
+  /// out as a logged statement's are.
+  static let queryParameterPrefix = "db.query.parameter."
+
   /// One `key = value` line an attribute, keys sorted, gathered in storage that every span
-  /// reuses.
+  /// reuses; a statement's bind parameter's value is left out.
   private mutating func attributes(_ attributes: SpanAttributes, indent: Int) {
     var pairs: [(key: String, value: SpanAttribute)] = []
     // Taken out while used (and put back after): its storage is reused.
@@ -571,7 +633,11 @@ struct TranscriptText {
       write(spaces: indent)
       value(pairs[position].key)
       write(words: " = ")
-      attribute(pairs[position].value)
+      if pairs[position].key.hasPrefix(Self.queryParameterPrefix) {
+        write(words: "(value left out)")
+      } else {
+        attribute(pairs[position].value)
+      }
     }
   }
 

@@ -58,6 +58,8 @@ import Testing
     ("Transcripts.md", "── request", "DocumentedTranscriptOutputTests.showsATodo"),
     ("Transcripts.md", "── span", "DocumentedTranscriptOutputTests.aNestedSpan"),
     ("Transcripts.md", "── request", "DocumentedReferenceTests"),
+    ("Transcripts.md", "── sql debug todos", "DocumentedTranscriptOutputTests.aStatementLoggedWithTheOneLine"),
+    ("Transcripts.md", "── request", "DocumentedReferenceTests"),
     ("WebPagesAndSVG.md", "- heading", "AccessibilityTreeTests.documentedExample"),
   ]
 

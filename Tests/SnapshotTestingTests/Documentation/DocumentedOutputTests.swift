@@ -72,6 +72,11 @@ import Testing
       reference:
         "Examples/ServerTodos/Tests/TodosTests/__Snapshots__/TodosTests/transcriptOfAGet.1.txt"
     ),
+    Shown(
+      article: transcripts, marker: "through Fluent on PostgreSQL, so configured, records:",
+      reference:
+        "Examples/ServerTodos/Tests/TodoDatabaseTests/__Snapshots__/StatementTranscriptTests/fluentOnPostgreSQL.1.txt"
+    ),
   ]
 
   @Test(arguments: shown)

@@ -69,4 +69,27 @@ import Tracing
     }
     #expect(snapshotText(transcript, as: .transcript).text == shown)
   }
+
+  /// The article's store, which logs each statement with the one line.
+  struct TodoStore {
+    var logger: Logger
+    var execute: (String) async throws -> Void
+
+    func run(_ sql: String) async throws {
+      logger.debug("Executing query", metadata: ["sql": "\(sql)"])
+      try await execute(sql)
+    }
+  }
+
+  @Test func aStatementLoggedWithTheOneLine() async throws {
+    let shown = try codeBlock(
+      in: Self.article,
+      after: "assertSnapshot(of: transcript, as: .transcript)\n}\n```\n\nrecords"
+    )
+    let transcript = await Transcript.record { capture in
+      let store = TodoStore(logger: capture.logger(label: "todos"), execute: { _ in })
+      try await store.run("DELETE FROM todos WHERE id = $1")
+    }
+    #expect(snapshotText(transcript, as: .transcript).text == shown)
+  }
 }

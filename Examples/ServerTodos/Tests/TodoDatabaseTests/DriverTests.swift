@@ -10,12 +10,7 @@ import Testing
 @Suite struct DriverTests {
   @Test func postgresNIO() async throws {
     guard ExamplePostgres.isAvailable else { return }
-    let name = ExamplePostgres.databaseName()
-    try await withPostgres(database: "postgres") { admin in
-      _ = try await admin.simpleQuery("CREATE DATABASE \(name)").get()
-    }
-    try await withPostgres(database: name) { connection in
-      for statement in todosSchema { _ = try await connection.simpleQuery(statement).get() }
+    try await withTodosOnPostgres { connection in
       let database = SQLConnection.postgres(connection, server: ExamplePostgres.server ?? "")
       await assertSnapshotAsync(
         of: database,
@@ -44,33 +39,6 @@ import Testing
       of: database,
       as: .queryPlan("SELECT id FROM todos WHERE title = 'Buy milk'")
     )
-    try await connection.close()
-  }
-
-  /// Runs `body` with a connection to one of the examples' server's databases.
-  private func withPostgres(
-    database: String,
-    _ body: (PostgresConnection) async throws -> Void
-  ) async throws {
-    let configuration = PostgresConnection.Configuration(
-      host: ExamplePostgres.host,
-      port: ExamplePostgres.port,
-      username: "postgres",
-      password: nil,
-      database: database,
-      tls: .disable
-    )
-    let connection = try await PostgresConnection.connect(
-      configuration: configuration,
-      id: 1,
-      logger: Logger(label: "todos")
-    )
-    do {
-      try await body(connection)
-    } catch {
-      try? await connection.close()
-      throw error
-    }
     try await connection.close()
   }
 }

@@ -54,67 +54,12 @@ struct CreateTodo: AsyncMigration {
 
   @Test func fluentOnPostgreSQL() async throws {
     guard ExamplePostgres.isAvailable else { return }
-    let name = ExamplePostgres.databaseName()
-    let admin = SQLPostgresConfiguration(
-      hostname: ExamplePostgres.host,
-      port: ExamplePostgres.port,
-      username: "postgres",
-      password: nil,
-      database: "postgres",
-      tls: .disable
-    )
-    try await withMigratedDatabases(.postgres(configuration: admin), migrate: false) { database in
-      _ = try await (database as! any PostgresDatabase).simpleQuery("CREATE DATABASE \(name)").get()
-    }
-    var configuration = admin
-    configuration.coreConfiguration.database = name
+    let configuration = try await freshPostgresConfiguration()
     try await withMigratedDatabases(.postgres(configuration: configuration)) { database in
       let connection = try #require(database as? any PostgresDatabase)
       let todos = SQLConnection.postgres(connection, server: ExamplePostgres.server ?? "")
       await assertSnapshotAsync(of: todos, as: .schema)
       await assertSnapshotAsync(of: todos, as: .rows("SELECT * FROM todos ORDER BY id"))
     }
-  }
-
-  /// Fluent's databases with `configuration`, migrated and holding two todos, for `body`.
-  private func withMigratedDatabases(
-    _ configuration: DatabaseConfigurationFactory,
-    migrate: Bool = true,
-    _ body: (any Database) async throws -> Void
-  ) async throws {
-    let threads = NIOThreadPool(numberOfThreads: 1)
-    threads.start()
-    let databases = Databases(threadPool: threads, on: MultiThreadedEventLoopGroup.singleton)
-    databases.use(configuration, as: .init(string: "todos"))
-    let logger = Logger(label: "todos")
-    let database = try #require(
-      databases.database(
-        logger: logger,
-        on: MultiThreadedEventLoopGroup.singleton.any()
-      )
-    )
-    let migrations = Migrations()
-    migrations.add(CreateTodo())
-    let migrator = Migrator(
-      databases: databases,
-      migrations: migrations,
-      logger: logger,
-      on: MultiThreadedEventLoopGroup.singleton.any()
-    )
-    do {
-      if migrate {
-        try await migrator.setupIfNeeded().get()
-        try await migrator.prepareBatch().get()
-        try await Todo(id: 1, title: "Buy milk").create(on: database)
-        try await Todo(id: 2, title: "Walk the dog", done: true).create(on: database)
-      }
-      try await body(database)
-    } catch {
-      await databases.shutdownAsync()
-      try? await threads.shutdownGracefully()
-      throw error
-    }
-    await databases.shutdownAsync()
-    try await threads.shutdownGracefully()
   }
 }
