@@ -22,12 +22,12 @@
 // scripts/html5lib-differential.py.
 
 import Foundation
+import FuzzingChecks
 import FuzzingSupport
 import SnapshotTesting
 
 @testable import MarkupSnapshotTesting
 
-nonisolated(unsafe) private var slowest: (seconds: Double, size: Int) = (0, 0)
 /// Whether a deep document was checked: one is, per process (each takes seconds).
 nonisolated(unsafe) private var deepChecked = false
 
@@ -37,23 +37,16 @@ private func fuzzHTML(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   // the UTF-8 of a `String`).
   let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
   let input = Array(text.utf8)
-  let clock = ContinuousClock()
-  let start = clock.now
   let deep = input.first == 0 && input.count <= 8 && !deepChecked
-  if deep {
-    deepChecked = true
-    checkDeepDocument(input)
-  } else {
-    check(input)
+  if deep { deepChecked = true }
+  // At most 1 s and 1 ms per kilobyte of processor time; 10 s for the deep document.
+  return withinTimeBound(deep ? .seconds(10) : .milliseconds(1_000 + size / 1_000), size: size) {
+    if deep {
+      checkDeepDocument(input)
+    } else {
+      check(input)
+    }
   }
-  let elapsed = clock.now - start
-  let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-  if seconds > slowest.seconds { slowest = (seconds, size) }
-  require(
-    seconds <= (deep ? 10 : 1 + Double(size) / 1_000_000),
-    "\(size) bytes took \(seconds) s:\n\(show(input))"
-  )
-  return 0
 }
 
 /// The canonical text through the tree, or the refusal.
@@ -186,25 +179,8 @@ private func show(_ input: [UInt8]) -> String {
   String(decoding: input.prefix(2_000), as: UTF8.self).debugDescription
 }
 
-/// Stops with a message libFuzzer reports as a crash, saving the input.
-private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
-  if !condition { fail(message()) }
-}
-
-private func fail(_ message: String) -> Never {
-  FileHandle.standardError.write(Data("invariant violated: \(message)\n".utf8))
-  abort()
-}
-
-private func printSlowest() {
-  FileHandle.standardError.write(
-    Data("slowest input: \(Int(slowest.seconds * 1000)) ms (\(slowest.size) bytes)\n".utf8)
-  )
-}
-
 // Last: globals of main.swift are initialised in order, as the top-level code runs.
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--tree" {
   exit(printTrees(CommandLine.arguments.dropFirst(2)))
 }
-atexit { printSlowest() }
 exit(fuzzing_support_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzHTML))
