@@ -75,8 +75,7 @@ package="$scratch/MyApp"
 "$doc_tools" stranger-package "$clone" "$package"
 
 # 3. Build, record, match, break one.
-build=(--package-path "$package" --scratch-path "$scratch/build" -Xswiftc -gnone -Xcc -g0
-  --disable-index-store)
+build=(--package-path "$package" --scratch-path "$scratch/build" -Xswiftc -gnone -Xcc -g0)
 # Recording is the point: not a CI run, no record mode, no reference folder from outside. The
 # failures go to an artifacts folder of the check's own.
 run_tests() {

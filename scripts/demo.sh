@@ -34,7 +34,7 @@ expect_success() { run_tests "$@" || { echo "demo: expected every snapshot to ma
 heading "Building the demo package (Examples/Demo)"
 # Without debug information: nothing here is stepped through in a debugger, and the build is about
 # a sixth shorter.
-no_debug_info=(-Xswiftc -gnone -Xcc -g0 --disable-index-store)
+no_debug_info=(-Xswiftc -gnone -Xcc -g0)
 swift build "${scratch[@]}" --build-tests "${no_debug_info[@]}" 2>&1 | tail -n 1
 swift build "${scratch[@]}" --product snapshot-testing "${no_debug_info[@]}" 2>&1 | tail -n 1
 

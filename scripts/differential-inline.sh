@@ -53,7 +53,7 @@ fi
 corpus_list=$(IFS=:; echo "${folders[*]}")
 cd Oracle
 # Without debug information (a sixth of a debug build's time): a difference is reported as text.
-flags=(-Xswiftc -gnone -Xcc -g0 --disable-index-store)
+flags=(-Xswiftc -gnone -Xcc -g0)
 swift build ${flags[@]+"${flags[@]}"} --build-tests
 DIFFERENTIAL_CORPUS="$corpus_list" swift test ${flags[@]+"${flags[@]}"} --skip-build \
   --filter DifferentialInlineTests 2>&1 | grep -v -E '^(◇|↳|Test Suite|Test Case)'
