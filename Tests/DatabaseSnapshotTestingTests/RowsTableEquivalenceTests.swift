@@ -44,6 +44,39 @@ import Testing
     #expect(table == Self.plainTable(of: result))
   }
 
+  /// ASCII values that need no quotes, so that the table is written on its first attempt, in
+  /// many chunks; then the same with one value that is not such, in the last row or the first,
+  /// which ends the first attempt where it stands; and rows shorter and longer than the header
+  /// at the chunks' ends.
+  @Test(arguments: [nil, "café", "NULL", "a\tb", "", "<x>", "\u{85}"] as [SQLValue?])
+  func aResultOfManyChunksIsThePlainRulesTable(odd: SQLValue?) {
+    let plain: [SQLValue] = ["1", "Buy milk", "f", "2024-05-01 12:00:00+00", "a | b", "-", .null]
+    var random = SplitMix64(state: 4_600)
+    func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+    var rows = (0..<6_000).map { index -> [SQLValue] in
+      let count = below(9) == 0 ? below(6) : 4
+      return [.text("\(index)")] + (1..<max(count, 1)).map { _ in plain[below(plain.count)] }
+    }
+    if let odd {
+      rows[rows.count - 1][0] = odd
+      let first = SQLResult(columns: ["id", "a", "b", "c"], rows: [[odd]] + rows.dropLast())
+      #expect(RowsTable.text(of: first) == Self.plainTable(of: first))
+    }
+    let result = SQLResult(columns: ["id", "a", "b", "c"], rows: rows)
+    let table = RowsTable.text(of: result)
+    #expect(table.utf8.count > 4 * 32 * 1024)
+    #expect(table == Self.plainTable(of: result))
+  }
+
+  /// A line longer than the chunks the table is written in.
+  @Test func aLineLongerThanAChunkIsThePlainRulesTable() {
+    let long = SQLValue.text(String(repeating: "0123456789", count: 10_000))
+    for rows in [[["1", long]], [["1", long], [long]], [["1", "x"], ["2", long, "é"]]] {
+      let result = SQLResult(columns: ["id", "text"], rows: rows)
+      #expect(RowsTable.text(of: result) == Self.plainTable(of: result))
+    }
+  }
+
   // MARK: The plain rule
 
   static func plainTable(of result: SQLResult) -> String {

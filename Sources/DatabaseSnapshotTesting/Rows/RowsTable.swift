@@ -20,116 +20,266 @@ import RunRecord
 enum RowsTable {
   /// The table of `result`.
   ///
-  /// Written as bytes in two passes: the first copies each cell's text into one array (quoted
-  /// when it needs to be, which is rare), scanning it there, and notes its width; the second
-  /// copies the cells with their padding. A cell of ASCII bytes is as wide as it has bytes; only
-  /// another cell's characters are counted.
+  /// The columns' widths come first, then the lines, written as bytes. Most results hold only
+  /// ASCII texts that need no quotes, whose widths are their sizes in bytes, known without
+  /// reading them: the table is first written on that assumption, each text checked as it is
+  /// copied, so that each is read once. A text that is not such ends that attempt where it
+  /// stands, and the table is written again from widths measured by reading every text first,
+  /// counting the characters of those that are not ASCII and quoting those that need it.
   ///
   /// - Complexity: O(*n*) in the characters of the result.
   static func text(of result: SQLResult) -> String {
-    var columnCount = result.columns.count
-    var cellCount = result.columns.count
-    for row in result.rows {
-      columnCount = max(columnCount, row.count)
-      cellCount += row.count
+    let header = result.columns.map(SQLValue.text)
+    if let text = text(of: result, header: header, layout: Layout(sizesOf: result, header: header))
+    {
+      return text
     }
-    var widths = [Int](repeating: 0, count: columnCount)
-    // Every cell's bytes, row after row, the header first; where each ends, and its width.
-    var cells = Cells()
-    cells.ends.reserveCapacity(cellCount)
-    cells.widths.reserveCapacity(cellCount)
-    for (column, name) in result.columns.enumerated() {
-      cells.add(text: name)
-      widths[column] = max(widths[column], cells.widths[cells.widths.count - 1])
+    // A measured layout is never refused.
+    let measured = Layout(measuring: result, header: header)
+    return text(of: result, header: header, layout: measured) ?? ""
+  }
+
+  /// The table written with `layout`; `nil` when the layout was assumed and a text is not what
+  /// it assumed.
+  ///
+  /// The lines are written into a chunk of bytes at a time, each appended to the text, which is
+  /// reserved at its size: one large allocation, not two (the bytes and their copy).
+  private static func text(of result: SQLResult, header: [SQLValue], layout: Layout) -> String? {
+    let widths = layout.widths
+    let columnCount = widths.count
+    let count = result.rows.count
+    let countLine = count == 1 ? "(1 row)" : "(\(count) rows)"
+    // Each line's padding and separators less its cells' widths, and the cells' bytes: the
+    // text's size, less the spaces that end the line of a row shorter than the header.
+    let separators = 3 * max(columnCount - 1, 0)
+    let paddedWidth = widths.dropLast().reduce(0, +)
+    let lines = count + (columnCount > 0 ? 1 : 0)
+    var capacity = layout.contentBytes + lines * (paddedWidth + separators + 1)
+    capacity += countLine.utf8.count
+    if columnCount > 0 { capacity += widths.reduce(0, +) + separators + 1 }
+    // The most a line takes: every column as wide as its widest cell, and as many bytes more as
+    // its cells' bytes exceed their width.
+    let lineBytes = widths.reduce(0, +) + layout.extraBytes.reduce(0, +) + separators + 1
+    // A chunk holds the header and its rule, or a line and the count.
+    let chunkBytes = max(Self.chunkBytes, 2 * lineBytes + countLine.utf8.count)
+    var table = ""
+    table.reserveCapacity(capacity)
+    var writer = Writer(layout: layout)
+    var row = columnCount > 0 ? -1 : 0
+    var wroteCount = false
+    while !wroteCount {
+      let chunk = [UInt8](capacity: chunkBytes) { text in
+        if row == -1 {
+          guard writer.line(of: header, to: &text) else { return }
+          for column in widths.indices {
+            if column > 0 { write("-+-", to: &text) }
+            text.append(repeating: UInt8(ascii: "-"), count: widths[column])
+          }
+          text.append(UInt8(ascii: "\n"))
+          row = 0
+        }
+        while row < count, text.freeCapacity >= lineBytes {
+          guard writer.line(of: result.rows[row], to: &text) else { return }
+          row += 1
+        }
+        if row == count, text.freeCapacity >= countLine.utf8.count {
+          write(countLine, to: &text)
+          wroteCount = true
+        }
+      }
+      guard !writer.failed else { return nil }
+      // Valid UTF-8: every byte is copied from a Swift `String` or is ASCII, and a chunk ends
+      // at a line's end.
+      table.append(String(copyingValidUTF8: chunk))
     }
-    for row in result.rows {
-      for (column, value) in row.enumerated() {
-        cells.add(value)
-        widths[column] = max(widths[column], cells.widths[cells.widths.count - 1])
+    return table
+  }
+
+  /// The size of the chunks the text is written in: small enough to stay in the processor's
+  /// cache, large enough that appending them costs little.
+  private static let chunkBytes = 32 * 1024
+
+  /// A cell's width in characters and its size in bytes, as written.
+  private struct Cell {
+    var width: Int
+    var bytes: Int
+  }
+
+  /// Each column's width, the cells not written as their value's text, and the bytes the lines
+  /// hold beyond their padding.
+  private struct Layout {
+    /// A cell whose width is not its size in bytes (a text of other characters than ASCII's), or
+    /// that is written otherwise than its text (quoted, bytes' summary).
+    struct Special {
+      /// The cell's place, counting the header's cells, then each row's.
+      var cell: Int
+      var width: Int
+      /// What is written instead of the value's text; `nil` for the text.
+      var replacement: String?
+    }
+
+    var widths: [Int]
+    /// How many bytes each column's cells take beyond their width, at most (other characters
+    /// than ASCII's, quotes' escapes).
+    var extraBytes: [Int]
+    var special: [Special] = []
+    /// The cells' bytes, less their widths in the columns that are padded.
+    var contentBytes = 0
+    /// Whether each text was taken to be ASCII that needs no quotes, unread: the writer checks.
+    let isAssumed: Bool
+    /// The cells measured so far.
+    private var cells = 0
+
+    /// The layout if every text is ASCII that needs no quotes: each text as wide as its size.
+    init(sizesOf result: SQLResult, header: [SQLValue]) {
+      self.init(columnsOf: result, isAssumed: true)
+      note(header) { layout, value in layout.size(of: value) }
+      for row in result.rows { note(row) { layout, value in layout.size(of: value) } }
+    }
+
+    /// The layout of every text as it is: read, quoted where it needs to be, its characters
+    /// counted when they are not all ASCII.
+    init(measuring result: SQLResult, header: [SQLValue]) {
+      self.init(columnsOf: result, isAssumed: false)
+      note(header) { layout, value in layout.measure(value) }
+      for row in result.rows { note(row) { layout, value in layout.measure(value) } }
+    }
+
+    private init(columnsOf result: SQLResult, isAssumed: Bool) {
+      var columnCount = result.columns.count
+      for row in result.rows { columnCount = max(columnCount, row.count) }
+      widths = [Int](repeating: 0, count: columnCount)
+      extraBytes = widths
+      self.isAssumed = isAssumed
+    }
+
+    /// Notes a row's cells (or the header's), each column's widest.
+    private mutating func note(_ row: [SQLValue], _ cell: (inout Layout, SQLValue) -> Cell) {
+      let lastColumn = widths.count - 1
+      for column in row.indices {
+        let cell = cell(&self, row[column])
+        widths[column] = max(widths[column], cell.width)
+        extraBytes[column] = max(extraBytes[column], cell.bytes - cell.width)
+        contentBytes += cell.bytes - (column < lastColumn ? cell.width : 0)
+        cells += 1
       }
     }
-    let lineWidth = widths.reduce(0, +) + 3 * max(columnCount - 1, 0) + 1
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(lineWidth * (result.rows.count + 2) + 16)
-    var next = 0
-    var start = 0
-    func line(cellsInRow count: Int) {
-      for column in 0..<columnCount {
-        if column > 0 { bytes.append(contentsOf: " | ".utf8) }
-        var width = 0
-        if column < count {
-          let end = cells.ends[next]
-          bytes.append(contentsOf: cells.bytes[start..<end])
-          width = cells.widths[next]
-          start = end
-          next += 1
+
+    /// A value's cell if its text is ASCII that needs no quotes.
+    private mutating func size(of value: SQLValue) -> Cell {
+      switch value {
+      case .text(let text): Cell(width: text.utf8.count, bytes: text.utf8.count)
+      case .null, .bytes: measure(value)
+      }
+    }
+
+    /// A value's cell, its text read.
+    private mutating func measure(_ value: SQLValue) -> Cell {
+      switch value {
+      case .null:
+        return Cell(width: 4, bytes: 4)
+      case .bytes(let data):
+        // ASCII: as wide as it has bytes.
+        let summary = RowsTable.binarySummary(of: data)
+        let size = summary.utf8.count
+        special.append(Special(cell: cells, width: size, replacement: summary))
+        return Cell(width: size, bytes: size)
+      case .text(let text):
+        let bytes = text.utf8.span
+        if RowsTable.isPlainASCII(bytes) {
+          return Cell(width: bytes.count, bytes: bytes.count)
         }
-        if column < columnCount - 1 {
-          bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: widths[column] - width))
+        if !RowsTable.needsQuotesAtItsEnds(bytes), !RowsTable.holdsControl(bytes) {
+          let width = text.count
+          special.append(Special(cell: cells, width: width, replacement: nil))
+          return Cell(width: width, bytes: bytes.count)
+        }
+        let quoted = RowsTable.quoted(text)
+        let width = quoted.count
+        special.append(Special(cell: cells, width: width, replacement: quoted))
+        return Cell(width: width, bytes: quoted.utf8.count)
+      }
+    }
+  }
+
+  /// Writes the lines: each cell as its value's text or its replacement, padded to its column's
+  /// width. With an assumed layout it checks each text as it copies it, and stops at the first
+  /// that is not ASCII needing no quotes.
+  private struct Writer {
+    let layout: Layout
+    /// The next cell.
+    private var cell = 0
+    /// The next of the layout's special cells.
+    private var special = 0
+    /// Whether a text was not what the assumed layout took it for.
+    private(set) var failed = false
+
+    init(layout: Layout) {
+      self.layout = layout
+    }
+
+    /// Writes a row's line (or the header's); `false` if it stopped at a text the layout did not
+    /// assume.
+    mutating func line(of row: [SQLValue], to text: inout OutputSpan<UInt8>) -> Bool {
+      let widths = layout.widths
+      let lastColumn = widths.count - 1
+      for column in widths.indices {
+        if column > 0 { RowsTable.write(" | ", to: &text) }
+        var width = 0
+        if column < row.count {
+          guard let written = write(row[column], to: &text) else {
+            failed = true
+            return false
+          }
+          width = written
+        }
+        if column < lastColumn {
+          text.append(repeating: UInt8(ascii: " "), count: widths[column] - width)
         }
       }
       // An empty last cell (a row shorter than the header) leaves spaces: no line ends in one.
-      while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
-      bytes.append(UInt8(ascii: "\n"))
-    }
-    if columnCount > 0 {
-      line(cellsInRow: result.columns.count)
-      for column in 0..<columnCount {
-        if column > 0 { bytes.append(contentsOf: "-+-".utf8) }
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "-"), count: widths[column]))
+      while text.count > 0, text.span[text.count - 1] == UInt8(ascii: " ") {
+        _ = text.removeLast()
       }
-      bytes.append(UInt8(ascii: "\n"))
+      text.append(UInt8(ascii: "\n"))
+      return true
     }
-    for row in result.rows { line(cellsInRow: row.count) }
-    let count = result.rows.count
-    bytes.append(contentsOf: (count == 1 ? "(1 row)" : "(\(count) rows)").utf8)
-    // Valid UTF-8: every byte is copied from a Swift `String` or is ASCII.
-    return String(copyingValidUTF8: bytes)
-  }
 
-  /// The cells' texts, one after the other, as the table writes them.
-  private struct Cells {
-    var bytes: [UInt8] = []
-    /// Where each cell's bytes end in `bytes`.
-    var ends: [Int] = []
-    /// Each cell's width in characters.
-    var widths: [Int] = []
-
-    mutating func add(_ value: SQLValue) {
+    /// Writes the next cell; its width, or `nil` for a text the layout did not assume.
+    private mutating func write(_ value: SQLValue, to text: inout OutputSpan<UInt8>) -> Int? {
+      defer { cell += 1 }
+      var width: Int?
+      if special < layout.special.count, layout.special[special].cell == cell {
+        let special = layout.special[special]
+        self.special += 1
+        if let replacement = special.replacement {
+          RowsTable.write(replacement, to: &text)
+          return special.width
+        }
+        width = special.width
+      }
       switch value {
       case .null:
-        bytes.append(contentsOf: "NULL".utf8)
-        ends.append(bytes.count)
-        widths.append(4)
-      case .text(let text):
-        add(text: text)
+        RowsTable.write("NULL", to: &text)
+        return 4
+      case .text(let value):
+        let bytes = value.utf8.span
+        if layout.isAssumed, !RowsTable.isPlainASCII(bytes) { return nil }
+        for index in bytes.indices { text.append(bytes[index]) }
+        return width ?? bytes.count
       case .bytes(let data):
-        let start = bytes.count
-        // ASCII: as wide as it has bytes.
-        bytes.append(contentsOf: RowsTable.binarySummary(of: data).utf8)
-        ends.append(bytes.count)
-        widths.append(bytes.count - start)
+        // Not reached: bytes are a special cell with a replacement, written above.
+        let summary = RowsTable.binarySummary(of: data)
+        RowsTable.write(summary, to: &text)
+        return summary.utf8.count
       }
     }
+  }
 
-    /// A text value or a column name, copied and scanned where it lies, quoted instead when it
-    /// needs to be.
-    mutating func add(text: String) {
-      let start = bytes.count
-      bytes.append(contentsOf: text.utf8)
-      switch RowsTable.scan(bytes[start...]) {
-      case .plainASCII:
-        widths.append(bytes.count - start)
-      case .plain:
-        widths.append(text.count)
-      case .needsQuotes:
-        bytes.removeSubrange(start...)
-        let quoted = RowsTable.quoted(text)
-        bytes.append(contentsOf: quoted.utf8)
-        widths.append(quoted.count)
-      }
-      ends.append(bytes.count)
-    }
+  /// Appends the bytes of a string.
+  private static func write(_ string: String, to text: inout OutputSpan<UInt8>) {
+    let bytes = string.utf8.span
+    for index in bytes.indices { text.append(bytes[index]) }
   }
 
   /// `<16 bytes, SHA-256 …>`: bytes, in a cell that changes whenever they do (as `.http` shows a
@@ -139,33 +289,49 @@ enum RowsTable {
     return "<\(bytes.count) \(noun), SHA-256 \(SHA256.hexDigest(of: bytes))>"
   }
 
-  /// What a text needs to be written: as it is, and whether its bytes are all ASCII (then its
-  /// width is its byte count), or in quotes.
-  fileprivate enum Scan {
-    case plainASCII, plain, needsQuotes
+  /// Whether a text, given as its UTF-8 bytes, is ASCII that needs no quotes, so that it is
+  /// written as it is and is as wide as it has bytes. One pass, with no branch per byte:
+  /// ASCII's control characters are U+0000–U+001F and U+007F, the bytes below 0x80 whose
+  /// successor, less its high bit, is below 0x21.
+  fileprivate static func isPlainASCII(_ bytes: Span<UInt8>) -> Bool {
+    if needsQuotesAtItsEnds(bytes) { return false }
+    var all: UInt8 = 0
+    var lowest: UInt8 = 0xFF
+    for index in bytes.indices {
+      let byte = bytes[index]
+      all |= byte
+      lowest = min(lowest, (byte &+ 1) & 0x7F)
+    }
+    return all < 0x80 && lowest >= 0x21
   }
 
-  /// Whether a text, given as its UTF-8 bytes, needs quotes: it is empty or `NULL`, starts with `"`, `<` or a space, ends
-  /// with a space, or holds a control character (U+0000–U+001F, U+007F–U+009F, the general
-  /// category `Cc`). One pass over its UTF-8 bytes: U+0080–U+009F are `C2 80`–`C2 9F`.
-  fileprivate static func scan(_ bytes: ArraySlice<UInt8>) -> Scan {
-    guard let first = bytes.first, let last = bytes.last else { return .needsQuotes }
-    if first == UInt8(ascii: "\"") || first == UInt8(ascii: "<") || first == UInt8(ascii: " ")
-      || last == UInt8(ascii: " ") || bytes.elementsEqual("NULL".utf8)
-    {
-      return .needsQuotes
-    }
-    var ascii = true
+  /// Whether a text, given as its UTF-8 bytes, needs quotes for what its ends hold: it is empty
+  /// or `NULL`, starts with `"`, `<` or a space, or ends with a space. ``holdsControl(_:)`` and
+  /// the first pass's scan look for the other reason, a control character.
+  fileprivate static func needsQuotesAtItsEnds(_ bytes: Span<UInt8>) -> Bool {
+    guard !bytes.isEmpty else { return true }
+    let first = bytes[0]
+    let last = bytes[bytes.count - 1]
+    return first == UInt8(ascii: "\"") || first == UInt8(ascii: "<") || first == UInt8(ascii: " ")
+      || last == UInt8(ascii: " ")
+      || (bytes.count == 4 && first == UInt8(ascii: "N") && bytes[1] == UInt8(ascii: "U")
+        && bytes[2] == UInt8(ascii: "L") && last == UInt8(ascii: "L"))
+  }
+
+  /// Whether a text, given as its UTF-8 bytes, holds a control character (U+0000–U+001F,
+  /// U+007F–U+009F, the general category `Cc`). One pass over its UTF-8 bytes: U+0080–U+009F are
+  /// `C2 80`–`C2 9F`.
+  fileprivate static func holdsControl(_ bytes: Span<UInt8>) -> Bool {
     var afterC2 = false
-    for byte in bytes {
-      if byte < 0x20 || byte == 0x7F || (afterC2 && byte < 0xA0) { return .needsQuotes }
+    for index in bytes.indices {
+      let byte = bytes[index]
+      if byte < 0x20 || byte == 0x7F || (afterC2 && byte < 0xA0) { return true }
       afterC2 = byte == 0xC2
-      if byte >= 0x80 { ascii = false }
     }
-    return ascii ? .plainASCII : .plain
+    return false
   }
 
-  /// A control character, as ``scan(_:)`` finds them.
+  /// A control character, as ``holdsControl(_:)`` finds them.
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0)
   }
