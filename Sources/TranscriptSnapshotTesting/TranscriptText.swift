@@ -414,15 +414,70 @@ struct TranscriptText {
   }
 
   /// Appends a metadata value: a request ID's placeholder, a string as it is, another value as
-  /// swift-log describes it.
+  /// `describe(_:)` writes it.
   private mutating func metadataValue(_ metadataValue: Logger.MetadataValue, key: String) {
     let text: String
     if case .string(let string) = metadataValue {
       text = string
     } else {
-      text = metadataValue.description
+      text = Self.describe(metadataValue)
     }
     value(Self.namesARequestID(key) ? requestID(text) : text)
+  }
+
+  /// A metadata value as swift-log describes it (`["key": "value", "list": ["a", 1]]`: each
+  /// string in a collection quoted as Swift's `debugDescription` quotes it), except that a
+  /// dictionary's keys are sorted, at every depth. swift-log writes them in the dictionary's
+  /// order, which changes from process to process, so that a transcript with a dictionary of
+  /// several keys would differ from its reference in every other run. Arrays keep their order.
+  ///
+  /// Written with a stack of the collections still open, not a call a level, so that a value
+  /// nested however deep cannot overflow the stack.
+  ///
+  /// - Complexity: O(*n* log *n*) in the pairs of the largest dictionary, O(*n*) otherwise.
+  static func describe(_ metadataValue: Logger.MetadataValue) -> String {
+    /// A collection being written: its elements (a dictionary's sorted, with their keys) and the
+    /// next to write.
+    struct Open {
+      var elements: [(key: String?, value: Logger.MetadataValue)]
+      var next = 0
+    }
+    var text = ""
+    var open: [Open] = []
+    /// Writes a value, or opens the collection it is.
+    func begin(_ metadataValue: Logger.MetadataValue, inCollection: Bool) {
+      switch metadataValue {
+      case .string(let string):
+        text += inCollection ? string.debugDescription : string
+      case .stringConvertible(let convertible):
+        let description = convertible.description
+        text += inCollection ? description.debugDescription : description
+      case .array(let values):
+        text += "["
+        open.append(Open(elements: values.map { (nil, $0) }))
+      case .dictionary(let pairs) where pairs.isEmpty:
+        text += "[:]"
+      case .dictionary(let pairs):
+        text += "["
+        let sorted = pairs.sorted { $0.key < $1.key }
+        open.append(Open(elements: sorted.map { ($0.key, $0.value) }))
+      }
+    }
+    begin(metadataValue, inCollection: false)
+    while let last = open.indices.last {
+      let next = open[last].next
+      guard next < open[last].elements.count else {
+        text += "]"
+        open.removeLast()
+        continue
+      }
+      open[last].next += 1
+      if next > 0 { text += ", " }
+      let element = open[last].elements[next]
+      if let key = element.key { text += key.debugDescription + ": " }
+      begin(element.value, inCollection: true)
+    }
+    return text
   }
 
   /// A logger's metadata sorted by key, each pair whose value is a string written out once: the

@@ -53,13 +53,37 @@ import Testing
     var expected: [String] = []
     for case .log(let record) in transcript.events {
       expected.append("── log info app: \(record.event.message)")
-      for (key, value) in record.sortedMetadata { expected.append("  \(key): \(value)") }
+      for (key, value) in record.sortedMetadata {
+        expected.append("  \(key): \(Self.plainDescription(value))")
+      }
     }
     #expect(expected.count > lines, sourceLocation: sourceLocation)
     #expect(
       TranscriptTextTests.text(transcript) == expected.joined(separator: "\n"),
       sourceLocation: sourceLocation
     )
+  }
+
+  /// A metadata value as swift-log describes it, a dictionary's keys sorted at every depth: the
+  /// rule `TranscriptText.describe` follows, written plainly (a call a level: the values here
+  /// are shallow).
+  static func plainDescription(
+    _ value: Logger.MetadataValue,
+    inCollection: Bool = false
+  ) -> String {
+    switch value {
+    case .string(let string): inCollection ? string.debugDescription : string
+    case .stringConvertible(let convertible):
+      inCollection ? convertible.description.debugDescription : convertible.description
+    case .array(let values):
+      "[" + values.map { plainDescription($0, inCollection: true) }.joined(separator: ", ") + "]"
+    case .dictionary(let pairs) where pairs.isEmpty: "[:]"
+    case .dictionary(let pairs):
+      "["
+        + pairs.sorted { $0.key < $1.key }.map {
+          "\($0.key.debugDescription): \(plainDescription($0.value, inCollection: true))"
+        }.joined(separator: ", ") + "]"
+    }
   }
 
   /// An entry with more pairs than are sorted by insertion: the same merge.
@@ -86,6 +110,7 @@ import Testing
     let values: [Logger.MetadataValue] = [
       "text", .stringConvertible(42), .array(["x", .stringConvertible(1.5)]),
       .dictionary(["k": "v"]), "with-dash 2024-", "",
+      .dictionary(["k": "v", "a": .array([.dictionary(["z": "1", "b": "2", "é": "3"])])]),
     ]
     let transcript = await Transcript.record { capture in
       var logger = capture.logger(label: "app")
