@@ -133,16 +133,18 @@ enum RowsTable {
     /// The layout if every text is ASCII that needs no quotes: each text as wide as its size.
     init(sizesOf result: SQLResult, header: [SQLValue]) {
       self.init(columnsOf: result, isAssumed: true)
-      note(header) { layout, value in layout.size(of: value) }
-      for row in result.rows { note(row) { layout, value in layout.size(of: value) } }
+      noteSizes(of: header)
+      for row in result.rows { noteSizes(of: row) }
     }
 
     /// The layout of every text as it is: read, quoted where it needs to be, its characters
     /// counted when they are not all ASCII.
     init(measuring result: SQLResult, header: [SQLValue]) {
       self.init(columnsOf: result, isAssumed: false)
-      note(header) { layout, value in layout.measure(value) }
-      for row in result.rows { note(row) { layout, value in layout.measure(value) } }
+      for row in [header] + result.rows {
+        let lastColumn = widths.count - 1
+        for column in row.indices { note(measure(row[column]), column: column, last: lastColumn) }
+      }
     }
 
     private init(columnsOf result: SQLResult, isAssumed: Bool) {
@@ -153,24 +155,25 @@ enum RowsTable {
       self.isAssumed = isAssumed
     }
 
-    /// Notes a row's cells (or the header's), each column's widest.
-    private mutating func note(_ row: [SQLValue], _ cell: (inout Layout, SQLValue) -> Cell) {
+    /// Notes a row's cells (or the header's) as if each text were ASCII that needs no quotes.
+    private mutating func noteSizes(of row: [SQLValue]) {
       let lastColumn = widths.count - 1
       for column in row.indices {
-        let cell = cell(&self, row[column])
-        widths[column] = max(widths[column], cell.width)
-        extraBytes[column] = max(extraBytes[column], cell.bytes - cell.width)
-        contentBytes += cell.bytes - (column < lastColumn ? cell.width : 0)
-        cells += 1
+        if case .text(let text) = row[column] {
+          let size = text.utf8.count
+          note(Cell(width: size, bytes: size), column: column, last: lastColumn)
+        } else {
+          note(measure(row[column]), column: column, last: lastColumn)
+        }
       }
     }
 
-    /// A value's cell if its text is ASCII that needs no quotes.
-    private mutating func size(of value: SQLValue) -> Cell {
-      switch value {
-      case .text(let text): Cell(width: text.utf8.count, bytes: text.utf8.count)
-      case .null, .bytes: measure(value)
-      }
+    /// Notes the next cell, in `column`: its column's widest, and its bytes.
+    private mutating func note(_ cell: Cell, column: Int, last lastColumn: Int) {
+      widths[column] = max(widths[column], cell.width)
+      extraBytes[column] = max(extraBytes[column], cell.bytes - cell.width)
+      contentBytes += cell.bytes - (column < lastColumn ? cell.width : 0)
+      cells += 1
     }
 
     /// A value's cell, its text read.
