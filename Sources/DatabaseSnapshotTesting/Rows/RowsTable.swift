@@ -168,10 +168,14 @@ enum RowsTable {
       }
     }
 
-    /// Notes the next cell, in `column`: its column's widest, and its bytes.
+    /// Notes the next cell, in `column`: its column's widest, and its bytes. The arrays are
+    /// written only when a cell is wider (rarely, after the first rows): each write checks that
+    /// the array is not shared.
     private mutating func note(_ cell: Cell, column: Int, last lastColumn: Int) {
-      widths[column] = max(widths[column], cell.width)
-      extraBytes[column] = max(extraBytes[column], cell.bytes - cell.width)
+      if cell.width > widths[column] { widths[column] = cell.width }
+      if cell.bytes - cell.width > extraBytes[column] {
+        extraBytes[column] = cell.bytes - cell.width
+      }
       contentBytes += cell.bytes - (column < lastColumn ? cell.width : 0)
       cells += 1
     }
@@ -227,7 +231,12 @@ enum RowsTable {
       let widths = layout.widths
       let lastColumn = widths.count - 1
       for column in widths.indices {
-        if column > 0 { RowsTable.write(" | ", to: &text) }
+        // Byte by byte: a literal's bytes cost a call each time they are asked for.
+        if column > 0 {
+          text.append(UInt8(ascii: " "))
+          text.append(UInt8(ascii: "|"))
+          text.append(UInt8(ascii: " "))
+        }
         var width = 0
         if column < row.count {
           guard let written = write(row[column], to: &text) else {
@@ -236,12 +245,15 @@ enum RowsTable {
           }
           width = written
         }
+        // A few spaces, mostly: a loop costs less than a call.
         if column < lastColumn {
-          text.append(repeating: UInt8(ascii: " "), count: widths[column] - width)
+          for _ in width..<widths[column] { text.append(UInt8(ascii: " ")) }
         }
       }
       // An empty last cell (a row shorter than the header) leaves spaces: no line ends in one.
-      while text.count > 0, text.span[text.count - 1] == UInt8(ascii: " ") {
+      while row.count < widths.count, text.count > 0,
+        text.span[text.count - 1] == UInt8(ascii: " ")
+      {
         _ = text.removeLast()
       }
       text.append(UInt8(ascii: "\n"))
@@ -263,13 +275,26 @@ enum RowsTable {
       }
       switch value {
       case .null:
-        RowsTable.write("NULL", to: &text)
+        text.append(UInt8(ascii: "N"))
+        text.append(UInt8(ascii: "U"))
+        text.append(UInt8(ascii: "L"))
+        text.append(UInt8(ascii: "L"))
         return 4
       case .text(let value):
         let bytes = value.utf8.span
-        if layout.isAssumed, !RowsTable.isPlainASCII(bytes) { return nil }
-        for index in bytes.indices { text.append(bytes[index]) }
-        return width ?? bytes.count
+        if !layout.isAssumed {
+          for index in bytes.indices { text.append(bytes[index]) }
+          return width ?? bytes.count
+        }
+        // Checked as it is copied (`isPlainASCII`'s rule): the copy is dropped if it fails.
+        guard !RowsTable.needsQuotesAtItsEnds(bytes) else { return nil }
+        var scan = ASCIIScan()
+        for index in bytes.indices {
+          let byte = bytes[index]
+          scan.add(byte)
+          text.append(byte)
+        }
+        return scan.isPlain ? bytes.count : nil
       case .bytes(let data):
         // Not reached: bytes are a special cell with a replacement, written above.
         let summary = RowsTable.binarySummary(of: data)
@@ -293,19 +318,35 @@ enum RowsTable {
   }
 
   /// Whether a text, given as its UTF-8 bytes, is ASCII that needs no quotes, so that it is
-  /// written as it is and is as wide as it has bytes. One pass, with no branch per byte:
-  /// ASCII's control characters are U+0000–U+001F and U+007F, the bytes below 0x80 whose
-  /// successor, less its high bit, is below 0x21.
+  /// written as it is and is as wide as it has bytes.
   fileprivate static func isPlainASCII(_ bytes: Span<UInt8>) -> Bool {
     if needsQuotesAtItsEnds(bytes) { return false }
-    var all: UInt8 = 0
-    var lowest: UInt8 = 0xFF
-    for index in bytes.indices {
-      let byte = bytes[index]
+    var scan = ASCIIScan()
+    for index in bytes.indices { scan.add(bytes[index]) }
+    return scan.isPlain
+  }
+
+  /// Whether bytes are ASCII without a control character (U+0000–U+001F, U+007F), learnt a
+  /// byte at a time with no branch and no step that waits on more than the one before it.
+  private struct ASCIIScan {
+    /// Every byte or-ed together: its high bit is set by a byte that is not ASCII.
+    private var all: UInt8 = 0
+    /// Every byte plus 0x60, and-ed together: a byte below 0x20 clears the high bit (for the
+    /// others, plus 0x60 is 0x80 or more).
+    private var shifted: UInt8 = 0xFF
+    /// Every byte's successor, or-ed together: 0x7F sets the high bit (as would bytes that are
+    /// not ASCII, which `all` finds).
+    private var successors: UInt8 = 0
+
+    mutating func add(_ byte: UInt8) {
       all |= byte
-      lowest = min(lowest, (byte &+ 1) & 0x7F)
+      shifted &= byte &+ 0x60
+      successors |= byte &+ 1
     }
-    return all < 0x80 && lowest >= 0x21
+
+    var isPlain: Bool {
+      (all | ~shifted | successors) & 0x80 == 0
+    }
   }
 
   /// Whether a text, given as its UTF-8 bytes, needs quotes for what its ends hold: it is empty
