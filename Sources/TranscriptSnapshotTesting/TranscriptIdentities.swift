@@ -89,7 +89,7 @@ final class TranscriptIdentities: Sendable {
   /// candidates' length.
   static func scrub(_ text: String, candidates: [Range<Int>]) -> String {
     guard !candidates.isEmpty else { return text }
-    guard let values = joined(Array(text.utf8), candidates: candidates),
+    guard let values = joined(text.utf8.span, candidates: candidates),
       let scrubbed = try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(values))
     else {
       return (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text
@@ -136,15 +136,23 @@ final class TranscriptIdentities: Sendable {
     return ends.count == count ? ends : nil
   }
 
-  /// The candidates' bytes joined with NUL, or nil when one holds a NUL of its own.
-  private static func joined(_ bytes: [UInt8], candidates: [Range<Int>]) -> String? {
+  /// The candidates' bytes joined with NUL, or nil when one holds a NUL of its own; read in the
+  /// text's own memory.
+  private static func joined(_ bytes: Swift.Span<UInt8>, candidates: [Range<Int>]) -> String? {
     var joined: [UInt8] = []
     joined.reserveCapacity(candidates.reduce(0) { $0 + $1.count + 1 })
     for (index, range) in candidates.enumerated() {
-      let value = bytes[range]
-      if value.contains(0) { return nil }
+      let value = bytes.extracting(range)
       if index > 0 { joined.append(0) }
-      joined.append(contentsOf: value)
+      var holdsNul = false
+      joined.append(addingCapacity: value.count) { output in
+        for position in value.indices {
+          let byte = value[position]
+          if byte == 0 { holdsNul = true }
+          output.append(byte)
+        }
+      }
+      if holdsNul { return nil }
     }
     // Whole values of a valid text, and NULs.
     return String(copyingValidUTF8: joined)
