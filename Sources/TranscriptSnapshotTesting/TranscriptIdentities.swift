@@ -62,17 +62,22 @@ final class TranscriptIdentities: Sendable {
   /// The index of the first `-` at or after `start` that follows four hex digits of `bytes`:
   /// where an identity may be. Only the `-`s are looked at, and the four bytes before each.
   static func identityDash(in bytes: ArraySlice<UInt8>, from start: Int) -> Int? {
+    identityDash(in: bytes.span, from: start - bytes.startIndex).map { $0 + bytes.startIndex }
+  }
+
+  /// The offset of the first `-` at or after offset `start` that follows four hex digits of
+  /// `bytes`, read where they lie.
+  static func identityDash(in bytes: Swift.Span<UInt8>, from start: Int) -> Int? {
     // A `-` before the fifth byte has no four bytes before it.
-    var position = max(start, bytes.startIndex + 4)
-    while position < bytes.endIndex,
-      let dash = bytes[position...].firstIndex(of: UInt8(ascii: "-"))
-    {
-      if isHexDigit(bytes[dash - 1]), isHexDigit(bytes[dash - 2]), isHexDigit(bytes[dash - 3]),
-        isHexDigit(bytes[dash - 4])
+    var position = max(start, 4)
+    while position < bytes.count {
+      if bytes[position] == UInt8(ascii: "-"), isHexDigit(bytes[position - 1]),
+        isHexDigit(bytes[position - 2]), isHexDigit(bytes[position - 3]),
+        isHexDigit(bytes[position - 4])
       {
-        return dash
+        return position
       }
-      position = dash + 1
+      position += 1
     }
     return nil
   }

@@ -144,9 +144,7 @@ struct TranscriptText {
       unescaped(httpText(of: message), droppingAFinalLineBreak: true)
     case .log(let record):
       guard record.event.level >= options.minimumLevel else { return }
-      if let metadata = record.event.metadata, !metadata.isEmpty,
-        case .string(let sql)? = metadata[Self.statementKey]
-      {
+      if let metadata = record.event.metadata, let sql = Self.loggedStatement(in: metadata) {
         statement(sql, of: record)
       } else {
         log(record)
@@ -287,22 +285,24 @@ struct TranscriptText {
   /// digits, so only the `-`s are looked at, not every byte.
   private mutating func unescaped(_ value: String, droppingAFinalLineBreak: Bool = false) {
     let start = count
-    bytes.append(contentsOf: value.utf8)
+    // Read in the string's own memory.
+    var text = value.utf8.span
     // `.http` ends its text with a line break, which the next section's line break stands for:
     // a last character `\n` (not `\r\n`, one character), as `hasSuffix("\n")` sees it.
-    if droppingAFinalLineBreak, count > start, bytes[count - 1] == UInt8(ascii: "\n"),
-      count - start < 2 || bytes[count - 2] != UInt8(ascii: "\r")
+    if droppingAFinalLineBreak, !text.isEmpty, text[text.count - 1] == UInt8(ascii: "\n"),
+      text.count < 2 || text[text.count - 2] != UInt8(ascii: "\r")
     {
-      bytes.removeLast()
+      text = text.extracting(droppingLast: 1)
     }
-    let end = count
-    var position = start
-    while let dash = TranscriptIdentities.identityDash(in: bytes[start..<end], from: position) {
+    bytes.append(contentsOf: value.utf8)
+    if text.count < value.utf8.count { bytes.removeLast() }
+    var position = 0
+    while let dash = TranscriptIdentities.identityDash(in: text, from: position) {
       var lineStart = dash - 4
-      while lineStart > start, bytes[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+      while lineStart > 0, text[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
       var lineEnd = dash + 1
-      while lineEnd < end, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-      candidates.append(lineStart..<lineEnd)
+      while lineEnd < text.count, text[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+      candidates.append(start + lineStart..<start + lineEnd)
       position = lineEnd + 1
     }
   }
@@ -357,6 +357,20 @@ struct TranscriptText {
     }
     rest.event.metadata = metadata
     self.metadata(of: rest)
+  }
+
+  /// The statement an entry's metadata logs under ``statementKey``, if any. A few pairs are
+  /// looked through rather than hashed (most entries have one or two, and no statement).
+  static func loggedStatement(in metadata: Logger.Metadata) -> String? {
+    guard metadata.count > 4 else {
+      for index in metadata.indices where metadata.keys[index] == statementKey {
+        guard case .string(let sql) = metadata.values[index] else { return nil }
+        return sql
+      }
+      return nil
+    }
+    guard case .string(let sql)? = metadata[statementKey] else { return nil }
+    return sql
   }
 
   /// A statement's bind parameters as the transcript shows them: how many, not what.
