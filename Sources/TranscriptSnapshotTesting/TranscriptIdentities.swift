@@ -62,17 +62,22 @@ final class TranscriptIdentities: Sendable {
   /// The index of the first `-` at or after `start` that follows four hex digits of `bytes`:
   /// where an identity may be. Only the `-`s are looked at, and the four bytes before each.
   static func identityDash(in bytes: ArraySlice<UInt8>, from start: Int) -> Int? {
+    identityDash(in: bytes.span, from: start - bytes.startIndex).map { $0 + bytes.startIndex }
+  }
+
+  /// The offset of the first `-` at or after offset `start` that follows four hex digits of
+  /// `bytes`, read where they lie.
+  static func identityDash(in bytes: Swift.Span<UInt8>, from start: Int) -> Int? {
     // A `-` before the fifth byte has no four bytes before it.
-    var position = max(start, bytes.startIndex + 4)
-    while position < bytes.endIndex,
-      let dash = bytes[position...].firstIndex(of: UInt8(ascii: "-"))
-    {
-      if isHexDigit(bytes[dash - 1]), isHexDigit(bytes[dash - 2]), isHexDigit(bytes[dash - 3]),
-        isHexDigit(bytes[dash - 4])
+    var position = max(start, 4)
+    while position < bytes.count {
+      if bytes[position] == UInt8(ascii: "-"), isHexDigit(bytes[position - 1]),
+        isHexDigit(bytes[position - 2]), isHexDigit(bytes[position - 3]),
+        isHexDigit(bytes[position - 4])
       {
-        return dash
+        return position
       }
-      position = dash + 1
+      position += 1
     }
     return nil
   }
@@ -89,7 +94,7 @@ final class TranscriptIdentities: Sendable {
   /// candidates' length.
   static func scrub(_ text: String, candidates: [Range<Int>]) -> String {
     guard !candidates.isEmpty else { return text }
-    guard let values = joined(Array(text.utf8), candidates: candidates),
+    guard let values = joined(text.utf8.span, candidates: candidates),
       let scrubbed = try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(values))
     else {
       return (try? Scrubber.iso8601Dates.scrub(Scrubber.uuids.scrub(text))) ?? text
@@ -136,15 +141,23 @@ final class TranscriptIdentities: Sendable {
     return ends.count == count ? ends : nil
   }
 
-  /// The candidates' bytes joined with NUL, or nil when one holds a NUL of its own.
-  private static func joined(_ bytes: [UInt8], candidates: [Range<Int>]) -> String? {
+  /// The candidates' bytes joined with NUL, or nil when one holds a NUL of its own; read in the
+  /// text's own memory.
+  private static func joined(_ bytes: Swift.Span<UInt8>, candidates: [Range<Int>]) -> String? {
     var joined: [UInt8] = []
     joined.reserveCapacity(candidates.reduce(0) { $0 + $1.count + 1 })
     for (index, range) in candidates.enumerated() {
-      let value = bytes[range]
-      if value.contains(0) { return nil }
+      let value = bytes.extracting(range)
       if index > 0 { joined.append(0) }
-      joined.append(contentsOf: value)
+      var holdsNul = false
+      joined.append(addingCapacity: value.count) { output in
+        for position in value.indices {
+          let byte = value[position]
+          if byte == 0 { holdsNul = true }
+          output.append(byte)
+        }
+      }
+      if holdsNul { return nil }
     }
     // Whole values of a valid text, and NULs.
     return String(copyingValidUTF8: joined)

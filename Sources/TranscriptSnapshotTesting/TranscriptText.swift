@@ -144,9 +144,7 @@ struct TranscriptText {
       unescaped(httpText(of: message), droppingAFinalLineBreak: true)
     case .log(let record):
       guard record.event.level >= options.minimumLevel else { return }
-      if let metadata = record.event.metadata, !metadata.isEmpty,
-        case .string(let sql)? = metadata[Self.statementKey]
-      {
+      if let metadata = record.event.metadata, let sql = Self.loggedStatement(in: metadata) {
         statement(sql, of: record)
       } else {
         log(record)
@@ -184,6 +182,75 @@ struct TranscriptText {
     bytes.append(contentsOf: words.utf8)
   }
 
+  /// The transcript's most frequent words as bytes, made once: an array's bytes are appended
+  /// faster than a string's.
+  private mutating func write(words: [UInt8]) {
+    bytes.append(contentsOf: words)
+  }
+
+  /// Appends a string's bytes, and says whether any of them may need an escape (see
+  /// ``scan(_:)``) and whether a `-` follows their fourth: one pass over the string's own
+  /// memory for the copy and the scan.
+  private mutating func appendScanning(
+    _ string: String
+  ) -> (needsEscaping: Bool, hasDashAfterFour: Bool) {
+    let source = string.utf8.span
+    var needsEscaping = false
+    var hasDash = false
+    bytes.append(addingCapacity: source.count) { output in
+      for position in source.indices {
+        let byte = source[position]
+        if byte < 0x20 || byte == 0x7F || byte == 0xC2 { needsEscaping = true }
+        if byte == UInt8(ascii: "-"), position >= 4 { hasDash = true }
+        output.append(byte)
+      }
+    }
+    return (needsEscaping, needsEscaping ? false : hasDash)
+  }
+
+  /// A few bytes of the transcript's own words, appended one by one (faster than appending an
+  /// array's or a string's for two or three bytes).
+  private mutating func write(_ first: UInt8, _ second: UInt8, _ third: UInt8? = nil) {
+    bytes.append(first)
+    bytes.append(second)
+    if let third { bytes.append(third) }
+  }
+
+  /// `── log LEVEL ` for each level, in `Logger.Level`'s order (see `words(of:)`).
+  private static let logHeads = Logger.Level.allCases.map { Array("── log \(name(of: $0)) ".utf8) }
+  /// `── sql LEVEL ` likewise.
+  private static let statementHeads = Logger.Level.allCases.map {
+    Array("── sql \(name(of: $0)) ".utf8)
+  }
+  /// Each kind's name as bytes, in the order `words(of:)` reads them.
+  private static let kindWords = [SpanKind.server, .client, .producer, .consumer, .internal].map {
+    Array(name(of: $0).utf8)
+  }
+
+  /// The kind's name as bytes.
+  private static func words(of kind: SpanKind) -> [UInt8] {
+    switch kind {
+    case .server: kindWords[0]
+    case .client: kindWords[1]
+    case .producer: kindWords[2]
+    case .consumer: kindWords[3]
+    case .internal: kindWords[4]
+    }
+  }
+
+  /// The level's place in `Logger.Level.allCases`.
+  private static func place(of level: Logger.Level) -> Int {
+    switch level {
+    case .trace: 0
+    case .debug: 1
+    case .info: 2
+    case .notice: 3
+    case .warning: 4
+    case .error: 5
+    case .critical: 6
+    }
+  }
+
   /// A line of the transcript's own words, which never hold an identity.
   private mutating func line(_ words: String) {
     newLine()
@@ -196,9 +263,7 @@ struct TranscriptText {
   private mutating func value(_ raw: String) {
     let start = count
     if raw.utf8.count <= TranscriptOptions.maximumValueLength {
-      // Copied, then scanned where it lies (scanning an array is faster than a string's view).
-      bytes.append(contentsOf: raw.utf8)
-      let scanned = Self.scan(bytes[start...])
+      let scanned = appendScanning(raw)
       if !scanned.needsEscaping {
         if scanned.hasDashAfterFour, TranscriptIdentities.mayHoldIdentity(bytes[start...]) {
           candidates.append(start..<count)
@@ -220,33 +285,33 @@ struct TranscriptText {
   /// digits, so only the `-`s are looked at, not every byte.
   private mutating func unescaped(_ value: String, droppingAFinalLineBreak: Bool = false) {
     let start = count
-    bytes.append(contentsOf: value.utf8)
+    // Read in the string's own memory.
+    var text = value.utf8.span
     // `.http` ends its text with a line break, which the next section's line break stands for:
     // a last character `\n` (not `\r\n`, one character), as `hasSuffix("\n")` sees it.
-    if droppingAFinalLineBreak, count > start, bytes[count - 1] == UInt8(ascii: "\n"),
-      count - start < 2 || bytes[count - 2] != UInt8(ascii: "\r")
+    if droppingAFinalLineBreak, !text.isEmpty, text[text.count - 1] == UInt8(ascii: "\n"),
+      text.count < 2 || text[text.count - 2] != UInt8(ascii: "\r")
     {
-      bytes.removeLast()
+      text = text.extracting(droppingLast: 1)
     }
-    let end = count
-    var position = start
-    while let dash = TranscriptIdentities.identityDash(in: bytes[start..<end], from: position) {
+    bytes.append(contentsOf: value.utf8)
+    if text.count < value.utf8.count { bytes.removeLast() }
+    var position = 0
+    while let dash = TranscriptIdentities.identityDash(in: text, from: position) {
       var lineStart = dash - 4
-      while lineStart > start, bytes[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+      while lineStart > 0, text[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
       var lineEnd = dash + 1
-      while lineEnd < end, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-      candidates.append(lineStart..<lineEnd)
+      while lineEnd < text.count, text[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+      candidates.append(start + lineStart..<start + lineEnd)
       position = lineEnd + 1
     }
   }
 
   private mutating func log(_ record: TranscriptLogRecord) {
     newLine()
-    write(words: "── log ")
-    write(words: Self.name(of: record.event.level))
-    write(words: " ")
+    write(words: Self.logHeads[Self.place(of: record.event.level)])
     label(record.label)
-    write(words: ": ")
+    write(UInt8(ascii: ":"), UInt8(ascii: " "))
     value(record.event.message.description)
     if options.sourceLocations {
       write(words: " (")
@@ -271,11 +336,9 @@ struct TranscriptText {
   /// run to run: ids, times, hashes), and the message unless it is SQLKit's `Executing query`.
   private mutating func statement(_ sql: String, of record: TranscriptLogRecord) {
     newLine()
-    write(words: "── sql ")
-    write(words: Self.name(of: record.event.level))
-    write(words: " ")
+    write(words: Self.statementHeads[Self.place(of: record.event.level)])
     label(record.label)
-    write(words: ": ")
+    write(UInt8(ascii: ":"), UInt8(ascii: " "))
     value(sql)
     if options.sourceLocations {
       write(words: " (")
@@ -296,6 +359,20 @@ struct TranscriptText {
     self.metadata(of: rest)
   }
 
+  /// The statement an entry's metadata logs under ``statementKey``, if any. A few pairs are
+  /// looked through rather than hashed (most entries have one or two, and no statement).
+  static func loggedStatement(in metadata: Logger.Metadata) -> String? {
+    guard metadata.count > 4 else {
+      for index in metadata.indices where metadata.keys[index] == statementKey {
+        guard case .string(let sql) = metadata.values[index] else { return nil }
+        return sql
+      }
+      return nil
+    }
+    guard case .string(let sql)? = metadata[statementKey] else { return nil }
+    return sql
+  }
+
   /// A statement's bind parameters as the transcript shows them: how many, not what.
   static func scrubbedBinds(_ binds: Logger.MetadataValue) -> Logger.MetadataValue? {
     switch binds {
@@ -312,7 +389,7 @@ struct TranscriptText {
   private mutating func label(_ label: String) {
     // Byte for byte: `==` also equates other spellings of a character (a precomposed `é` and `e`
     // with an accent), whose bytes the text must keep.
-    if let last = lastLabel, last.label.utf8.elementsEqual(label.utf8) {
+    if let last = lastLabel, Self.sameBytes(last.label, label) {
       let start = count
       bytes.append(contentsOf: last.written)
       if last.mayHoldIdentity { candidates.append(start..<count) }
@@ -322,6 +399,15 @@ struct TranscriptText {
     let firstCandidate = candidates.count
     value(label)
     lastLabel = (label, Array(bytes[start...]), candidates.count > firstCandidate)
+  }
+
+  /// Whether two strings hold the same bytes.
+  private static func sameBytes(_ first: String, _ second: String) -> Bool {
+    let first = first.utf8.span
+    let second = second.utf8.span
+    guard first.count == second.count else { return false }
+    for position in first.indices where first[position] != second[position] { return false }
+    return true
   }
 
   /// The logger's metadata, the entry's over it, and the entry's error under `error`, sorted by
@@ -406,10 +492,10 @@ struct TranscriptText {
 
   /// Appends one `key: value` line of an entry's metadata.
   private mutating func pair(_ key: String, _ metadataValue: Logger.MetadataValue) {
-    newLine()
-    write(words: "  ")
+    // After the entry's first line: never the text's first.
+    write(UInt8(ascii: "\n"), UInt8(ascii: " "), UInt8(ascii: " "))
     value(key)
-    write(words: ": ")
+    write(UInt8(ascii: ":"), UInt8(ascii: " "))
     self.metadataValue(metadataValue, key: key)
   }
 
@@ -563,7 +649,9 @@ struct TranscriptText {
       guard depth < Self.maximumSpanDepth else {
         newLine()
         write(spaces: depth * 2 + 2)
-        write("! \(descendants(of: span)) spans nested deeper than \(Self.maximumSpanDepth) levels left out")
+        write(
+          "! \(descendants(of: span)) spans nested deeper than \(Self.maximumSpanDepth) levels left out"
+        )
         continue
       }
       for child in children.reversed() { stack.append((child, depth + 1)) }
@@ -591,9 +679,9 @@ struct TranscriptText {
     write(spaces: indent)
     // The name it ended with: a server framework renames its span once the route is known.
     value(span.endName ?? state.startName)
-    write(words: " (")
-    write(words: Self.name(of: state.kind))
-    write(words: ")")
+    write(UInt8(ascii: " "), UInt8(ascii: "("))
+    write(words: Self.words(of: state.kind))
+    append(UInt8(ascii: ")"))
     let inner = indent + 2
     if span.endCount > 0 {
       attributes(span.attributes, indent: inner)
@@ -651,8 +739,15 @@ struct TranscriptText {
 
   /// Appends `count` spaces.
   private mutating func write(spaces count: Int) {
-    bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+    if count <= Self.spaces.count {
+      bytes.append(contentsOf: Self.spaces[..<count])
+    } else {
+      bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+    }
   }
+
+  /// Enough spaces for the indentation of spans 32 levels deep.
+  private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 66)
 
   /// The name swift-distributed-tracing gives the kind's case.
   static func name(of kind: SpanKind) -> String {
@@ -687,7 +782,7 @@ struct TranscriptText {
       newLine()
       write(spaces: indent)
       value(pairs[position].key)
-      write(words: " = ")
+      write(UInt8(ascii: " "), UInt8(ascii: "="), UInt8(ascii: " "))
       if pairs[position].key.hasPrefix(Self.queryParameterPrefix) {
         write(words: "(value left out)")
       } else {
@@ -734,8 +829,7 @@ struct TranscriptText {
     let start = count
     if string.utf8.count + 2 <= TranscriptOptions.maximumValueLength {
       append(UInt8(ascii: "\""))
-      bytes.append(contentsOf: string.utf8)
-      let scanned = Self.scan(bytes[(start + 1)...])
+      let scanned = appendScanning(string)
       if !scanned.needsEscaping {
         append(UInt8(ascii: "\""))
         // A quote is not a hex digit: the quoted value may hold one where the string may.
@@ -758,13 +852,19 @@ struct TranscriptText {
   /// Hummingbird's `hb.request.id`, and any key ending in `request.id`, `request_id`,
   /// `request-id` or `requestID` (in any case).
   static func namesARequestID(_ key: String) -> Bool {
-    let key = key.utf8
+    let key = key.utf8.span
     // Every suffix ends in `d`: most keys are told apart by their last byte.
-    guard let last = key.last, last | 0x20 == UInt8(ascii: "d") else { return false }
+    guard !key.isEmpty, key[key.count - 1] | 0x20 == UInt8(ascii: "d") else { return false }
     for suffix in requestIDSuffixes where key.count >= suffix.count {
       // ASCII case folding: no other character lowercases into these suffixes' letters.
-      let matches = zip(key.reversed(), suffix.reversed()).allSatisfy { byte, expected in
-        (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected
+      let start = key.count - suffix.count
+      var matches = true
+      for position in suffix.indices {
+        let byte = key[start + position]
+        if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != suffix[position] {
+          matches = false
+          break
+        }
       }
       if matches { return true }
     }

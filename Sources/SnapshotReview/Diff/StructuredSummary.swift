@@ -33,11 +33,7 @@ enum StructuredSummary {
   /// - Complexity: O(*n*) in the number of values of both documents.
   static func changes(from old: Data, to new: Data, format: Format) -> [String]? {
     guard let before = parse(old, format), let after = parse(new, format) else { return nil }
-    var changes: [String] = []
-    var omitted = 0
-    compare(before, after, path: "$", into: &changes, omitted: &omitted)
-    if omitted > 0 { changes.append("… \(omitted) more") }
-    return changes
+    return changes(between: before, and: after)
   }
 
   private static func parse(_ data: Data, _ format: Format) -> Any? {
@@ -49,42 +45,98 @@ enum StructuredSummary {
     }
   }
 
-  private static func compare(
-    _ old: Any,
-    _ new: Any,
-    path: String,
-    into changes: inout [String],
-    omitted: inout Int
-  ) {
+  /// One step of a value's path from the root: a member or an index.
+  private enum Step {
+    case key(String)
+    case index(Int)
+
+    var text: String {
+      switch self {
+      case .key(let key): StructuredSummary.member(key)
+      case .index(let index): "[\(index)]"
+      }
+    }
+  }
+
+  /// A pair of values still to compare, at `depth` steps below the root (`nil` on the side
+  /// where it is missing).
+  private struct Pending {
+    var depth: Int
+    var step: Step?
+    var old: Any?
+    var new: Any?
+  }
+
+  /// The changes from `old` to `new`, two parsed documents, in path order: members by key,
+  /// items by index.
+  ///
+  /// Walks with a stack of its own, never recursing, so a document as deep as memory allows is
+  /// compared; a path is spelled only for a change that is listed.
+  ///
+  /// - Complexity: O(*n* log *n*) in the number of values of both documents (members are sorted),
+  ///   plus O(*d*) for each listed change at depth *d*.
+  static func changes(between old: Any, and new: Any) -> [String] {
+    var changes: [String] = []
+    var omitted = 0
+    // The steps from the root to the pair being compared.
+    var path: [Step] = []
+    // The path as far as it has been spelled (`spelledEnds` holds where each step's text ends),
+    // so that a deep path is spelled once, not again for each change under it.
+    var spelled = Array("$".utf8)
+    var spelledEnds: [Int] = []
     func note(_ change: String) {
-      if changes.count < maximumChanges { changes.append(change) } else { omitted += 1 }
-    }
-    switch (old, new) {
-    case (let a as [String: Any], let b as [String: Any]):
-      for key in Set(a.keys).union(b.keys).sorted() {
-        let child = path + member(key)
-        switch (a[key], b[key]) {
-        case (let x?, let y?): compare(x, y, path: child, into: &changes, omitted: &omitted)
-        case (nil, _?): note("\(child): added")
-        case (_?, nil): note("\(child): removed")
-        case (nil, nil): break
-        }
+      guard changes.count < maximumChanges else {
+        omitted += 1
+        return
       }
-    case (let a as [Any], let b as [Any]):
-      for index in 0..<max(a.count, b.count) {
-        let child = "\(path)[\(index)]"
-        if index >= a.count {
-          note("\(child): added")
-        } else if index >= b.count {
-          note("\(child): removed")
-        } else {
-          compare(a[index], b[index], path: child, into: &changes, omitted: &omitted)
-        }
+      for step in path[spelledEnds.count...] {
+        spelled.append(contentsOf: step.text.utf8)
+        spelledEnds.append(spelled.count)
       }
-    default:
-      let (before, after) = (render(old), render(new))
-      if before != after { note("\(path): \(before) → \(after)") }
+      changes.append(String(decoding: spelled, as: UTF8.self) + change)
     }
+    // Last in, first out: children are pushed in reverse so they come out in path order.
+    var pending = [Pending(depth: 0, step: nil, old: old, new: new)]
+    while let pair = pending.popLast() {
+      let kept = max(pair.depth - 1, 0)
+      path.removeLast(path.count - kept)
+      if spelledEnds.count > kept {
+        spelledEnds.removeLast(spelledEnds.count - kept)
+        spelled.removeLast(spelled.count - (spelledEnds.last ?? 1))
+      }
+      if let step = pair.step { path.append(step) }
+      guard let old = pair.old else {
+        note(": added")
+        continue
+      }
+      guard let new = pair.new else {
+        note(": removed")
+        continue
+      }
+      let depth = pair.depth + 1
+      switch (old, new) {
+      case (let a as [String: Any], let b as [String: Any]):
+        for key in Set(a.keys).union(b.keys).sorted(by: >) {
+          pending.append(Pending(depth: depth, step: .key(key), old: a[key], new: b[key]))
+        }
+      case (let a as [Any], let b as [Any]):
+        for index in (0..<max(a.count, b.count)).reversed() {
+          pending.append(
+            Pending(
+              depth: depth,
+              step: .index(index),
+              old: index < a.count ? a[index] : nil,
+              new: index < b.count ? b[index] : nil
+            )
+          )
+        }
+      default:
+        let (before, after) = (render(old), render(new))
+        if before != after { note(": \(before) → \(after)") }
+      }
+    }
+    if omitted > 0 { changes.append("… \(omitted) more") }
+    return changes
   }
 
   /// `.name` for a key that reads as an identifier, else `["key"]`.

@@ -66,12 +66,63 @@ struct TreeDumper {
     case none, declared, sorted
   }
 
-  /// The deepest nesting written. Each level takes a few kilobytes of stack (more in debug
-  /// builds), and a thread's stack is 8 MB: a value nested about 2,000 levels deep (a long linked
-  /// list) would crash the test process. Deeper values fail the assertion instead.
+  /// The deepest nesting written: each level indents every line below it, so the text of a
+  /// deep value (a long linked list) grows with the square of its depth. Deeper values fail the
+  /// assertion instead.
   static let maximumDepth = 1000
 
+  /// A node whose children are being written: what its own line needs, and its children's text
+  /// so far.
+  private struct Frame {
+    let label: String?
+    /// The node's sort key among its siblings: its label as Swift escapes it, when its parent
+    /// sorts its children.
+    let key: String?
+    let depth: Int
+    let description: String
+    let order: ChildOrder
+    /// Whether the node is on ``path``: a class instance whose children are listed.
+    let isOnPath: Bool
+    var children: Mirror.Children.Iterator
+    var written: [(key: String?, text: String)] = []
+  }
+
+  /// What ``visit(_:label:key:depth:)`` makes of a node: its whole text, or a frame whose
+  /// children come next.
+  private enum Visit {
+    case text(String)
+    case frame(Frame)
+  }
+
+  /// The text of `value` and everything under it: depth first, with a stack of its own rather
+  /// than the call stack, so that no depth of the value can exhaust it.
   mutating func render(_ value: Any, label: String?, depth: Int) -> String {
+    var frames: [Frame] = []
+    switch visit(value, label: label, key: nil, depth: depth) {
+    case .text(let text): return text
+    case .frame(let frame): frames.append(frame)
+    }
+    while let top = frames.indices.last {
+      if let child = frames[top].children.next() {
+        let key = frames[top].order == .sorted ? child.label?.debugDescription : nil
+        switch visit(child.value, label: child.label, key: key, depth: frames[top].depth + 1) {
+        case .text(let text): frames[top].written.append((key, text))
+        case .frame(let frame): frames.append(frame)
+        }
+        continue
+      }
+      let frame = frames.removeLast()
+      if frame.isOnPath { path.removeLast() }
+      let text = Self.text(of: frame)
+      guard let parent = frames.indices.last else { return text }
+      frames[parent].written.append((frame.key, text))
+    }
+    // Not reached: the root's frame returns its text when it closes.
+    return ""
+  }
+
+  /// Reads one node: its line's parts and how its children are listed.
+  private mutating func visit(_ value: Any, label: String?, key: String?, depth: Int) -> Visit {
     guard depth <= Self.maximumDepth else {
       UnavailableSnapshot.report(
         """
@@ -79,7 +130,7 @@ struct TreeDumper {
         deeper than .dump writes. Snapshot a shallower view of it, such as an array of its nodes.
         """
       )
-      return ""
+      return .text("")
     }
     let mirror = Mirror(reflecting: value)
     let object: ObjectIdentifier? =
@@ -89,7 +140,7 @@ struct TreeDumper {
     var typeName: String { String(describing: mirror.subjectType) }
     let count = mirror.children.count
 
-    var description: String
+    let description: String
     var order: ChildOrder = .declared
     // A plain struct or class: the only kind whose instances are tracked for cycles.
     var sortsMembers = false
@@ -127,29 +178,33 @@ struct TreeDumper {
       }
     }
 
-    let indentation = String(repeating: "  ", count: depth)
     if order != .none, count > 0, let object, isCircular(object, sortsMembers: sortsMembers) {
-      return "\(indentation)▿ \(label ?? "value") (circular reference detected)\n"
+      let indentation = String(repeating: "  ", count: depth)
+      return .text("\(indentation)▿ \(label ?? "value") (circular reference detected)\n")
     }
+    let isOnPath = order != .none && object != nil
+    if isOnPath, let object { path.append((object, sortsMembers)) }
+    var frame = Frame(
+      label: label,
+      key: key,
+      depth: depth,
+      description: description,
+      order: order,
+      isOnPath: isOnPath,
+      children: (order == .none ? Mirror.Children([]) : mirror.children).makeIterator()
+    )
+    guard order != .none else { return .text(Self.text(of: frame)) }
+    frame.written.reserveCapacity(count)
+    return .frame(frame)
+  }
 
-    // `key` is the label as Swift escapes it (the sort key), computed once per child rather than
-    // in every comparison of the sort.
-    var children: [(key: String?, text: String)] = []
-    if order != .none {
-      if let object { path.append((object, sortsMembers)) }
-      children.reserveCapacity(count)
-      for child in mirror.children {
-        let text = render(child.value, label: child.label, depth: depth + 1)
-        children.append((order == .sorted ? child.label?.debugDescription : nil, text))
-      }
-      if object != nil { path.removeLast() }
-      if order == .sorted { children.sort(by: Self.precedes) }
-    }
-
-    var text = indentation + (children.isEmpty ? "- " : "▿ ")
-    if let label { text += "\(label): " }
-    description += "\n"
-    text += description
+  /// A node's text: its line, then its children's text, sorted when its order says so.
+  private static func text(of frame: Frame) -> String {
+    var children = frame.written
+    if frame.order == .sorted { children.sort(by: precedes) }
+    var text = String(repeating: "  ", count: frame.depth) + (children.isEmpty ? "- " : "▿ ")
+    if let label = frame.label { text += "\(label): " }
+    text += frame.description + "\n"
     for child in children { text += child.text }
     return text
   }

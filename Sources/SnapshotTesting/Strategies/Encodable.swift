@@ -81,7 +81,8 @@ extension Snapshotting where Value: Encodable, Format == String {
   ///
   /// - Parameter encoder: Its `outputFormat` and `userInfo` are used. The XML format is written
   ///   exactly as upstream writes it (see ``plist``); other formats come from the encoder itself
-  ///   and are stored as text with invalid UTF-8 replaced, so prefer `.xml`.
+  ///   and are stored as text with invalid UTF-8 replaced, so prefer `.xml`. In the XML format a
+  ///   value nested more than 1,000 levels deep fails the assertion.
   public static func plist(_ encoder: PropertyListEncoder) -> Snapshotting {
     var strategy = SimplySnapshotting<String>.lines.pullback { (value: Value) in
       guard encoder.outputFormat == .xml else {
@@ -89,7 +90,16 @@ extension Snapshotting where Value: Encodable, Format == String {
       }
       let treeEncoder = PropertyListTreeEncoder(userInfo: encoder.userInfo)
       do {
-        return PropertyListXMLWriter.document(for: try treeEncoder.encode(value))
+        guard let document = PropertyListXMLWriter.document(for: try treeEncoder.encode(value))
+        else {
+          return UnavailableSnapshot.report(
+            """
+            The value is nested more than \(PropertyListXMLWriter.maximumDepth) levels deep, \
+            deeper than .plist writes. Snapshot a shallower view of it.
+            """
+          )
+        }
+        return document
       } catch {
         return UnavailableSnapshot.report(
           "Could not encode \(type(of: value)) as property list: \(error)"

@@ -16,14 +16,26 @@ import Foundation
 /// text boxes add no line: their children take their place. Adjacent text runs are joined, with
 /// white space collapsed. A node whose only child is text shows it after a colon; a node whose
 /// only text repeats its name shows none.
+///
+/// Nothing here recurses on the tree's depth: it is built, written and freed with stacks of its
+/// own, so a page nested as deep as memory allows neither crashes nor overflows. A tree deeper
+/// than ``maximumDepth`` is not written (its text would grow with the square of its depth).
 struct AccessibilityTree {
   /// One line of the snapshot and what it holds.
-  indirect enum Item: Equatable {
+  ///
+  /// Not `Equatable`: a synthesized `==` would recurse on the depth of the children.
+  indirect enum Item {
     case text(String)
     case node(role: String, name: String, attributes: [String], children: [Item])
   }
 
-  let items: [Item]
+  /// The top-level items, held by a box that frees them level by level.
+  private let forest: Forest
+
+  var items: [Item] { forest.items }
+
+  /// The most nested lines written: a deeper tree fails the snapshot instead.
+  static let maximumDepth = 1_000
 
   /// Roles that add no line of their own when they have no name.
   static let transparentRoles: Set<String> = [
@@ -46,41 +58,118 @@ struct AccessibilityTree {
       if let identifier = node.string("nodeId") { byIdentifier[identifier] = node }
     }
     let roots = nodes.filter { $0.string("parentId") == nil }
-    var visited = Set<String>()
-    items = Self.merge(roots.flatMap { Self.items(for: $0, in: byIdentifier, visited: &visited) })
+    forest = Forest(Self.merge(Self.items(of: roots, in: byIdentifier)))
   }
 
   init(items: [Item]) {
-    self.items = items
+    forest = Forest(items)
   }
 
-  /// The snapshot's text, ending in a newline (empty for an empty tree).
-  var yaml: String {
+  /// The snapshot's text, ending in a newline (empty for an empty tree), or `nil` when the tree
+  /// is nested deeper than ``maximumDepth``.
+  var yaml: String? {
     var lines: [String] = []
-    Self.render(items, indent: "", into: &lines)
+    // The items still to write at each open level, in reverse, the next one last.
+    var levels: [[Item]] = [items.reversed()]
+    while !levels.isEmpty {
+      guard let item = levels[levels.count - 1].popLast() else {
+        levels.removeLast()
+        continue
+      }
+      let indent = String(repeating: "  ", count: levels.count - 1)
+      switch item {
+      case .text(let text):
+        lines.append("\(indent)- text: \(Self.yamlValue(text))")
+      case .node(let role, let name, let attributes, let children):
+        var key = role
+        if !name.isEmpty { key += " " + Self.quoted(name) }
+        for attribute in attributes { key += " [\(attribute)]" }
+        if children.isEmpty {
+          lines.append("\(indent)- \(Self.yamlKey(key))")
+        } else if children.count == 1, case .text(let text) = children[0] {
+          lines.append("\(indent)- \(Self.yamlKey(key)): \(Self.yamlValue(text))")
+        } else {
+          guard levels.count < Self.maximumDepth else { return nil }
+          lines.append("\(indent)- \(Self.yamlKey(key)):")
+          levels.append(children.reversed())
+        }
+      }
+    }
     return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Holds the items and frees them a level at a time: a deep chain of `Item`s released by the
+  /// runtime would release each level from inside the one above, one stack frame per level.
+  private final class Forest {
+    private(set) var items: [Item]
+
+    init(_ items: [Item]) {
+      self.items = items
+    }
+
+    deinit {
+      // Each list is dropped only after its items' children are held here, so dropping it
+      // frees one level and no more.
+      var lists = [items]
+      items = []
+      while let list = lists.popLast() {
+        for case .node(_, _, _, let children) in list where !children.isEmpty {
+          lists.append(children)
+        }
+      }
+    }
   }
 
   // MARK: Building
 
-  private static func items(
-    for node: JSONMessage,
-    in nodes: [String: JSONMessage],
-    visited: inout Set<String>
-  ) -> [Item] {
-    // A malformed tree with a cycle must not recurse forever.
-    if let identifier = node.string("nodeId") {
-      guard visited.insert(identifier).inserted else { return [] }
-    }
-    let childIdentifiers = (node["childIds"] as? [Any] ?? []).compactMap { $0 as? String }
+  /// A node being built: its children's items so far, and which child comes next.
+  private struct Frame {
+    let node: JSONMessage
+    let childIdentifiers: [String]
+    var next = 0
     var children: [Item] = []
-    for identifier in childIdentifiers {
-      if let child = nodes[identifier] {
-        children += items(for: child, in: nodes, visited: &visited)
-      }
-    }
-    children = merge(children)
+  }
 
+  /// The items of `roots` and the nodes under them, each node's children's items built before
+  /// the node's own, with a stack of nodes rather than the call stack.
+  private static func items(of roots: [JSONMessage], in nodes: [String: JSONMessage]) -> [Item] {
+    var result: [Item] = []
+    // A malformed tree with a cycle must not walk forever: each node is entered once.
+    var visited = Set<String>()
+    var frames: [Frame] = []
+    var pendingRoots = roots[...]
+    while true {
+      let entering: JSONMessage
+      if let top = frames.indices.last {
+        guard frames[top].next < frames[top].childIdentifiers.count else {
+          let frame = frames.removeLast()
+          let made = items(for: frame.node, children: merge(frame.children))
+          if frames.isEmpty {
+            result += made
+          } else {
+            frames[frames.count - 1].children += made
+          }
+          continue
+        }
+        let identifier = frames[top].childIdentifiers[frames[top].next]
+        frames[top].next += 1
+        guard let child = nodes[identifier] else { continue }
+        entering = child
+      } else {
+        guard let root = pendingRoots.popFirst() else { return result }
+        entering = root
+      }
+      if let identifier = entering.string("nodeId") {
+        guard visited.insert(identifier).inserted else { continue }
+      }
+      let childIdentifiers = (entering["childIds"] as? [Any] ?? []).compactMap { $0 as? String }
+      frames.append(Frame(node: entering, childIdentifiers: childIdentifiers))
+    }
+  }
+
+  /// The items a node stands for, given its children's (merged).
+  private static func items(for node: JSONMessage, children: [Item]) -> [Item] {
+    var children = children
     let rawRole = node.message("role")?.string("value") ?? "none"
     let rawName = node.message("name")?.string("value") ?? ""
     let name = collapse(rawName)
@@ -96,7 +185,7 @@ struct AccessibilityTree {
     if rawRole == "RootWebArea" || rawRole == "WebArea" { return children }
 
     let role = roleNames[rawRole] ?? rawRole
-    if children == [.text(name)] { children = [] }
+    if children.count == 1, case .text(let text) = children[0], text == name { children = [] }
     return [
       .node(
         role: role,
@@ -162,28 +251,7 @@ struct AccessibilityTree {
     text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
   }
 
-  // MARK: Rendering
-
-  private static func render(_ items: [Item], indent: String, into lines: inout [String]) {
-    for item in items {
-      switch item {
-      case .text(let text):
-        lines.append("\(indent)- text: \(yamlValue(text))")
-      case .node(let role, let name, let attributes, let children):
-        var key = role
-        if !name.isEmpty { key += " " + quoted(name) }
-        for attribute in attributes { key += " [\(attribute)]" }
-        if children.isEmpty {
-          lines.append("\(indent)- \(yamlKey(key))")
-        } else if children.count == 1, case .text(let text) = children[0] {
-          lines.append("\(indent)- \(yamlKey(key)): \(yamlValue(text))")
-        } else {
-          lines.append("\(indent)- \(yamlKey(key)):")
-          render(children, indent: indent + "  ", into: &lines)
-        }
-      }
-    }
-  }
+  // MARK: Writing
 
   /// A name in double quotes, with quotes, backslashes and control characters escaped.
   static func quoted(_ text: String) -> String {

@@ -13,7 +13,8 @@ extension Snapshotting where Value == WebPage, Format == String {
   /// ```
   ///
   /// The page loads as for ``Snapshotting/image(width:height:fullPage:element:masking:precision:perceptualPrecision:ignoringAntialiasing:maxDifferentPixels:)``
-  /// at 1280×720.
+  /// at 1280×720. A tree nested more than 1,000 levels deep fails the assertion, naming the
+  /// limit.
   public static var accessibilityTree: Snapshotting {
     var strategy = SimplySnapshotting<String>.lines.asyncPullback { (page: WebPage) in
       WebRendering.snapshot(
@@ -23,7 +24,10 @@ extension Snapshotting where Value == WebPage, Format == String {
         placeholder: { "" }
       ) { session throws(WebSnapshotError) in
         let reply = try await session.send("Accessibility.getFullAXTree")
-        return AccessibilityTree(nodes: reply.messages("nodes")).yaml
+        guard let yaml = AccessibilityTree(nodes: reply.messages("nodes")).yaml else {
+          throw .accessibilityTreeTooDeep(maximumDepth: AccessibilityTree.maximumDepth)
+        }
+        return yaml
       }
     }
     strategy.pathExtension = "yml"

@@ -42,6 +42,8 @@ enum WebSnapshotError: Error, CustomStringConvertible, Equatable {
   case dialogOpened(kind: String, message: String)
   /// The page opened a window that can reach it (`window.open` without `noopener`).
   case popupWithOpener(url: String)
+  /// The page's accessibility tree is nested deeper than the snapshot writes.
+  case accessibilityTreeTooDeep(maximumDepth: Int)
 
   var description: String {
     switch self {
@@ -115,6 +117,12 @@ enum WebSnapshotError: Error, CustomStringConvertible, Equatable {
       return """
         The web page opened a JavaScript \(kind) dialog ("\(message)"), which was closed at \
         once: a snapshot cannot answer dialogs, so a page under test must not open one.
+        """
+    case .accessibilityTreeTooDeep(let maximumDepth):
+      return """
+        The page's accessibility tree is nested more than \(maximumDepth) levels deep, deeper \
+        than .accessibilityTree writes. Snapshot a part of the page, or a page less deeply \
+        nested.
         """
     case .popupWithOpener(let url):
       return """

@@ -112,6 +112,39 @@ import Testing
     (0..<length).reduce(nil as Link?) { next, _ in Link(next) }
   }
 
+  /// What the thread of ``theDeepestValueIsWrittenOnASmallStack()`` leaves.
+  final class ThreadResult: @unchecked Sendable {
+    var text = ""
+    var reason: String?
+  }
+
+  /// The deepest value `.dump` writes needs no more stack than a shallow one: it is written on
+  /// a thread with a 512 KiB stack. When each level was a call (a few kilobytes each in a debug
+  /// build), this overflowed that stack and killed the test process.
+  @Test func theDeepestValueIsWrittenOnASmallStack() {
+    let result = ThreadResult()
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      // Made, written and freed on the small stack; freed a link at a time.
+      var chain = Self.chain(TreeDumper.maximumDepth / 2)
+      (result.text, result.reason) = UnavailableSnapshot.collecting {
+        var text = ""
+        Snapshotting<Link?, String>.dump.snapshot(chain).run { text = $0 }
+        return text
+      }
+      while let link = chain {
+        chain = link.next
+        link.next = nil
+      }
+      done.signal()
+    }
+    thread.stackSize = 512 << 10
+    thread.start()
+    done.wait()
+    #expect(result.reason == nil)
+    #expect(result.text.split(separator: "\n").count == TreeDumper.maximumDepth + 1)
+  }
+
   @Test func aValueNestedDeeperThanTheLimitFailsInsteadOfCrashing() throws {
     // Each Link is two levels (the optional, then the class).
     let (text, withinLimit) = UnavailableSnapshot.collecting {

@@ -42,6 +42,24 @@ final class PropertyListNode {
     self.content = content
   }
 
+  /// Frees the nodes below a level at a time: released by the runtime, each node would free its
+  /// children from inside its own `deinit`, one stack frame per level, and a deeply nested value
+  /// would overflow the stack.
+  deinit {
+    var pending = elements
+    pending.append(contentsOf: entries.values)
+    elements = []
+    entries = [:]
+    while var node = pending.popLast() {
+      // A node held elsewhere too is not freed here; its children stay with it.
+      guard isKnownUniquelyReferenced(&node) else { continue }
+      pending.append(contentsOf: node.elements)
+      pending.append(contentsOf: node.entries.values)
+      node.elements = []
+      node.entries = [:]
+    }
+  }
+
   static func array() -> PropertyListNode { PropertyListNode(.array) }
   static func dictionary() -> PropertyListNode { PropertyListNode(.dictionary) }
 

@@ -32,20 +32,50 @@ import Foundation
 ///   `<data>` element but never by more than 8 tabs.
 ///
 /// Complexity: O(*n* + *k* log *k*) for a tree of *n* nodes whose largest dictionary has *k* keys.
+///
+/// It walks the tree with a stack of its own, never recursing, and writes no tree nested deeper
+/// than ``maximumDepth`` (each level indents every line below it by a tab, so the text of a deep
+/// chain grows with the square of its depth).
 enum PropertyListXMLWriter {
-  static func document(for root: PropertyListNode) -> String {
+  /// The deepest nesting written: containers inside containers, the root at depth 0.
+  static let maximumDepth = 1000
+
+  /// The document, or `nil` when the tree is nested deeper than ``maximumDepth``.
+  static func document(for root: PropertyListNode) -> String? {
     var xml = """
       <?xml version="1.0" encoding="UTF-8"?>
       <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
       <plist version="1.0">
 
       """
-    write(root, depth: 0, into: &xml)
+    // What is left to write, the next last: nodes, and the closing tags and keys around them.
+    var pending: [Pending] = [.node(root, depth: 0)]
+    while let next = pending.popLast() {
+      switch next {
+      case .text(let text):
+        xml += text
+      case .node(let node, let depth):
+        guard depth <= maximumDepth else { return nil }
+        write(node, depth: depth, into: &xml, then: &pending)
+      }
+    }
     xml += "</plist>\n"
     return xml
   }
 
-  private static func write(_ node: PropertyListNode, depth: Int, into xml: inout String) {
+  private enum Pending {
+    case node(PropertyListNode, depth: Int)
+    case text(String)
+  }
+
+  /// Writes a leaf, or a container's opening tag, leaving its contents and closing tag to
+  /// `pending`.
+  private static func write(
+    _ node: PropertyListNode,
+    depth: Int,
+    into xml: inout String,
+    then pending: inout [Pending]
+  ) {
     let indentation = String(repeating: "\t", count: depth)
     xml += indentation
     switch node.content {
@@ -71,10 +101,10 @@ enum PropertyListXMLWriter {
         return
       }
       xml += "<array>\n"
-      for element in node.elements {
-        write(element, depth: depth + 1, into: &xml)
+      pending.append(.text(indentation + "</array>\n"))
+      for element in node.elements.reversed() {
+        pending.append(.node(element, depth: depth + 1))
       }
-      xml += indentation + "</array>\n"
     case .dictionary:
       let entries = node.sortedEntries
       guard !entries.isEmpty else {
@@ -82,11 +112,11 @@ enum PropertyListXMLWriter {
         return
       }
       xml += "<dict>\n"
-      for (key, value) in entries {
-        xml += indentation + "\t<key>\(escaped(key))</key>\n"
-        write(value, depth: depth + 1, into: &xml)
+      pending.append(.text(indentation + "</dict>\n"))
+      for (key, value) in entries.reversed() {
+        pending.append(.node(value, depth: depth + 1))
+        pending.append(.text(indentation + "\t<key>\(escaped(key))</key>\n"))
       }
-      xml += indentation + "</dict>\n"
     }
   }
 
