@@ -74,6 +74,47 @@ final class DevToolsConnection: @unchecked Sendable {
     return try result.get()
   }
 
+  /// Sends every command at once, in their order, each to its session (`nil`: the browser's),
+  /// and waits once for all their replies: one round trip instead of one each. The replies come
+  /// in the commands' order; a failure is the first failed command's, once every reply is in.
+  func sendTogether(
+    _ commands: [(method: String, params: [String: Any], sessionId: String?)]
+  ) async throws(WebSnapshotError) -> [JSONMessage] {
+    guard !commands.isEmpty else { return [] }
+    let messages = commands.map { ($0.method, JSONMessage($0.params), $0.sessionId) }
+    let replies = Replies(count: messages.count)
+    let results = await withCheckedContinuation { continuation in
+      replies.whenAllIn = { continuation.resume(returning: $0) }
+      for (index, (method, params, sessionId)) in messages.enumerated() {
+        post(method, params, sessionId: sessionId) { replies.receive($0, at: index) }
+      }
+    }
+    return try results.map { (result) throws(WebSnapshotError) in try result.get() }
+  }
+
+  /// The replies to ``sendTogether(_:)``'s commands, handed on once all are in.
+  private final class Replies: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<JSONMessage, WebSnapshotError>?]
+    private var left: Int
+    /// Set before the first command is posted, called once.
+    var whenAllIn: ([Result<JSONMessage, WebSnapshotError>]) -> Void = { _ in }
+
+    init(count: Int) {
+      results = Array(repeating: nil, count: count)
+      left = count
+    }
+
+    func receive(_ result: Result<JSONMessage, WebSnapshotError>, at index: Int) {
+      let all = lock.withLock { () -> [Result<JSONMessage, WebSnapshotError>]? in
+        results[index] = result
+        left -= 1
+        return left == 0 ? results.compactMap { $0 } : nil
+      }
+      if let all { whenAllIn(all) }
+    }
+  }
+
   /// Sends a command without waiting for its reply.
   func post(_ method: String, _ params: [String: Any] = [:], sessionId: String? = nil) {
     post(method, JSONMessage(params), sessionId: sessionId) { _ in }
