@@ -39,6 +39,7 @@ public final class ContextReuseMeasurement: Sendable {
 
   private let durations = Locked<[Double]>([])
 
+  /// A measurement that treats contexts as `reuse` says.
   public init(_ reuse: Reuse) {
     self.reuse = reuse
   }

@@ -82,9 +82,8 @@ final class DevToolsConnection: @unchecked Sendable {
   ) async throws(WebSnapshotError) -> [JSONMessage] {
     guard !commands.isEmpty else { return [] }
     let messages = commands.map { ($0.method, JSONMessage($0.params), $0.sessionId) }
-    let replies = Replies(count: messages.count)
     let results = await withCheckedContinuation { continuation in
-      replies.whenAllIn = { continuation.resume(returning: $0) }
+      let replies = Replies(count: messages.count) { continuation.resume(returning: $0) }
       for (index, (method, params, sessionId)) in messages.enumerated() {
         post(method, params, sessionId: sessionId) { replies.receive($0, at: index) }
       }
@@ -93,23 +92,23 @@ final class DevToolsConnection: @unchecked Sendable {
   }
 
   /// The replies to ``sendTogether(_:)``'s commands, handed on once all are in.
-  private final class Replies: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [Result<JSONMessage, WebSnapshotError>?]
-    private var left: Int
-    /// Set before the first command is posted, called once.
-    var whenAllIn: ([Result<JSONMessage, WebSnapshotError>]) -> Void = { _ in }
+  private final class Replies: Sendable {
+    private let state: Locked<(results: [Result<JSONMessage, WebSnapshotError>?], left: Int)>
+    private let whenAllIn: @Sendable ([Result<JSONMessage, WebSnapshotError>]) -> Void
 
-    init(count: Int) {
-      results = Array(repeating: nil, count: count)
-      left = count
+    init(
+      count: Int,
+      whenAllIn: @escaping @Sendable ([Result<JSONMessage, WebSnapshotError>]) -> Void
+    ) {
+      state = Locked((Array(repeating: nil, count: count), count))
+      self.whenAllIn = whenAllIn
     }
 
     func receive(_ result: Result<JSONMessage, WebSnapshotError>, at index: Int) {
-      let all = lock.withLock { () -> [Result<JSONMessage, WebSnapshotError>]? in
-        results[index] = result
-        left -= 1
-        return left == 0 ? results.compactMap { $0 } : nil
+      let all = state.withLock { state -> [Result<JSONMessage, WebSnapshotError>]? in
+        state.results[index] = result
+        state.left -= 1
+        return state.left == 0 ? state.results.compactMap { $0 } : nil
       }
       if let all { whenAllIn(all) }
     }
