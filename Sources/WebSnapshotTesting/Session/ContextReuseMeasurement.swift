@@ -3,7 +3,7 @@ import RunRecord
 
 /// Measurement only: how the web snapshots started inside ``run(_:)`` treat a finished page's
 /// browser context, and how long each reset of a kept context took. For `Benchmarks/Web`, which
-/// weighs the reset (``ContextReset``) against what reuse saves, in one run.
+/// weighs the reset (`ContextReset`) against what reuse saves, in one run.
 ///
 /// ```swift
 /// @_spi(Benchmarks) import WebSnapshotTesting
@@ -15,8 +15,8 @@ import RunRecord
 ///
 /// Why an `@_spi(Benchmarks)` entry, and not a setting: the benchmark is a package of its own and
 /// cannot reach `package` declarations, and the reset must not be something a user can turn
-/// off. This is no part of the public API (the documentation and the API check leave it out;
-/// it takes `@_spi(Benchmarks) import` written in code), there is no environment variable or
+/// off. This is no part of the public API (the documentation leaves it out, and it takes
+/// `@_spi(Benchmarks) import` written in code), there is no environment variable or
 /// configuration behind it, and it holds only for the snapshots started inside ``run(_:)``
 /// (through a task-local): a context handed on without its reset is never given to a snapshot
 /// outside it, which gets a new context instead.
