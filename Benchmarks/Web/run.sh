@@ -3,6 +3,11 @@
 # 800×600: warm (median of 50 snapshots in a running browser), cold (a fresh process: start the
 # browser, take the first snapshot; median of 5), and 50 snapshots at once.
 #
+# Warm is measured three ways in one process, taking turns: as every snapshot does (a finished
+# page's context reset by the browser and reused), with the reset skipped (unsafe: measurement
+# only, through `ContextReuseMeasurement`, `@_spi(Benchmarks)`), and with a new context for
+# every snapshot; then how long the reset itself took.
+#
 #   Benchmarks/Web/run.sh         needs /usr/bin/chromium and `pip install playwright` (its own
 #                                 browser download is not used); measures
 #                                 /usr/bin/chromium-headless-shell too when it is installed
@@ -24,9 +29,11 @@ executables=(/usr/bin/chromium)
 for executable in "${executables[@]}"; do
   export SNAPSHOT_TESTING_CHROMIUM="$executable"
   echo "=== $executable"
-  echo "== warm"
+  echo "== warm ($(uptime | sed 's/.*load/load/'))"
   "$bin" warm 50
+  echo -n "Playwright "
   python3 playwright_benchmark.py warm 50 "$pages"
+  echo -n "Playwright "
   python3 playwright_benchmark.py parts 50 "$pages"
 
   echo "== cold (median of 5 fresh processes)"
@@ -37,4 +44,5 @@ for executable in "${executables[@]}"; do
 
   echo "== parallel"
   "$bin" parallel 50
+  echo "== ($(uptime | sed 's/.*load/load/'))"
 done

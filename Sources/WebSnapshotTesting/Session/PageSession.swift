@@ -175,23 +175,8 @@ final class PageSession: DevToolsSessionListener, RequestGuardOwner, @unchecked 
   /// Sends several commands at once and waits for all their replies: one round trip instead of
   /// one per command.
   func sendAll(_ commands: [(String, [String: Any])]) async throws(WebSnapshotError) {
-    let results = await withTaskGroup(of: WebSnapshotError?.self) { group in
-      for (method, params) in commands {
-        let parameters = JSONMessage(params)
-        group.addTask {
-          do throws(WebSnapshotError) {
-            _ = try await self.send(method, parameters.object)
-            return nil
-          } catch {
-            return error
-          }
-        }
-      }
-      var errors: [WebSnapshotError] = []
-      for await error in group { if let error { errors.append(error) } }
-      return errors
-    }
-    if let first = results.first { throw first }
+    try throwIfFailed()
+    _ = try await connection.sendTogether(commands.map { ($0.0, $0.1, sessionIdentifier) })
   }
 
   /// Navigates to `address` and waits for its `load` event.

@@ -65,11 +65,17 @@ actor SharedBrowser {
     let browser = try await browser()
     let taken: Spare
     let madeAhead: Bool
+    let reuse = ContextReuseMeasurement.currentReuse
+    // A context handed on without its reset goes only to a snapshot measured that way.
+    if let unreset = spare, unreset.handedOnUnreset, reuse != .reusedWithoutReset {
+      Self.dispose(unreset)
+      spare = nil
+    }
     if let spare, spare.browser === browser {
       taken = spare
       madeAhead = true
     } else {
-      taken = nextPage(in: browser, viewport)
+      taken = nextPage(in: browser, viewport, reuse)
       madeAhead = false
     }
     spare = nil
@@ -91,7 +97,7 @@ actor SharedBrowser {
     // window delays the snapshot's own replies by 40 to 70 ms. The next page is made when this
     // one closes instead.
     if madeAhead {
-      if spare == nil { spare = nextPage(in: browser, viewport) }
+      if spare == nil { spare = nextPage(in: browser, viewport, reuse) }
     } else if spare == nil {
       deferredViewport = viewport
     }
@@ -109,7 +115,7 @@ actor SharedBrowser {
     guard let viewport = deferredViewport else { return }
     deferredViewport = nil
     guard spare == nil, let current, current.isRunning else { return }
-    spare = nextPage(in: current, viewport)
+    spare = nextPage(in: current, viewport, ContextReuseMeasurement.currentReuse)
   }
 
   /// Pages made in the emptied contexts of closed pages, for the next snapshots of their
@@ -120,10 +126,27 @@ actor SharedBrowser {
   private static let idlePageLimit = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount) + 1
 
   /// A page of an emptied context of `browser` if there is one, else one in a new context.
-  private func nextPage(in browser: Browser, _ viewport: Viewport) -> Spare {
+  /// A context handed on without its reset (``ContextReuseMeasurement``) is taken only under
+  /// `.reusedWithoutReset`, and disposed otherwise.
+  private func nextPage(
+    in browser: Browser,
+    _ viewport: Viewport,
+    _ reuse: ContextReuseMeasurement.Reuse
+  ) -> Spare {
     idlePages.removeAll { $0.browser !== browser }
+    if reuse != .reusedWithoutReset {
+      for unreset in idlePages where unreset.handedOnUnreset { Self.dispose(unreset) }
+      idlePages.removeAll { $0.handedOnUnreset }
+    }
     return idlePages.popLast()
       ?? Spare(browser: browser, viewport: viewport, page: prepare(in: browser, viewport))
+  }
+
+  /// Closes the page of `spare` and disposes its context, once it is made.
+  private static func dispose(_ spare: Spare) {
+    Task(executorPreference: WebExecutor.shared) {
+      if case .success(let session) = await spare.page.value { session.close() }
+    }
   }
 
   /// Closes `session`'s page. Its context is kept for a later page when `reusable` and the page
@@ -133,7 +156,10 @@ actor SharedBrowser {
   /// otherwise.
   func close(_ session: PageSession, reusable: Bool) {
     defer { makeDeferredPage() }
-    guard reusable, session.contextTouched == nil, let current, current.isRunning,
+    let measurement = ContextReuseMeasurement.current
+    let reuse = measurement?.reuse ?? .resetAndReused
+    guard reusable, reuse != .neverReused, session.contextTouched == nil, let current,
+      current.isRunning,
       current.connection === session.connection, idlePages.count < Self.idlePageLimit
     else {
       session.close()
@@ -154,7 +180,7 @@ actor SharedBrowser {
     // window (the last tab closed would close it) is not made again.
     let viewport = spare?.viewport ?? deferredViewport ?? Viewport(width: 1280, height: 720)
     let browser = current
-    let skipReset = TestHooks.value(SkipReset.self) == true
+    let skipReset = reuse == .reusedWithoutReset
     let page = Task(executorPreference: WebExecutor.shared) {
       () -> Result<PageSession, WebSnapshotError> in
       let context = session.contextIdentifier
@@ -165,7 +191,10 @@ actor SharedBrowser {
           return .success(next)
         }
         do throws(WebSnapshotError) {
+          let started = DispatchTime.now()
           try await ContextReset.reset(context, keeping: next)
+          let nanoseconds = DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds
+          measurement?.recordReset(milliseconds: Double(nanoseconds) / 1e6)
         } catch {
           next.close()
           throw error
@@ -182,13 +211,9 @@ actor SharedBrowser {
         }
       }
     }
-    idlePages.append(Spare(browser: browser, viewport: viewport, page: page))
-  }
-
-  /// Whether a kept context is handed on without ``ContextReset`` (for the test that shows the
-  /// isolation tests fail without it, through `TestHooks`).
-  enum SkipReset: TestHookKey {
-    typealias Value = Bool
+    idlePages.append(
+      Spare(browser: browser, viewport: viewport, page: page, handedOnUnreset: skipReset)
+    )
   }
 
   /// A page being made ready, for `browser`, at `viewport`.
@@ -196,6 +221,8 @@ actor SharedBrowser {
     var browser: Browser
     var viewport: Viewport
     var page: Task<Result<PageSession, WebSnapshotError>, Never>
+    /// Whether its context was handed on without ``ContextReset`` (measurement only).
+    var handedOnUnreset = false
   }
 
   private var spare: Spare?

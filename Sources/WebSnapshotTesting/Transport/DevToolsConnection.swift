@@ -74,6 +74,46 @@ final class DevToolsConnection: @unchecked Sendable {
     return try result.get()
   }
 
+  /// Sends every command at once, in their order, each to its session (`nil`: the browser's),
+  /// and waits once for all their replies: one round trip instead of one each. The replies come
+  /// in the commands' order; a failure is the first failed command's, once every reply is in.
+  func sendTogether(
+    _ commands: [(method: String, params: [String: Any], sessionId: String?)]
+  ) async throws(WebSnapshotError) -> [JSONMessage] {
+    guard !commands.isEmpty else { return [] }
+    let messages = commands.map { ($0.method, JSONMessage($0.params), $0.sessionId) }
+    let results = await withCheckedContinuation { continuation in
+      let replies = Replies(count: messages.count) { continuation.resume(returning: $0) }
+      for (index, (method, params, sessionId)) in messages.enumerated() {
+        post(method, params, sessionId: sessionId) { replies.receive($0, at: index) }
+      }
+    }
+    return try results.map { (result) throws(WebSnapshotError) in try result.get() }
+  }
+
+  /// The replies to ``sendTogether(_:)``'s commands, handed on once all are in.
+  private final class Replies: Sendable {
+    private let state: Locked<(results: [Result<JSONMessage, WebSnapshotError>?], left: Int)>
+    private let whenAllIn: @Sendable ([Result<JSONMessage, WebSnapshotError>]) -> Void
+
+    init(
+      count: Int,
+      whenAllIn: @escaping @Sendable ([Result<JSONMessage, WebSnapshotError>]) -> Void
+    ) {
+      state = Locked((Array(repeating: nil, count: count), count))
+      self.whenAllIn = whenAllIn
+    }
+
+    func receive(_ result: Result<JSONMessage, WebSnapshotError>, at index: Int) {
+      let all = state.withLock { state -> [Result<JSONMessage, WebSnapshotError>]? in
+        state.results[index] = result
+        state.left -= 1
+        return state.left == 0 ? state.results.compactMap { $0 } : nil
+      }
+      if let all { whenAllIn(all) }
+    }
+  }
+
   /// Sends a command without waiting for its reply.
   func post(_ method: String, _ params: [String: Any] = [:], sessionId: String? = nil) {
     post(method, JSONMessage(params), sessionId: sessionId) { _ in }

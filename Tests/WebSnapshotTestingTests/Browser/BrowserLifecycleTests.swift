@@ -5,7 +5,7 @@ import SnapshotTesting
 import TestSupport
 import XCTest
 
-@testable import WebSnapshotTesting
+@_spi(Benchmarks) @testable import WebSnapshotTesting
 
 #if canImport(Glibc)
   import Glibc
@@ -176,9 +176,9 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     XCTAssertEqual(try first.pngData(), try last.pngData())
   }
 
-  /// The isolation tests rest on the reset of a reused context: skipped (through the test
-  /// seam), a page's local storage is seen by a later page in its context; with the reset, no
-  /// later page sees it.
+  /// The isolation tests rest on the reset of a reused context: skipped (through the
+  /// benchmark's measurement entry), a page's local storage is seen by a later page in its
+  /// context; with the reset, no later page sees it, nor does a page after the measurement.
   func testIsolationFailsWithoutTheResetOfAReusedContext() throws {
     stopSharedBrowser()
     defer { stopSharedBrowser() }
@@ -189,8 +189,13 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
       return (0..<5).map { _ in StateIsolationTests.take(WebPage(html: "<p>probe</p>"), probe).value
       }
     }
-    let skipped = TestHooks.with(SharedBrowser.SkipReset.self, true) { laterFindings() }
+    let skipped = ContextReuseMeasurement(.reusedWithoutReset).run { laterFindings() }
     XCTAssertTrue(skipped.contains("kept"), "no later page saw the storage: \(skipped)")
+    // A context handed on unreset inside the measurement never serves a snapshot outside it.
+    let after = (0..<3).map { _ in
+      StateIsolationTests.take(WebPage(html: "<p>probe</p>"), probe).value
+    }
+    XCTAssertEqual(after, Array(repeating: "", count: 3))
     stopSharedBrowser()
     let reset = laterFindings()
     XCTAssertEqual(reset, Array(repeating: "", count: 5))

@@ -2,11 +2,16 @@ import Dispatch
 import Foundation
 import ImageSnapshotTesting
 import SnapshotTesting
-import WebSnapshotTesting
+// Only for `ContextReuseMeasurement`, which weighs the reset of a kept browser context against
+// what reuse saves; everything else goes through the public API.
+@_spi(Benchmarks) import WebSnapshotTesting
 
 // WebBenchmark pages <folder>    writes the twelve pages (for the Playwright side)
 // WebBenchmark cold              one snapshot in a fresh process: start the browser, snapshot
-// WebBenchmark warm <count>      snapshots one after another in a running browser
+// WebBenchmark warm <count>      snapshots one after another in a running browser: as every
+//                                snapshot does (contexts reused, reset by the browser), and, in
+//                                rounds alternating with it, with the reset skipped (unsafe,
+//                                measurement only) and with a new context for every snapshot
 // WebBenchmark parallel <count>  that many snapshots at once; wall time and browsers started
 
 let strategy = Snapshotting<WebPage, Bitmap>.image(width: 800, height: 600)
@@ -76,19 +81,47 @@ case "cold":
 case "warm":
   let count = Int(arguments.dropFirst().first ?? "") ?? 50
   _ = snapshot(page(0))  // starts the browser
-  var times: [Double] = []
-  for index in 0..<count {
-    let start = DispatchTime.now()
-    _ = snapshot(page(index))
-    times.append(seconds(since: start) * 1000)
+  // The three ways take turns, in rounds of 10 timed snapshots each, so that a change in the
+  // machine's load weighs on all of them alike. The first two snapshots of a turn are not
+  // timed: they take the pages the previous way left ready.
+  let ways: [(name: String, measurement: ContextReuseMeasurement)] = [
+    ("warm", ContextReuseMeasurement(.resetAndReused)),
+    ("warm, reset skipped (unsafe)", ContextReuseMeasurement(.reusedWithoutReset)),
+    ("warm, new context each", ContextReuseMeasurement(.neverReused)),
+  ]
+  var times = Array(repeating: [Double](), count: ways.count)
+  let turn = 10
+  var index = 0
+  while times[0].count < count {
+    for (way, (_, measurement)) in ways.enumerated() {
+      measurement.run {
+        for step in 0..<(2 + min(turn, count - times[way].count)) {
+          let start = DispatchTime.now()
+          _ = snapshot(page(index))
+          index += 1
+          if step >= 2 { times[way].append(seconds(since: start) * 1000) }
+        }
+      }
+    }
   }
+  for (way, (name, _)) in ways.enumerated() {
+    print(
+      name
+        + String(
+          format: " median %.1f ms, min %.1f ms, max %.1f ms over %d snapshots",
+          median(times[way]),
+          times[way].min() ?? 0,
+          times[way].max() ?? 0,
+          times[way].count
+        )
+    )
+  }
+  let resets = ways[0].measurement.resetMilliseconds
   print(
     String(
-      format: "warm median %.1f ms, min %.1f ms, max %.1f ms over %d snapshots",
-      median(times),
-      times.min() ?? 0,
-      times.max() ?? 0,
-      count
+      format: "the reset itself (after its snapshot was handed on) median %.1f ms over %d resets",
+      resets.isEmpty ? 0 : median(resets),
+      resets.count
     )
   )
 case "parallel":
