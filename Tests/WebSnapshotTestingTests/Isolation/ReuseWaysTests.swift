@@ -115,7 +115,9 @@ extension StateIsolationTests {
     )
     let planted = Self.take(page, Self.evaluating("Object.keys(localStorage).join(',')"))
     #expect(planted.failure == nil, "\(planted.failure ?? "")")
-    #expect(planted.value == "")
+    // Not whether the page's own snapshot saw the write: on a starved machine its 10 ms timer
+    // can miss 100 ms while scripts still run, and it writes early (seen once at a load of 20).
+    // Early or late, no later page may find it.
     Self.expectLaterPagesFind("", with: "Object.keys(localStorage).join(',')")
   }
 
