@@ -165,65 +165,79 @@ private struct PrettyJSONWalk {
   /// Writes the value at `index` (after whitespace), and steps past it.
   ///
   /// The arrays and objects being written are frames on an array, not calls on the stack, so
-  /// no depth exhausts it; the innermost frame's place on it is its nesting level.
+  /// no depth exhausts it; the innermost frame's place on it is its nesting level. Scalars are
+  /// written in a run by the innermost container's frame, which hands back only at a container.
   mutating func writeValue() {
     var open: [Frame] = []
     while true {
       // A value at nesting `open.count`: a scalar is written, a container's frame entered.
-      let level = open.count
-      skipWhitespace()
-      switch bytes[index] {
-      case UInt8(ascii: "{"):
-        open.append(beginObject())
-      case UInt8(ascii: "["):
-        index += 1
-        text.append(UInt8(ascii: "["))
-        text.append(0x0A)
-        skipWhitespace()
-        if bytes[index] != UInt8(ascii: "]") {
-          open.append(Frame(isObject: false))
+      if !writeScalar() {
+        if bytes[index] == UInt8(ascii: "{") {
+          open.append(beginObject())
         } else {
-          // Empty: both line breaks, as the encoder writes it.
           index += 1
-          endContainer(UInt8(ascii: "]"), level: level)
+          text.append(UInt8(ascii: "["))
+          text.append(0x0A)
+          skipWhitespace()
+          if bytes[index] != UInt8(ascii: "]") {
+            open.append(Frame(isObject: false))
+          } else {
+            // Empty: both line breaks, as the encoder writes it.
+            index += 1
+            endContainer(UInt8(ascii: "]"), level: open.count)
+          }
         }
-      case UInt8(ascii: "\""): writeString()
-      case UInt8(ascii: "t"): copy(count: 4)
-      case UInt8(ascii: "f"): copy(count: 5)
-      case UInt8(ascii: "n"): copy(count: 4)
-      default: writeNumber()
       }
-      // The next element or member of the innermost container, closing those that are done.
+      // The innermost container's next elements or members, up to one that is a container;
+      // those that are done are closed.
       while let last = open.indices.last {
         if open[last].isObject {
-          if let valueStart = nextMember(of: &open[last], level: last) {
-            index = valueStart
-            break
-          }
+          if nextMember(of: &open[last], level: last) { break }
           let frame = open.removeLast()
           endContainer(UInt8(ascii: "}"), level: last)
           members.removeSubrange(frame.base...)
           decodedNames.removeSubrange(frame.decodedBase...)
           index = frame.end
         } else {
-          if !open[last].first {
-            skipWhitespace()
-            if bytes[index] != UInt8(ascii: ",") {
-              index += 1  // `]`
-              open.removeLast()
-              endContainer(UInt8(ascii: "]"), level: last)
-              continue
-            }
-            index += 1
-            text.append(UInt8(ascii: ","))
-            text.append(0x0A)
-          }
-          open[last].first = false
-          appendSpaces(2 * (last + 1))
-          break
+          if nextElement(of: &open[last], level: last) { break }
+          index += 1  // `]`
+          open.removeLast()
+          endContainer(UInt8(ascii: "]"), level: last)
         }
       }
       if open.isEmpty { return }
+    }
+  }
+
+  /// Writes the scalar at `index` (after whitespace), stepping past it, and returns `true`; at
+  /// an array or an object, returns `false` and writes nothing.
+  mutating func writeScalar() -> Bool {
+    skipWhitespace()
+    switch bytes[index] {
+    case UInt8(ascii: "{"), UInt8(ascii: "["): return false
+    case UInt8(ascii: "\""): writeString()
+    case UInt8(ascii: "t"): copy(count: 4)
+    case UInt8(ascii: "f"): copy(count: 5)
+    case UInt8(ascii: "n"): copy(count: 4)
+    default: writeNumber()
+    }
+    return true
+  }
+
+  /// Writes the array `frame`'s next elements at `level`, one a line one level in, up to one
+  /// that is a container (then returns `true`, at it) or the end (`false`, at its `]`).
+  mutating func nextElement(of frame: inout Frame, level: Int) -> Bool {
+    while true {
+      if !frame.first {
+        skipWhitespace()
+        if bytes[index] != UInt8(ascii: ",") { return false }
+        index += 1
+        text.append(UInt8(ascii: ","))
+        text.append(0x0A)
+      }
+      frame.first = false
+      appendSpaces(2 * (level + 1))
+      if !writeScalar() { return true }
     }
   }
 
@@ -293,10 +307,10 @@ private struct PrettyJSONWalk {
     return frame
   }
 
-  /// Writes the next member's name of the object `frame` at `level`, up to its value, and
-  /// returns where the value starts; `nil` when every member is written. Members written
-  /// inside it push theirs above its `top` and take them off again.
-  mutating func nextMember(of frame: inout Frame, level: Int) -> Int? {
+  /// Writes the object `frame`'s next members at `level`, one a line one level in, up to one
+  /// whose value is a container (then returns `true`, at that value) or the last (`false`).
+  /// Members written inside that value push theirs above `frame.top` and take them off again.
+  mutating func nextMember(of frame: inout Frame, level: Int) -> Bool {
     while frame.next < frame.top {
       let position = frame.next
       frame.next += 1
@@ -318,9 +332,10 @@ private struct PrettyJSONWalk {
       text.append(UInt8(ascii: " "))
       text.append(UInt8(ascii: ":"))
       text.append(UInt8(ascii: " "))
-      return member.valueStart
+      index = member.valueStart
+      if !writeScalar() { return true }
     }
-    return nil
+    return false
   }
 
   /// Sorts the members in `range` by the names' UTF-8 bytes, as `.sortedKeys` sorts, then by
