@@ -229,7 +229,7 @@ struct XMLReader {
         let name = try self.name()
         let spaced = skipWhitespace()
         guard index < bytes.count else {
-          // After a space only ">" may come: not a bad character, which is the error.
+          // After a space only ">" may come, so a bad character there is the error.
           if spaced, let badCharacter { throw badCharacter }
           throw .unfinished(at: start, "the end tag </\(name)> is never closed")
         }
