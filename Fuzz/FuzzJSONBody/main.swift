@@ -127,6 +127,10 @@ private func documentedDifference(
     {
       return "a byte-order mark or a trailing comma"
     }
+    // With names equal but for normalisation too, which JSONSerialization reads as one.
+    if body != input, case .namesDifferingOnlyInNormalization = JSONBody.read(body).reading {
+      return "a byte-order mark or a trailing comma, and names equal but for normalisation"
+    }
     return nil
   default:
     return nil

@@ -147,8 +147,8 @@ enum JSONBody: Encodable {
 
   /// Parses RFC 8259 JSON (any value at the top, surrounded by whitespace), or returns `nil`.
   ///
-  /// - Complexity: O(*n*) in the number of bytes; nesting deeper than 511 levels is refused, so
-  ///   a hostile body cannot exhaust the stack.
+  /// - Complexity: O(*n*) in the number of bytes. Containers are read without recursion, so no
+  ///   depth exhausts the stack; more than ``depthLimit`` levels are refused.
   static func parse(_ data: Data) -> JSONBody? {
     if case .value(let value) = read(data).reading { return value }
     return nil
@@ -169,8 +169,10 @@ enum JSONBody: Encodable {
     return outcome.value == nil ? nil : outcome.normalizationTwins
   }
 
-  /// The deepest nesting `parse` accepts: the deepest `JSONEncoder` writes (it refuses a 512th
-  /// level), so a body `parse` accepts always has the text `.json` prints.
+  /// The deepest nesting of containers `parse` accepts (a scalar inside the deepest is fine):
+  /// the deepest `JSONEncoder` writes (it refuses a 512th level), so a body `parse` accepts
+  /// always has the text `.json` prints. The limit is the encoder's, not the reader's, which
+  /// keeps its containers on an array and would read any depth.
   static let depthLimit = 511
 
   /// Whether `data` is well-formed JSON that nests deeper than ``depthLimit``: valid, but more
@@ -199,7 +201,7 @@ enum JSONBody: Encodable {
     parser.keepsValues = keepingValues
     // Offsets are kept in 32 bits; a larger body is walked without them (see the writer).
     let recordsExtents = !keepingValues && data.count < Int(UInt32.max)
-    guard let value = parser.value(depth: 0) else {
+    guard let value = parser.value() else {
       return ParseOutcome(reachedDepthLimit: parser.reachedDepthLimit)
     }
     parser.skipWhitespace()
@@ -307,7 +309,8 @@ struct ContainerExtents {
   }
 }
 
-/// A recursive descent over the body's bytes.
+/// A reader of the body's bytes, which keeps the containers it is in on an array, not the call
+/// stack.
 private struct JSONBodyParser {
   let bytes: [UInt8]
   var index = 0
@@ -322,7 +325,7 @@ private struct JSONBodyParser {
   var keepsValues = true
   /// Where the containers that are members' values end, noted only when values are not kept.
   var extents = ContainerExtents()
-  /// Where the plain names of the objects being checked lie (see ``object(depth:)``).
+  /// Where the plain names of the objects being checked lie (see ``memberName(into:)``).
   var plainNames: [Range<Int>] = []
 
   init(bytes: [UInt8]) {
@@ -340,23 +343,168 @@ private struct JSONBodyParser {
     }
   }
 
-  mutating func value(depth: Int) -> JSONBody? {
-    guard depth < JSONBody.depthLimit else {
-      reachedDepthLimit = true
-      return nil
+  /// The value at `index` (after whitespace), stepping past it, or `nil` if it is malformed or
+  /// nests containers deeper than ``JSONBody/depthLimit``.
+  ///
+  /// The containers being read are frames on an array, not calls on the stack: `current` is the
+  /// innermost, `enclosing` the others, outermost first.
+  mutating func value() -> JSONBody? {
+    var enclosing: [Frame] = []
+    var current = Frame(kind: .top)
+    while true {
+      // A value: a scalar is read at once, a container's frame is entered.
+      skipWhitespace()
+      guard index < bytes.count else { return nil }
+      var read: JSONBody
+      switch bytes[index] {
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        // The containers around this one: `enclosing` holds the top's frame in place of the
+        // current container's.
+        guard enclosing.count < JSONBody.depthLimit else {
+          reachedDepthLimit = true
+          return nil
+        }
+        let isObject = bytes[index] == UInt8(ascii: "{")
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == (isObject ? 0x7D : 0x5D) {
+          index += 1
+          read = isObject ? .object([]) : .array([])
+        } else {
+          enclosing.append(current)
+          current = Frame(kind: isObject ? .object : .array)
+          if isObject {
+            current.namesArePlain = !keepsValues
+            current.plainBase = plainNames.count
+            guard memberName(into: &current) else { return nil }
+          }
+          continue
+        }
+      case UInt8(ascii: "\""):
+        if !keepsValues {
+          guard skipString() else { return nil }
+          read = .null
+        } else {
+          guard let string = string() else { return nil }
+          read = .string(string)
+        }
+      case UInt8(ascii: "t"):
+        guard let literal = literal("true", .bool(true)) else { return nil }
+        read = literal
+      case UInt8(ascii: "f"):
+        guard let literal = literal("false", .bool(false)) else { return nil }
+        read = literal
+      case UInt8(ascii: "n"):
+        guard let literal = literal("null", .null) else { return nil }
+        read = literal
+      default:
+        guard let number = number() else { return nil }
+        read = number
+      }
+      // The value goes into the containers it ends, innermost first, up to one that goes on.
+      while true {
+        switch current.kind {
+        case .top:
+          return read
+        case .array:
+          if keepsValues { current.elements.append(read) }
+        case .object:
+          add(read, to: &current)
+        }
+        skipWhitespace()
+        guard index < bytes.count else { return nil }
+        if bytes[index] == UInt8(ascii: ",") {
+          index += 1
+          if current.kind == .object { guard memberName(into: &current) else { return nil } }
+          break
+        }
+        guard bytes[index] == (current.kind == .object ? 0x7D : 0x5D) else { return nil }
+        index += 1
+        if current.kind == .object {
+          plainNames.removeSubrange(current.plainBase...)
+          read = .object(current.members)
+        } else {
+          read = .array(current.elements)
+        }
+        current = enclosing.removeLast()
+      }
+    }
+  }
+
+  /// A container being read: an array's elements, or an object's members and the name of the
+  /// one whose value comes next.
+  struct Frame {
+    enum Kind { case top, array, object }
+    var kind: Kind
+    var elements: [JSONBody] = []
+    var members: [(name: String, value: JSONBody)] = []
+    /// Names seen, only for objects large enough that a linear search would cost.
+    var names: [String: Int]? = nil
+    /// Whether the names so far are noted by place only (see ``memberName(into:)``).
+    var namesArePlain = false
+    /// Where this object's plain names start on ``plainNames``.
+    var plainBase = 0
+    /// The name of the member whose value is read next, when not plain.
+    var key = ""
+    /// The slot of that value in ``extents``, when it is a container and extents are noted.
+    var slot: Int? = nil
+  }
+
+  /// Reads a member's name and its colon, up to its value, into the object `frame`.
+  ///
+  /// A check keeps names only to find two that differ only in normalisation, which two names of
+  /// printable ASCII without escapes never do: those are noted by place (on a stack shared by
+  /// every level) and made into strings only if a name of another kind follows in the object.
+  private mutating func memberName(into frame: inout Frame) -> Bool {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return false }
+    frame.key = ""
+    if frame.namesArePlain, let plain = plainString() {
+      plainNames.append(plain)
+    } else {
+      if frame.namesArePlain {
+        frame.namesArePlain = false
+        for plain in plainNames[frame.plainBase...] {
+          let name = String(decoding: bytes[plain], as: UTF8.self)
+          if position(of: name, in: frame.members, names: &frame.names) == nil {
+            frame.names?[name] = frame.members.count
+            frame.members.append((name, .null))
+          }
+        }
+      }
+      guard let decoded = string() else { return false }
+      frame.key = decoded
     }
     skipWhitespace()
-    guard index < bytes.count else { return nil }
-    switch bytes[index] {
-    case UInt8(ascii: "{"): return object(depth: depth)
-    case UInt8(ascii: "["): return array(depth: depth)
-    case UInt8(ascii: "\""):
-      if !keepsValues { return skipString() ? .null : nil }
-      return string().map(JSONBody.string)
-    case UInt8(ascii: "t"): return literal("true", .bool(true))
-    case UInt8(ascii: "f"): return literal("false", .bool(false))
-    case UInt8(ascii: "n"): return literal("null", .null)
-    default: return number()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
+    index += 1
+    skipWhitespace()
+    frame.slot = nil
+    if !keepsValues, index < bytes.count,
+      bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[")
+    {
+      frame.slot = extents.open(at: index)
+    }
+    return true
+  }
+
+  /// Adds the value just read to the object `frame`, under the name ``memberName(into:)`` read.
+  /// A repeated name keeps its last value, in its first place, as a dictionary would.
+  private mutating func add(_ value: JSONBody, to frame: inout Frame) {
+    if let slot = frame.slot { extents.close(slot, at: index) }
+    // Plain names were noted by place.
+    if frame.namesArePlain { return }
+    let member = keepsValues ? value : .null
+    let key = frame.key
+    if let existing = position(of: key, in: frame.members, names: &frame.names) {
+      let first = frame.members[existing].name
+      if normalizationTwins == nil, !first.unicodeScalars.elementsEqual(key.unicodeScalars) {
+        normalizationTwins = (first, key)
+      }
+      frame.members[existing].value = member
+    } else {
+      frame.names?[key] = frame.members.count
+      frame.members.append((key, member))
     }
   }
 
@@ -386,7 +534,7 @@ private struct JSONBodyParser {
 
   /// The deepest nesting of a well-formed document (and nothing after it but whitespace), or
   /// `nil`. Containers are kept on an array, not the call stack; scalars are read by the same
-  /// functions `value(depth:)` uses.
+  /// functions `value()` uses.
   mutating func wellFormedDepth() -> Int? {
     var open: [UInt8] = []  // `{` or `[` for each container entered
     var deepest = 0
@@ -464,80 +612,6 @@ private struct JSONBodyParser {
     return value
   }
 
-  mutating func object(depth: Int) -> JSONBody? {
-    index += 1
-    var members: [(name: String, value: JSONBody)] = []
-    // Names seen, only for objects large enough that a linear search would cost.
-    var names: [String: Int]? = nil
-    // A check keeps names only to find two that differ only in normalisation, which two names of
-    // printable ASCII without escapes never do: those are noted by place (on a stack shared by
-    // every level) and made into strings only if a name of another kind follows in the object.
-    var namesArePlain = !keepsValues
-    let plainBase = plainNames.count
-    defer { plainNames.removeSubrange(plainBase...) }
-    skipWhitespace()
-    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-      index += 1
-      return .object(members)
-    }
-    while true {
-      skipWhitespace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-      var key = ""
-      if namesArePlain, let plain = plainString() {
-        plainNames.append(plain)
-      } else {
-        if namesArePlain {
-          namesArePlain = false
-          for plain in plainNames[plainBase...] {
-            let name = String(decoding: bytes[plain], as: UTF8.self)
-            if position(of: name, in: members, names: &names) == nil {
-              names?[name] = members.count
-              members.append((name, .null))
-            }
-          }
-        }
-        guard let decoded = string() else { return nil }
-        key = decoded
-      }
-      skipWhitespace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-      index += 1
-      skipWhitespace()
-      var slot: Int? = nil
-      if !keepsValues, index < bytes.count,
-        bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[")
-      {
-        slot = extents.open(at: index)
-      }
-      guard let parsed = value(depth: depth + 1) else { return nil }
-      if let slot { extents.close(slot, at: index) }
-      let member = keepsValues ? parsed : .null
-      // A repeated name keeps its last value, in its first place, as a dictionary would.
-      if namesArePlain {
-        // Noted above.
-      } else if let existing = position(of: key, in: members, names: &names) {
-        let first = members[existing].name
-        if normalizationTwins == nil, !first.unicodeScalars.elementsEqual(key.unicodeScalars) {
-          normalizationTwins = (first, key)
-        }
-        members[existing].value = member
-      } else {
-        names?[key] = members.count
-        members.append((key, member))
-      }
-      skipWhitespace()
-      guard index < bytes.count else { return nil }
-      if bytes[index] == UInt8(ascii: ",") {
-        index += 1
-        continue
-      }
-      guard bytes[index] == UInt8(ascii: "}") else { return nil }
-      index += 1
-      return .object(members)
-    }
-  }
-
   /// Where `name` already is among `members`: a linear search while the object is small, a
   /// dictionary once it has more than 16 members, so that the parse stays linear.
   func position(
@@ -552,29 +626,6 @@ private struct JSONBodyParser {
     }
     if let names { return names[name] }
     return members.firstIndex { $0.name == name }
-  }
-
-  mutating func array(depth: Int) -> JSONBody? {
-    index += 1
-    var elements: [JSONBody] = []
-    skipWhitespace()
-    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-      index += 1
-      return .array(elements)
-    }
-    while true {
-      guard let element = value(depth: depth + 1) else { return nil }
-      if keepsValues { elements.append(element) }
-      skipWhitespace()
-      guard index < bytes.count else { return nil }
-      if bytes[index] == UInt8(ascii: ",") {
-        index += 1
-        continue
-      }
-      guard bytes[index] == UInt8(ascii: "]") else { return nil }
-      index += 1
-      return .array(elements)
-    }
   }
 
   /// A string from its opening quote: escapes decoded, raw control characters and invalid UTF-8

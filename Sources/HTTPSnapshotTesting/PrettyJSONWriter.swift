@@ -33,7 +33,7 @@ enum PrettyJSONWriter {
       // Pretty text is about 1.7 times a compact body, more with deep nesting.
       text: TextChunks(after: prefix, chunkSize: chunkSize, expecting: body.count * 2)
     )
-    writer.writeValue(level: 0)
+    writer.writeValue()
     return writer.text.finish()
   }
 }
@@ -146,17 +146,98 @@ private struct PrettyJSONWalk {
     }
   }
 
-  /// Writes the value at `index` (after whitespace) at nesting `level`, and steps past it.
-  mutating func writeValue(level: Int) {
+  /// An array or object being written. Its level is its place on the walk's stack of them.
+  struct Frame {
+    var isObject: Bool
+    /// Whether no element or member has been written yet.
+    var first = true
+    // An object's: its members at `base..<top` of ``members``, sorted; the next one to write;
+    // whether the names came strictly ascending (so none repeats); where its text ends; where
+    // its decoded names start.
+    var base = 0
+    var top = 0
+    var next = 0
+    var strictlyAscending = true
+    var end = 0
+    var decodedBase = 0
+  }
+
+  /// Writes the value at `index` (after whitespace), and steps past it.
+  ///
+  /// The arrays and objects being written are frames on an array, not calls on the stack, so
+  /// no depth exhausts it; the innermost frame's place on it is its nesting level. Scalars are
+  /// written in a run by the innermost container's frame, which hands back only at a container.
+  mutating func writeValue() {
+    var open: [Frame] = []
+    while true {
+      // A value at nesting `open.count`: a scalar is written, a container's frame entered.
+      if !writeScalar() {
+        if bytes[index] == UInt8(ascii: "{") {
+          open.append(beginObject())
+        } else {
+          index += 1
+          text.append(UInt8(ascii: "["))
+          text.append(0x0A)
+          skipWhitespace()
+          if bytes[index] != UInt8(ascii: "]") {
+            open.append(Frame(isObject: false))
+          } else {
+            // Empty: both line breaks, as the encoder writes it.
+            index += 1
+            endContainer(UInt8(ascii: "]"), level: open.count)
+          }
+        }
+      }
+      // The innermost container's next elements or members, up to one that is a container;
+      // those that are done are closed.
+      while let last = open.indices.last {
+        if open[last].isObject {
+          if nextMember(of: &open[last], level: last) { break }
+          let frame = open.removeLast()
+          endContainer(UInt8(ascii: "}"), level: last)
+          members.removeSubrange(frame.base...)
+          decodedNames.removeSubrange(frame.decodedBase...)
+          index = frame.end
+        } else {
+          if nextElement(of: &open[last], level: last) { break }
+          index += 1  // `]`
+          open.removeLast()
+          endContainer(UInt8(ascii: "]"), level: last)
+        }
+      }
+      if open.isEmpty { return }
+    }
+  }
+
+  /// Writes the scalar at `index` (after whitespace), stepping past it, and returns `true`; at
+  /// an array or an object, returns `false` and writes nothing.
+  mutating func writeScalar() -> Bool {
     skipWhitespace()
     switch bytes[index] {
-    case UInt8(ascii: "{"): writeObject(level: level)
-    case UInt8(ascii: "["): writeArray(level: level)
+    case UInt8(ascii: "{"), UInt8(ascii: "["): return false
     case UInt8(ascii: "\""): writeString()
     case UInt8(ascii: "t"): copy(count: 4)
     case UInt8(ascii: "f"): copy(count: 5)
     case UInt8(ascii: "n"): copy(count: 4)
     default: writeNumber()
+    }
+    return true
+  }
+
+  /// Writes the array `frame`'s next elements at `level`, one a line one level in, up to one
+  /// that is a container (then returns `true`, at it) or the end (`false`, at its `]`).
+  mutating func nextElement(of frame: inout Frame, level: Int) -> Bool {
+    while true {
+      if !frame.first {
+        skipWhitespace()
+        if bytes[index] != UInt8(ascii: ",") { return false }
+        index += 1
+        text.append(UInt8(ascii: ","))
+        text.append(0x0A)
+      }
+      frame.first = false
+      appendSpaces(2 * (level + 1))
+      if !writeScalar() { return true }
     }
   }
 
@@ -169,41 +250,19 @@ private struct PrettyJSONWalk {
     text.append(repeating: UInt8(ascii: " "), count: count)
   }
 
-  /// `[`, a line break, the elements one a line one level in, a line break, `]` at `level`; an
-  /// empty array has both line breaks, as the encoder writes it.
-  mutating func writeArray(level: Int) {
-    index += 1
-    text.append(UInt8(ascii: "["))
-    text.append(0x0A)
-    skipWhitespace()
-    if bytes[index] != UInt8(ascii: "]") {
-      var first = true
-      while true {
-        if !first {
-          text.append(UInt8(ascii: ","))
-          text.append(0x0A)
-        }
-        first = false
-        appendSpaces(2 * (level + 1))
-        writeValue(level: level + 1)
-        skipWhitespace()
-        if bytes[index] == UInt8(ascii: ",") {
-          index += 1
-        } else {
-          break
-        }
-      }
-    }
-    index += 1  // `]`
+  /// A line break, then `bracket` indented to `level`.
+  mutating func endContainer(_ bracket: UInt8, level: Int) {
     text.append(0x0A)
     appendSpaces(2 * level)
-    text.append(UInt8(ascii: "]"))
+    text.append(bracket)
   }
 
-  mutating func writeObject(level: Int) {
+  /// Reads the members of the object at `index` (each value stepped over), sorts them, writes
+  /// `{` and a line break, and returns its frame; its members are written one a line one level
+  /// in by ``nextMember(of:level:)``.
+  mutating func beginObject() -> Frame {
     index += 1
-    let base = members.count
-    let decodedBase = decodedNames.count
+    var frame = Frame(isObject: true, base: members.count, decodedBase: decodedNames.count)
     skipWhitespace()
     if bytes[index] != UInt8(ascii: "}") {
       while true {
@@ -216,7 +275,7 @@ private struct PrettyJSONWalk {
           nameIsDecoded: false,
           quote: quote,
           valueStart: 0,
-          order: members.count - base
+          order: members.count - frame.base
         )
         if hasEscape {
           member.nameStart = decodedNames.count
@@ -239,26 +298,34 @@ private struct PrettyJSONWalk {
       }
     }
     index += 1  // `}`
-    let end = index
-    let top = members.count
-    let strictlyAscending = sortByName(base..<top)
+    frame.end = index
+    frame.top = members.count
+    frame.next = frame.base
+    frame.strictlyAscending = sortByName(frame.base..<frame.top)
     text.append(UInt8(ascii: "{"))
     text.append(0x0A)
-    var first = true
-    // Members written below push theirs above `top` and take them off again.
-    for position in base..<top {
+    return frame
+  }
+
+  /// Writes the object `frame`'s next members at `level`, one a line one level in, up to one
+  /// whose value is a container (then returns `true`, at that value) or the last (`false`).
+  /// Members written inside that value push theirs above `frame.top` and take them off again.
+  mutating func nextMember(of frame: inout Frame, level: Int) -> Bool {
+    while frame.next < frame.top {
+      let position = frame.next
+      frame.next += 1
       let member = members[position]
       // Of a run of equal names, only the last (the last written in the body) is kept.
-      if !strictlyAscending, position + 1 < top,
+      if !frame.strictlyAscending, position + 1 < frame.top,
         compareNames(member, members[position + 1], decodedNames) == 0
       {
         continue
       }
-      if !first {
+      if !frame.first {
         text.append(UInt8(ascii: ","))
         text.append(0x0A)
       }
-      first = false
+      frame.first = false
       appendSpaces(2 * (level + 1))
       index = member.quote
       writeString()
@@ -266,14 +333,9 @@ private struct PrettyJSONWalk {
       text.append(UInt8(ascii: ":"))
       text.append(UInt8(ascii: " "))
       index = member.valueStart
-      writeValue(level: level + 1)
+      if !writeScalar() { return true }
     }
-    text.append(0x0A)
-    appendSpaces(2 * level)
-    text.append(UInt8(ascii: "}"))
-    members.removeSubrange(base...)
-    decodedNames.removeSubrange(decodedBase...)
-    index = end
+    return false
   }
 
   /// Sorts the members in `range` by the names' UTF-8 bytes, as `.sortedKeys` sorts, then by

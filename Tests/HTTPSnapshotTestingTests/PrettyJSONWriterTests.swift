@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SnapshotTesting
 import TestSupport
 import Testing
@@ -65,6 +66,67 @@ struct PrettyJSONWriterTests {
         + String(repeating: "}", count: depth - 1)
       expectSameText(arrays)
       expectSameText(objects)
+    }
+  }
+
+  /// The limit is on containers: a scalar inside the deepest is printed, as the encoder prints
+  /// it (the reader refused it, and named a valid body invalid).
+  @Test func aScalarInsideTheDeepestContainersMatchesTheEncoder() {
+    let depth = JSONBody.depthLimit
+    expectSameText(String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth))
+    expectSameText(
+      String(repeating: #"{"k":"#, count: depth) + #""v""# + String(repeating: "}", count: depth)
+    )
+  }
+
+  /// The reader and the writer keep the containers they are in on arrays, not on the call
+  /// stack: the deepest bodies `.json` prints, of arrays and of objects, are checked and written
+  /// on a thread with a stack of 64 KiB, as on any other (the recursive ones overflowed it, a
+  /// crash of the whole test process).
+  @Test func theDeepestBodiesAreReadAndWrittenOnASmallStack() {
+    let depth = JSONBody.depthLimit
+    let bodies = [
+      String(repeating: "[", count: depth - 1) + "[]" + String(repeating: "]", count: depth - 1),
+      String(repeating: #"{"k":"#, count: depth - 1) + "{}" + String(repeating: "}", count: depth - 1),
+      String(repeating: #"[{"a":0,"b":"#, count: depth / 2) + "1"
+        + String(repeating: "}]", count: depth / 2),
+    ]
+    for body in bodies {
+      guard let (encoder, _) = bothTexts(body) else {
+        Issue.record("not read: \(body.prefix(20))")
+        continue
+      }
+      // `.http`'s path: checked, then written from the bytes. (The values `read` makes, for
+      // tests and the fuzzer only, are freed by the runtime, recursively, 511 levels at most.)
+      let writer = onSmallStack {
+        let data = Data(body.utf8)
+        guard case .value(let extents) = JSONBody.check(data).reading else { return "not read" }
+        return PrettyJSONWriter.text(of: data, extents: extents, after: "")
+      }
+      #expect(writer == encoder, "\(body.prefix(20))")
+    }
+  }
+
+  /// A million levels of arrays, of objects and of both, read on the same small stack: named
+  /// too deep, no crash. (The writer is given only what the check accepts: its text grows with
+  /// the square of the depth, two spaces a level a line, which is one more reason for the
+  /// limit.)
+  @Test func aMillionLevelsAreReadOnASmallStack() {
+    let depth = 1_000_000
+    let bodies = [
+      String(repeating: "[", count: depth) + String(repeating: "]", count: depth),
+      String(repeating: #"{"k":"#, count: depth) + "0" + String(repeating: "}", count: depth),
+      String(repeating: #"[{"k":"#, count: depth / 2) + "0" + String(repeating: "}]", count: depth / 2),
+    ]
+    for body in bodies {
+      let verdicts = onSmallStack {
+        let data = Data(body.utf8)
+        return [
+          JSONBody.read(data).reading.name, JSONBody.check(data).reading.name,
+          JSONBody.read(data.dropLast()).reading.name,
+        ]
+      }
+      #expect(verdicts == ["too deep", "too deep", "invalid"], "\(body.prefix(8))")
     }
   }
 
@@ -185,5 +247,33 @@ struct JSONGenerator {
   mutating func array(depth: Int) -> String {
     let elements = (0..<below(6)).map { _ in space() + value(depth: depth) + space() }
     return "[" + (elements.isEmpty ? space() : elements.joined(separator: ",")) + "]"
+  }
+}
+
+/// `body`'s result, run on a thread whose stack is 64 KiB (a test's usual one is 8 MiB).
+func onSmallStack<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+  let result = Mutex<T?>(nil)
+  let done = DispatchSemaphore(value: 0)
+  let thread = Thread {
+    let value = body()
+    result.withLock { $0 = value }
+    done.signal()
+  }
+  thread.stackSize = 64 * 1024
+  thread.start()
+  done.wait()
+  return result.withLock { $0! }
+}
+
+extension JSONBody.Reading {
+  /// The verdict, without its value.
+  var name: String {
+    switch self {
+    case .value: "value"
+    case .numberBeyondDoubleRange: "number beyond range"
+    case .namesDifferingOnlyInNormalization: "names equal but for normalization"
+    case .tooDeep: "too deep"
+    case .invalid: "invalid"
+    }
   }
 }

@@ -191,6 +191,10 @@ import Testing
     ("<a><!-- x ---></a>", "line 1, column 13: \"--\" inside a comment"),
     ("<a>]]></a>", "line 1, column 6: \"]]>\" in text"),
     ("<!DOCTYPE a><!DOCTYPE a><a/>", "line 1, column 13: a second DOCTYPE"),
+    // Out of place, where its keyword ends without a space (found by FuzzXML).
+    ("<!DOCTYPE a><!DOCTYPE>", "line 1, column 22: a second DOCTYPE"),
+    ("<a/><!DOCTYPE>", "line 1, column 14: a DOCTYPE after the root element"),
+    ("<a/><!DOCTYPE", "line 1, column 5: a DOCTYPE after the root element"),
     ("<a><!DOCTYPE a></a>", "line 1, column 6: \"<!\" that begins no comment or section"),
     ("<a><![CDAT", "line 1, column 4: \"<!\" that begins no comment or section"),
     ("<a><![C\u{4}A", "line 1, column 4: \"<!\" that begins no comment or section"),
@@ -199,12 +203,18 @@ import Testing
     ("<!ENTITY e \"x\"><a/>", "line 1, column 1: \"<!\" that begins no comment or section"),
     ("<!x><a/>", "line 1, column 4: \"<!\" that begins no comment or section"),
     ("<!ENTITYa% p \"\">", "line 1, column 10: \"<!\" that begins no comment or section"),
+    // Any character but a space or "%" after the "%" makes it a declaration out of place, one
+    // XML does not allow too (found by FuzzXML: `<!DOCT%`, 0xFF).
+    ("<!DOCT%\u{1}", "line 1, column 1: \"<!\" that begins no comment or section"),
     ("<a/><!x>", "line 1, column 8: \"<!\" that begins no comment or section"),
     (
       "<?XML version=\"1.0\"?><a/>",
       "line 1, column 6: the processing instruction target \"XML\", which XML reserves"
     ),
     ("<??><a/>", "line 1, column 3: expected a name"),
+    // Cut before its target, where it begins (found by FuzzXML).
+    ("<a/><?", "line 1, column 5: the processing instruction is never closed"),
+    ("\u{FEFF}<?Xml", "line 1, column 2: the processing instruction is never closed"),
     (
       "<a><?pi\\x?></a>",
       "line 1, column 8: expected a space or \"?>\" after the processing instruction target"
@@ -234,9 +244,25 @@ import Testing
       "<?xml version=\"1.0\" standalone=\"maybe\"?><a/>",
       "line 1, column 33: an XML declaration with standalone neither \"yes\" nor \"no\""
     ),
+    // Nothing but spaces after standalone, where expat stops (found by FuzzXML).
+    (
+      "<?xml version=\"1.0\" standalone=\"yes\" <! -->=\"y\"?><a/>",
+      "line 1, column 38: an XML declaration with more after standalone"
+    ),
     // Carriage returns end lines, as line feeds do (and CR LF is one line end).
     ("<a>\r\r<b></c></a>", "line 3, column 6: expected </b>, found </c>"),
     ("<a>\r\n<b></c></a>", "line 2, column 6: expected </b>, found </c>"),
+    // But not a carriage return the content ends in: expat waits for a line feed after it
+    // (found by FuzzXML: `<a>M?>`, two carriage returns).
+    (
+      "<a>M?>\r\r",
+      "line 2, column 1: the element <a> opened at line 1, column 1 is never closed"
+    ),
+    ("<a><![CDATA[x\r", "line 1, column 14: the CDATA section is never closed"),
+    // Nor one or two "]" a CDATA section ends in, which may begin its "]]>" (found by FuzzXML).
+    ("<a><![CDATA[x]", "line 1, column 14: the CDATA section is never closed"),
+    ("<a><![CDATA[x]]]", "line 1, column 15: the CDATA section is never closed"),
+    ("<a><![CDATA[]]]]]]", "line 1, column 17: the CDATA section is never closed"),
   ])
   func errorsAreWhereExpatFindsThem(xml: String, expected: String) {
     #expect(failure(xml) == "The XML is not well-formed at \(expected).")
@@ -249,8 +275,21 @@ import Testing
     #expect(canonical("<a×b c×=\"1\"/>") == "<a×b c×=\"1\"/>\n")
     // The internal subset is read for its end and the entities it declares, not checked.
     #expect(canonical("<!DOCTYPE a [<!ELEMENT>]><a/>") == "<!DOCTYPE a [<!ELEMENT>]>\n<a/>\n")
-    // Nor is the external identifier.
+    // Nor is the external identifier, nor the rest of the DOCTYPE's syntax (expat refuses a
+    // comment in it).
     #expect(canonical("<!DOCTYPE a SYSTEM><a/>") == "<!DOCTYPE a SYSTEM>\n<a/>\n")
+    #expect(canonical("<!DOCTYPE a <!-- c --><a/>") == "<!DOCTYPE a <!-- c -->\n<a/>\n")
+    // A UTF-16 byte-order mark makes expat read UTF-16, whatever encoding it was given, and
+    // accept this document; `.xml` reads only UTF-8 (found by FuzzXML: 0xFE 0xFF, `&amt;`).
+    for mark: [UInt8] in [[0xFF, 0xFE], [0xFE, 0xFF]] {
+      let document = mark + "<a/>".utf16.flatMap {
+        mark[0] == 0xFF ? [UInt8($0), 0] : [0, UInt8($0)]
+      }
+      #expect(
+        snapshotText(Data(document), as: .xml).failure
+          == "The XML is UTF-16; only UTF-8 XML can be snapshotted."
+      )
+    }
     // Text outside the root element is an error at its first character (expat's position
     // depends on how its DTD tokenizer reads it: columns 5 and 11 here).
     #expect(
@@ -307,6 +346,73 @@ import Testing
     #expect(
       snapshotText(cut, as: .xml).failure
         == "The XML is not valid UTF-8 at line 2, column 2 (byte 5)."
+    )
+    // Cut, as expat tells it, by the lead byte alone: fewer bytes follow it than it announces,
+    // whatever they are (found by FuzzXML: `<C`, 0xEF, 0x04), and 0xC0 announces two.
+    for tail: [UInt8] in [[0xEF, 0x04], [0xC0], [0xF0, 0x90, 0x41]] {
+      #expect(
+        snapshotText(Data(Array("<a>\n <".utf8) + tail), as: .xml).failure
+          == "The XML is not valid UTF-8 at line 2, column 2 (byte 5).",
+        "\(tail)"
+      )
+    }
+    // A character reference takes only digits, "x" and ";": one cut by a character is that
+    // character's error, where it stands, in text and in a value alike (found by FuzzXML).
+    // So does "<!" with what may follow it (found by FuzzXML: a tab, "<!-", 0xD0).
+    // So does a tag where only ASCII may come (found by FuzzXML: `<a bitm `, 0xCE), and "--"
+    // or "?" before their ">".
+    for prefix in [
+      "<a>\n +&#x", "<a>&#", "<a b=\"&#x", "\t<!-", "<!", "<!DOC", "<a><!-", "<a bitm ",
+      "<a b = ", "<a b=\"x\"", "<a b=\"x\"/", "<a></a ", "<?pi?", "<a><!-- a --",
+    ] {
+      let offset = prefix.utf8.count
+      #expect(
+        snapshotText(Data(Array(prefix.utf8) + [0xC3]), as: .xml).failure?.hasSuffix(
+          "(byte \(offset))."
+        ) == true,
+        "\(prefix)"
+      )
+    }
+    // Where a name may go on, or after a space in a tag, the cut character is the tag's error.
+    for prefix in ["<a bitm", "<a ", "<a b=\"x\" ", "<a></a"] {
+      #expect(
+        snapshotText(Data(Array(prefix.utf8) + [0xC3]), as: .xml).failure?.hasSuffix(
+          prefix.hasPrefix("<a></") ? "(byte 3)." : "(byte 0)."
+        ) == true,
+        "\(prefix)"
+      )
+    }
+    #expect(
+      snapshotText(Data(Array("<!DOCT%".utf8) + [0xFF]), as: .xml).failure
+        == "The XML is not well-formed at line 1, column 1: \"<!\" that begins no comment or "
+        + "section."
+    )
+    // After the root element, "<" and a lead byte are a second root element, even when the
+    // character is bad (found by FuzzXML: `<é>…</é><`, 0xC3 0x54); other bytes are errors.
+    for tail: [UInt8] in [[0xC3, 0x54], [0xC3], [0xF4, 0x90, 0x80, 0x80]] {
+      #expect(
+        snapshotText(Data(Array("<a/><".utf8) + tail), as: .xml).failure
+          == "The XML is not well-formed at line 1, column 5: a second root element.",
+        "\(tail)"
+      )
+    }
+    #expect(
+      snapshotText(Data(Array("<a/><".utf8) + [0xFF]), as: .xml).failure
+        == "The XML is not valid UTF-8 at line 1, column 6 (byte 5)."
+    )
+    #expect(
+      snapshotText(Data(Array("<a></a>\t<!DOCTYPE".utf8) + [0xFF]), as: .xml).failure
+        == "The XML is not valid UTF-8 at line 1, column 18 (byte 17)."
+    )
+    // A "]" before a cut character is counted, as the section goes on (found by FuzzXML).
+    #expect(
+      snapshotText(Data(Array("<r><![CDATA[ ]".utf8) + [0xEF, 0x5D]), as: .xml).failure
+        == "The XML is not valid UTF-8 at line 1, column 15 (byte 14)."
+    )
+    // With as many bytes as it announces, the lead is where it stands.
+    #expect(
+      snapshotText(Data(Array("<a>x".utf8) + [0xC0, 0x04]), as: .xml).failure
+        == "The XML is not valid UTF-8 at line 1, column 5 (byte 4)."
     )
     let utf16 = Data([0xFF, 0xFE, 0x3C, 0x00])
     #expect(

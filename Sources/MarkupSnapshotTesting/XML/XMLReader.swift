@@ -63,6 +63,9 @@ struct XMLReader {
   private let bytes: [UInt8]
   /// The length of the whole document: `bytes` may be only its part before a bad character.
   private let documentCount: Int
+  /// The error of the bad character that `bytes` stop before, if they do, and its first byte.
+  private let badCharacter: MarkupSyntaxError?
+  private let badByte: UInt8?
   private var index = 0
   /// The general entities the DOCTYPE's internal subset declares.
   private var declaredEntities: Set<String> = []
@@ -72,9 +75,16 @@ struct XMLReader {
   /// parameter entity), so that, as in expat, an undeclared one is not an error.
   private var entitiesMayBeExternal = false
 
-  private init(bytes: [UInt8], documentCount: Int) {
+  private init(
+    bytes: [UInt8],
+    documentCount: Int,
+    badCharacter: MarkupSyntaxError? = nil,
+    badByte: UInt8? = nil
+  ) {
     self.bytes = bytes
     self.documentCount = documentCount
+    self.badCharacter = badCharacter
+    self.badByte = badByte
   }
 
   /// The document in `bytes`, or its first error in document order, as expat finds it: a
@@ -88,7 +98,12 @@ struct XMLReader {
     }
     // Read what comes before it: an error there comes first, unless it is only that the
     // document stops (which it does not: it goes on with the bad character).
-    var reader = XMLReader(bytes: Array(bytes[..<bad.offset]), documentCount: bytes.count)
+    var reader = XMLReader(
+      bytes: Array(bytes[..<bad.offset]),
+      documentCount: bytes.count,
+      badCharacter: bad,
+      badByte: bytes[bad.offset]
+    )
     do {
       _ = try reader.document()
     } catch where !error.atEnd {
@@ -101,13 +116,13 @@ struct XMLReader {
     throw bad
   }
 
-  /// Whether `bytes` are the beginning of a UTF-8 sequence that the document ends before
-  /// finishing.
+  /// Whether `bytes` begin with a UTF-8 lead byte that the document ends before the length it
+  /// announces, as expat tells them: by the lead alone (`C0` and `C1` announce two bytes, `F0`
+  /// to `F4` four), whatever the bytes after it are.
   private static func isCutCharacter(_ bytes: ArraySlice<UInt8>) -> Bool {
     guard let lead = bytes.first else { return false }
-    let length = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0
+    let length = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
     return length > bytes.count && lead <= 0xF4
-      && bytes.dropFirst().allSatisfy { $0 & 0xC0 == 0x80 }
   }
 
   /// The first byte that is not UTF-8, or character that XML does not allow.
@@ -185,16 +200,17 @@ struct XMLReader {
         }
         guard let end = find("]]>", from: index + 9) else {
           // As expat: where the document ends, not where the section began.
-          throw .unfinished(at: bytes.count, "the CDATA section is never closed")
+          throw .unfinished(at: cdataEnd(from: start + 9), "the CDATA section is never closed")
         }
         index = end
         append(.cdata(String(decoding: bytes[(start + 9)..<(end - 3)], as: UTF8.self)))
       } else if hasPrefix("<!DOCTYPE"), open.isEmpty {
+        // Out of place, it is where expat stops reading a declaration's keyword.
         guard !sawRoot else {
-          throw MarkupSyntaxError(offset: start, reason: "a DOCTYPE after the root element")
+          try unknownDeclaration(inContent: false, reason: "a DOCTYPE after the root element")
         }
         guard !sawDoctype else {
-          throw MarkupSyntaxError(offset: start, reason: "a second DOCTYPE")
+          try unknownDeclaration(inContent: false, reason: "a second DOCTYPE")
         }
         sawDoctype = true
         append(.verbatim(try doctype()))
@@ -211,8 +227,10 @@ struct XMLReader {
           throw .unfinished(at: start, "the end tag is never closed")
         }
         let name = try self.name()
-        skipWhitespace()
+        let spaced = skipWhitespace()
         guard index < bytes.count else {
+          // After a space only ">" may come, so a bad character there is the error.
+          if spaced, let badCharacter { throw badCharacter }
           throw .unfinished(at: start, "the end tag </\(name)> is never closed")
         }
         guard bytes[index] == UInt8(ascii: ">") else {
@@ -230,7 +248,13 @@ struct XMLReader {
         if open.isEmpty && sawRoot {
           // As expat: where the tag begins, or at what follows "<" when no name does.
           let reason = "a second root element"
-          guard start + 1 < bytes.count else { throw .unfinished(at: start, reason) }
+          guard start + 1 < bytes.count else {
+            // expat takes "<" and a UTF-8 lead byte, even of a bad character, for a tag.
+            if let badByte, badByte >= 0xC0, badByte <= 0xF4 {
+              throw MarkupSyntaxError(offset: start, reason: reason)
+            }
+            throw badCharacter ?? .unfinished(at: start, reason)
+          }
           let named = isNameStart(bytes[start + 1])
           throw MarkupSyntaxError(offset: named ? start : start + 1, reason: reason)
         }
@@ -259,7 +283,7 @@ struct XMLReader {
     if let (element, offset) = open.last {
       let opened = MarkupSyntaxError(offset: offset, reason: "").position(in: bytes)
       throw .unfinished(
-        at: bytes.count,
+        at: contentEnd,
         "the element <\(element.name)> opened at \(opened) is never closed"
       )
     }
@@ -267,6 +291,25 @@ struct XMLReader {
       throw .unfinished(at: bytes.count, "the document has no root element")
     }
     return document
+  }
+
+  /// Where a construct of the content that is open at the end is reported, as expat reports
+  /// it: at the end, but before a carriage return the document ends in (in content, expat
+  /// holds one back until it knows whether a line feed follows).
+  private var contentEnd: Int {
+    bytes.count == documentCount && bytes.last == 0x0D ? bytes.count - 1 : bytes.count
+  }
+
+  /// Where a CDATA section whose contents start at `contentStart` and are open at the end is
+  /// reported: at ``contentEnd``, and also before one or two "]" the document ends in, which
+  /// expat holds back as the start of "]]>".
+  private func cdataEnd(from contentStart: Int) -> Int {
+    guard bytes.count == documentCount, contentEnd == bytes.count else { return contentEnd }
+    var end = bytes.count
+    while end > contentStart, end > bytes.count - 2, bytes[end - 1] == UInt8(ascii: "]") {
+      end -= 1
+    }
+    return end
   }
 
   // MARK: - Pieces
@@ -277,10 +320,13 @@ struct XMLReader {
     element.closesItself = true
     // As in expat, a duplicate attribute or a reference to an undeclared entity or a character
     // XML does not allow is an error once the whole tag has been read: one in its syntax first.
+    // Where only ASCII may come (not a name), a bad character the tag is cut by is the error.
     var deferred: MarkupSyntaxError?
     while true {
       let hadWhitespace = skipWhitespace()
       guard index < bytes.count else {
+        // Right after a value: a space, ">" or "/>".
+        if !hadWhitespace, !element.attributes.isEmpty, let badCharacter { throw badCharacter }
         throw .unfinished(at: index, "the tag <\(element.name)> is never closed")
       }
       if bytes[index] == UInt8(ascii: ">") {
@@ -291,7 +337,7 @@ struct XMLReader {
       if bytes[index] == UInt8(ascii: "/") {
         index += 1
         guard index < bytes.count else {
-          throw .unfinished(at: index, "the tag <\(element.name)> is never closed")
+          throw badCharacter ?? .unfinished(at: index, "the tag <\(element.name)> is never closed")
         }
         guard bytes[index] == UInt8(ascii: ">") else {
           throw MarkupSyntaxError(
@@ -317,8 +363,10 @@ struct XMLReader {
           reason: "the attribute \"\(name)\" appears twice in <\(element.name)>"
         )
       }
-      skipWhitespace()
+      let spaced = skipWhitespace()
       guard index < bytes.count else {
+        // After a space only "=" may come (right after the name, the name may go on).
+        if spaced, let badCharacter { throw badCharacter }
         throw .unfinished(at: index, "the tag <\(element.name)> is never closed")
       }
       guard bytes[index] == UInt8(ascii: "=") else {
@@ -330,7 +378,7 @@ struct XMLReader {
       index += 1
       skipWhitespace()
       guard index < bytes.count else {
-        throw .unfinished(at: index, "the tag <\(element.name)> is never closed")
+        throw badCharacter ?? .unfinished(at: index, "the tag <\(element.name)> is never closed")
       }
       guard bytes[index] == 0x22 || bytes[index] == 0x27 else {
         throw MarkupSyntaxError(
@@ -433,8 +481,14 @@ struct XMLReader {
         return nil
       }
     }
-    guard index < bytes.count else { throw .unfinished(at: start, "the reference is never closed") }
-    let numeric = bytes[start + 1] == UInt8(ascii: "#")
+    let numeric = start + 1 < bytes.count && bytes[start + 1] == UInt8(ascii: "#")
+    guard index < bytes.count else {
+      // A character reference takes only digits, "x" and ";": cut short by a bad character,
+      // it is that character's error, where it stands, as in expat (in a reference to an
+      // entity, a name may go on with any character, and the error is the reference's).
+      if numeric, let badCharacter { throw badCharacter }
+      throw .unfinished(at: start, "the reference is never closed")
+    }
     let reason =
       if index == start + 1 {
         "\"&\" that does not begin a reference (write &amp; for a literal &)"
@@ -509,7 +563,14 @@ struct XMLReader {
   private mutating func processingInstruction() throws(MarkupSyntaxError) -> ArraySlice<UInt8> {
     let start = index
     index += 2
+    guard index < bytes.count else {
+      throw .unfinished(at: start, "the processing instruction is never closed")
+    }
     let target = try name()
+    // A target the document ends in may still go on: it is checked once something follows.
+    guard index < bytes.count else {
+      throw .unfinished(at: start, "the processing instruction is never closed")
+    }
     let lowercased = target.lowercased()
     guard lowercased != "xml" || target == "xml" else {
       throw MarkupSyntaxError(
@@ -517,14 +578,12 @@ struct XMLReader {
         reason: "the processing instruction target \"\(target)\", which XML reserves"
       )
     }
-    guard index < bytes.count else {
-      throw .unfinished(at: start, "the processing instruction is never closed")
-    }
     guard isXMLWhitespace(bytes[index]) || hasPrefix("?>") else {
       // expat points past a "?" that does not end the instruction.
       let question = bytes[index] == UInt8(ascii: "?")
       guard !question || index + 1 < bytes.count else {
-        throw .unfinished(at: start, "the processing instruction is never closed")
+        // Only ">" may follow this "?".
+        throw badCharacter ?? .unfinished(at: start, "the processing instruction is never closed")
       }
       throw MarkupSyntaxError(
         offset: question ? index + 1 : index,
@@ -564,6 +623,9 @@ struct XMLReader {
         guard next > 0 else { throw fail(from, "no version") }
         return
       }
+      // As expat: after standalone, only spaces, whatever comes next (not read as a
+      // pseudo-attribute, so not first checked for its "=").
+      guard next < names.count else { throw fail(position, "more after standalone") }
       guard spaced else { throw fail(position, "no space before a pseudo-attribute") }
       // As expat: a name runs to a space or "=", and is checked once its value is read.
       let nameStart = position
@@ -617,7 +679,10 @@ struct XMLReader {
     guard let dashes = find("--", from: start + 4) else {
       throw .unfinished(at: start, "the comment is never closed")
     }
-    guard dashes < bytes.count else { throw .unfinished(at: start, "the comment is never closed") }
+    guard dashes < bytes.count else {
+      // Only ">" may follow "--".
+      throw badCharacter ?? .unfinished(at: start, "the comment is never closed")
+    }
     guard bytes[dashes] == UInt8(ascii: ">") else {
       throw MarkupSyntaxError(offset: dashes, reason: "\"--\" inside a comment")
     }
@@ -628,9 +693,11 @@ struct XMLReader {
   /// `<!` that begins neither a comment nor a CDATA section (nor, before the root, a DOCTYPE):
   /// always an error, at the first byte that cannot continue one of them, or at the `<` when
   /// the document ends first.
-  private mutating func unknownDeclaration(inContent: Bool) throws(MarkupSyntaxError) -> Never {
+  private mutating func unknownDeclaration(
+    inContent: Bool,
+    reason: String = "\"<!\" that begins no comment or section"
+  ) throws(MarkupSyntaxError) -> Never {
     let start = index
-    let reason = "\"<!\" that begins no comment or section"
     var position = start + 2
     // expat decides on `<![` in content only with six more bytes of the document to compare
     // with "CDATA[" (a bad character among them too): with fewer, it is cut short.
@@ -644,11 +711,15 @@ struct XMLReader {
     }
     if !inContent, position < bytes.count, isKeywordByte(bytes[position]) {
       while position < bytes.count, isKeywordByte(bytes[position]) { position += 1 }
-      guard position < bytes.count else { throw .unfinished(at: start, reason) }
+      guard position < bytes.count else { throw badCharacter ?? .unfinished(at: start, reason) }
       var spaced = isXMLWhitespace(bytes[position])
       if bytes[position] == UInt8(ascii: "%") {
         // A parameter entity's name must follow at once (`<!ENTITY% p` is refused at the "%").
-        guard position + 1 < bytes.count else { throw .unfinished(at: start, reason) }
+        guard position + 1 < bytes.count else {
+          // Any character but a space or "%" is a name here, to expat, a bad one too.
+          if badCharacter != nil { throw MarkupSyntaxError(offset: start, reason: reason) }
+          throw .unfinished(at: start, reason)
+        }
         let next = bytes[position + 1]
         spaced = !isXMLWhitespace(next) && next != UInt8(ascii: "%")
       }
@@ -663,7 +734,8 @@ struct XMLReader {
       if !continues { throw MarkupSyntaxError(offset: position, reason: reason) }
       position += 1
     }
-    throw .unfinished(at: start, reason)
+    // Cut short by a bad character: none continues a keyword, so it is the error, as in expat.
+    throw badCharacter ?? .unfinished(at: start, reason)
   }
 
   private static let predefinedEntities: Set<String> = ["amp", "lt", "gt", "apos", "quot"]
