@@ -7,8 +7,9 @@
 // `CanonicalPrinter`). Invariants, for any bytes:
 // - both give the same text: the page's canonical text does not depend on the path taken;
 // - the canonical text is a fixed point (its canonical text is itself), except for what
-//   MarkupSnapshots.md says no canonical text can write: a heading left inside a heading, and
-//   "</" as the page's last bytes (text there, a bogus comment anywhere else);
+//   MarkupSnapshots.md says no canonical text can write: a heading left inside a heading, a
+//   `nobr` left inside a `nobr` in scope, and "</" as the page's last bytes (text there, a
+//   bogus comment anywhere else);
 // - no line is indented by more than 200 spaces, and the text is at most `208 × n + 1024`
 //   bytes for n bytes of input;
 // - reading and printing take at most 1 s plus 1 ms a kilobyte (AddressSanitizer's build);
@@ -93,7 +94,7 @@ private func check(_ input: [UInt8]) {
   let (again, _) = strategyText(Array(text.utf8))
   // A page that ends in "</" has that text last; anywhere else, it begins a bogus comment.
   let endsInEndTagOpen = input.suffix(2).elementsEqual("</".utf8)
-  if again != text, !headingInsideHeading(document), !endsInEndTagOpen {
+  if again != text, !headingInsideHeading(document), !nobrInsideNobr(document), !endsInEndTagOpen {
     fail(
       "the canonical text is not a fixed point:\n\(show(input))\n--- once\n\(text)--- twice\n"
         + again
@@ -111,6 +112,26 @@ private func headingInsideHeading(_ document: MarkupDocument) -> Bool {
     let isHeading = headings.contains(element.name)
     if isHeading && inHeading { return true }
     pending += element.children.map { ($0, inHeading || isHeading) }
+  }
+  return false
+}
+
+/// A `nobr` inside a `nobr` with no scope boundary (a table, a cell, `object`…) between: the
+/// adoption agency, stopping after eight rounds, leaves one open where the next `<nobr>` goes
+/// (`<nobr><div><dd><ul><li><dd><ul><li><p><nobr>`, as in html5lib), and no HTML writes that tree
+/// (`<nobr>` with a `nobr` in scope closes it).
+private func nobrInsideNobr(_ document: MarkupDocument) -> Bool {
+  let boundaries: Set<String> = [
+    "applet", "caption", "html", "table", "td", "th", "marquee", "object", "template", "svg",
+    "math",
+  ]
+  var pending: [(MarkupNode, Bool)] = document.nodes.map { ($0, false) }
+  while let (node, inNobr) = pending.popLast() {
+    guard case .element(let element) = node else { continue }
+    let isNobr = element.name == "nobr"
+    if isNobr && inNobr { return true }
+    let below = boundaries.contains(element.name) ? false : inNobr || isNobr
+    pending += element.children.map { ($0, below) }
   }
   return false
 }

@@ -70,6 +70,37 @@ import Testing
     #expect(canonical("<!doctype html>") == "<!doctype html>\n")
   }
 
+  /// A `<nobr>` tag ends a `nobr` open in scope (on the stack of open elements, not only in the
+  /// list of active formatting elements, as for `a`), after reopening the formatting elements:
+  /// a closed `nobr` is reopened empty and closed again, as browsers and html5lib do.
+  @Test func aNobrTagReopensAndClosesTheNobrBeforeIt() throws {
+    let expected = "<p>\n  <nobr>x</nobr>\n</p>\n<nobr></nobr>\n<nobr>y</nobr>\n"
+    #expect(canonical("<p><nobr>x</p><nobr>y") == expected)
+    #expect(try treeText("<p><nobr>x</p><nobr>y") == expected)
+  }
+
+  /// Found by FuzzHTML (`Fuzz/Corpus/FuzzHTML/finding-nobr-inside-nobr.html`, minimised): the
+  /// adoption agency gives up after eight rounds and leaves a `nobr` open inside the last block
+  /// it moved, so the new `nobr` goes inside it, in html5lib as in browsers. No HTML writes that
+  /// tree (a `<nobr>` tag closes a `nobr` open around it): the canonical text prints it, and reads
+  /// back with the two side by side. An intended exception to the fixed point, as a heading
+  /// inside a heading is (MarkupSnapshots.md).
+  @Test func aNobrLeftInsideANobrIsPrintedAndReadsBackSideBySide() throws {
+    let html = "<nobr><div><dd><ul><li><dd><ul><li><p><nobr>"
+    let moved = "<nobr></nobr>\n"
+    let nested = "<p>\n<nobr>\n<nobr></nobr>\n</nobr>\n</p>\n"
+    let sideBySide = "<p>\n<nobr></nobr>\n<nobr></nobr>\n</p>\n"
+    func unindented(_ text: String) -> String {
+      text.split(separator: "\n").map { $0.drop { $0 == " " } + "\n" }.joined()
+    }
+    let text = canonical(html)
+    #expect(try treeText(html) == text)
+    // One left behind by each of the eight rounds, and the new one.
+    #expect(unindented(text).components(separatedBy: moved).count - 1 == 9)
+    #expect(unindented(text).contains(nested))
+    #expect(unindented(canonical(text)).contains(sideBySide))
+  }
+
   @Test func invalidUTF8BecomesReplacementCharacters() {
     let data = Data([0x3C, 0x70, 0x3E, 0xC3, 0x28, 0xE2, 0x82])
     #expect(snapshotText(data, as: .html).text == "<p>\u{FFFD}(\u{FFFD}</p>\n")
