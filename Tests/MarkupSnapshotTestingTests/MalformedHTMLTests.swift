@@ -101,6 +101,37 @@ import Testing
     #expect(unindented(canonical(text)).contains(sideBySide))
   }
 
+  /// Found by FuzzHTML: a formatting element's end tag finds the element out of scope when an
+  /// SVG or MathML element that holds HTML (`mtext`, `foreignObject`…) stands above it, and is
+  /// ignored, as in html5lib and browsers; the adoption agency used to move the blocks out, a
+  /// tree the canonical text did not read back as. Other SVG elements are no boundary.
+  @Test(arguments: [
+    (
+      "<i><p><math><mtext><p></i>",
+      "<i>\n  <p>\n    <math>\n      <mtext>\n        <p></p>\n      </mtext>\n    </math>\n"
+        + "  </p>\n</i>\n"
+    ),
+    ("<i><svg><g></i>x", "<i>\n  <svg>\n    <g/>\n  </svg>\n</i>\nx\n"),
+  ])
+  func aFormattingEndTagBeyondAnIntegrationPointIsIgnored(html: String, expected: String) throws {
+    #expect(canonical(html) == expected)
+    #expect(try treeText(html) == expected)
+    #expect(canonical(expected) == expected)
+  }
+
+  /// Found by FuzzHTML once the limit of three identical formatting entries came: the fourth of
+  /// four nested `b`s pushes the first one's entry off the list, so in `<b t><p><b><b><b><b>`
+  /// that `b` has none, and its end tag in the canonical text ends the `b t` instead (the
+  /// adoption agency looks in the list). No HTML writes that tree with end tags; it is printed
+  /// as read, and reads back otherwise (MarkupSnapshots.md).
+  @Test func aFormattingElementPushedOffTheListReadsBackOtherwise() throws {
+    let html = "<b t><p><b><b><b><b>"
+    let text = canonical(html)
+    #expect(text.hasPrefix("<b t>\n  <p>\n    <b>\n      <b>\n"))
+    #expect(try treeText(html) == text)
+    #expect(canonical(text).hasPrefix("<b t></b>\n<p>\n  <b t>\n"))
+  }
+
   @Test func invalidUTF8BecomesReplacementCharacters() {
     let data = Data([0x3C, 0x70, 0x3E, 0xC3, 0x28, 0xE2, 0x82])
     #expect(snapshotText(data, as: .html).text == "<p>\u{FFFD}(\u{FFFD}</p>\n")

@@ -399,7 +399,14 @@ extension HTMLTreeRules {
       var furthestBlock: Int?
       while above < openCount {
         let traits = openTraits(at: above)
-        if traits.contains(.scope) { return }
+        // The formatting element is not in scope: an HTML scope boundary, or an SVG or MathML
+        // element that holds HTML (`mtext`, `foreignObject`…) stands above it.
+        // (`annotation-xml`, a boundary too, is not told apart.)
+        if traits.contains(.scope)
+          || (traits.contains(.integrationPoint) && openIsForeign(at: above))
+        {
+          return
+        }
         if furthestBlock == nil, traits.contains(.special), !openIsForeign(at: above) {
           furthestBlock = above
         }
