@@ -7,8 +7,8 @@
 // `CanonicalPrinter`). Invariants, for any bytes:
 // - both give the same text: the page's canonical text does not depend on the path taken;
 // - the canonical text is a fixed point (its canonical text is itself), except for what
-//   MarkupSnapshots.md says no canonical text can write: a heading left inside a heading, a
-//   `nobr` left inside a `nobr` in scope, four identical formatting elements nested inside one
+//   MarkupSnapshots.md says no canonical text can write: a heading left inside a heading, an
+//   `a` or `nobr` left inside another, four identical formatting elements nested inside one
 //   of their name with other attributes, and "</" as the page's last bytes (text there, a
 //   bogus comment anywhere else);
 // - no line is indented by more than 200 spaces, and the text is at most `208 × n + 1024`
@@ -95,7 +95,7 @@ private func check(_ input: [UInt8]) {
   let (again, _) = strategyText(Array(text.utf8))
   // A page that ends in "</" has that text last; anywhere else, it begins a bogus comment.
   let endsInEndTagOpen = input.suffix(2).elementsEqual("</".utf8)
-  if again != text, !headingInsideHeading(document), !nobrInsideNobr(document),
+  if again != text, !headingInsideHeading(document), !nestedAOrNobr(document),
     !formattingElementWithoutEntry(document), !endsInEndTagOpen
   {
     fail(
@@ -119,22 +119,26 @@ private func headingInsideHeading(_ document: MarkupDocument) -> Bool {
   return false
 }
 
-/// A `nobr` inside a `nobr` with no scope boundary (a table, a cell, `object`…) between: the
-/// adoption agency, stopping after eight rounds, leaves one open where the next `<nobr>` goes
+/// An `a` inside an `a` with no cell, caption or object between, or a `nobr` inside a `nobr`
+/// with no scope boundary (those, a table) between: the adoption agency, stopping after eight
+/// rounds, leaves one open where the next tag of its name goes
 /// (`<nobr><div><dd><ul><li><dd><ul><li><p><nobr>`, as in html5lib), and no HTML writes that tree
-/// (`<nobr>` with a `nobr` in scope closes it).
-private func nobrInsideNobr(_ document: MarkupDocument) -> Bool {
-  let boundaries: Set<String> = [
-    "applet", "caption", "html", "table", "td", "th", "marquee", "object", "template", "svg",
-    "math",
+/// (the tag ends one of its name that the list or the scope still holds).
+private func nestedAOrNobr(_ document: MarkupDocument) -> Bool {
+  let markers: Set<String> = [
+    "applet", "caption", "marquee", "object", "template", "td", "th", "svg", "math",
   ]
-  var pending: [(MarkupNode, Bool)] = document.nodes.map { ($0, false) }
-  while let (node, inNobr) = pending.popLast() {
+  let scope = markers.union(["html", "table"])
+  // Each element with whether an `a` and a `nobr` are open around it, within their reach.
+  var pending: [(MarkupNode, Bool, Bool)] = document.nodes.map { ($0, false, false) }
+  while let (node, inA, inNobr) = pending.popLast() {
     guard case .element(let element) = node else { continue }
+    let isA = element.name == "a"
     let isNobr = element.name == "nobr"
-    if isNobr && inNobr { return true }
-    let below = boundaries.contains(element.name) ? false : inNobr || isNobr
-    pending += element.children.map { ($0, below) }
+    if (isA && inA) || (isNobr && inNobr) { return true }
+    let belowA = markers.contains(element.name) ? false : inA || isA
+    let belowNobr = scope.contains(element.name) ? false : inNobr || isNobr
+    pending += element.children.map { ($0, belowA, belowNobr) }
   }
   return false
 }

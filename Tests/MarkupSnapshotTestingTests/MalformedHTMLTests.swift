@@ -101,6 +101,19 @@ import Testing
     #expect(unindented(canonical(text)).contains(sideBySide))
   }
 
+  /// Found by FuzzHTML's campaign: the same for `a`, whose tag ends an `a` the list of active
+  /// formatting elements holds; here the `a` left open holds a `c`, where the new one goes.
+  @Test func anALeftInsideAnAIsPrintedAndReadsBackSideBySide() throws {
+    let html = "<a><div><dd><ul><li><dd><ul><li><p><c><a>"
+    func unindented(_ text: String) -> String {
+      text.split(separator: "\n").map { $0.drop { $0 == " " } + "\n" }.joined()
+    }
+    let text = canonical(html)
+    #expect(try treeText(html) == text)
+    #expect(unindented(text).contains("<p>\n<a>\n<c>\n<a></a>\n</c>\n</a>\n</p>\n"))
+    #expect(unindented(canonical(text)).contains("<p>\n<a>\n<c></c>\n</a>\n<a></a>\n</p>\n"))
+  }
+
   /// Found by FuzzHTML: a formatting element's end tag finds the element out of scope when an
   /// SVG or MathML element that holds HTML (`mtext`, `foreignObject`…) stands above it, and is
   /// ignored, as in html5lib and browsers; the adoption agency used to move the blocks out, a
