@@ -188,12 +188,12 @@ private func equal(_ value: JSONBody, _ other: Any) -> Bool {
     guard let others = other as? [Any], others.count == elements.count else { return false }
     return zip(elements, others).allSatisfy { equal($0, $1) }
   case .object(let members):
-    guard let others = other as? [String: Any], others.count == members.count else {
-      return false
-    }
     // Names that differ only in a U+FEFF may be one name to JSONSerialization.
     let names = Set(members.map { asFoundationReadsIt($0.name) })
     guard names.count == members.count else { return true }
+    guard let others = other as? [String: Any], others.count == members.count else {
+      return false
+    }
     return members.allSatisfy { member in
       let other =
         others[member.name]
