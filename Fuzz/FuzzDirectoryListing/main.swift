@@ -280,14 +280,17 @@ private func checkListing(_ contents: FolderContents) {
   guard let (report, _) = FolderDifference(reference, changed, byExtension: [:]).report else {
     fail("no difference reported")
   }
-  let lines = report.split(separator: "\n", omittingEmptySubsequences: false)
+  // Split at line feeds, not at characters: a name may end in a carriage return, and "\r\n" is
+  // one `Character`.
+  let lines = report.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+    .map { String(String.UnicodeScalarView($0)) }
   let expected = [("+ ", added), ("\u{2212} ", first.path), ("~ ", last.path)]
     .sorted { $0.1.utf8.lexicographicallyPrecedes($1.1.utf8) }
     .map { $0.0 + $0.1 }
   require(
     lines.count > 3
       && lines[0] == "Folder snapshot does not match reference: 1 added, 1 removed, 1 changed."
-      && Array(lines[1...3].map(String.init)) == expected,
+      && Array(lines[1...3]) == expected,
     "the listing starts \(lines.prefix(4)), not \(expected)"
   )
 }

@@ -7,8 +7,10 @@
 // `CanonicalPrinter`). Invariants, for any bytes:
 // - both give the same text: the page's canonical text does not depend on the path taken;
 // - the canonical text is a fixed point (its canonical text is itself), except for what
-//   MarkupSnapshots.md says no canonical text can write: a heading left inside a heading, and
-//   "</" as the page's last bytes (text there, a bogus comment anywhere else);
+//   MarkupSnapshots.md says no canonical text can write: a heading left inside a heading, an
+//   `a` or `nobr` left inside another, four identical formatting elements nested inside one
+//   of their name with other attributes, and "</" as the page's last bytes (text there, a
+//   bogus comment anywhere else);
 // - no line is indented by more than 200 spaces, and the text is at most `208 × n + 1024`
 //   bytes for n bytes of input;
 // - reading and printing take at most 1 s plus 1 ms a kilobyte (AddressSanitizer's build);
@@ -93,7 +95,9 @@ private func check(_ input: [UInt8]) {
   let (again, _) = strategyText(Array(text.utf8))
   // A page that ends in "</" has that text last; anywhere else, it begins a bogus comment.
   let endsInEndTagOpen = input.suffix(2).elementsEqual("</".utf8)
-  if again != text, !headingInsideHeading(document), !endsInEndTagOpen {
+  if again != text, !headingInsideHeading(document), !nestedAOrNobr(document),
+    !formattingElementWithoutEntry(document), !endsInEndTagOpen
+  {
     fail(
       "the canonical text is not a fixed point:\n\(show(input))\n--- once\n\(text)--- twice\n"
         + again
@@ -111,6 +115,67 @@ private func headingInsideHeading(_ document: MarkupDocument) -> Bool {
     let isHeading = headings.contains(element.name)
     if isHeading && inHeading { return true }
     pending += element.children.map { ($0, inHeading || isHeading) }
+  }
+  return false
+}
+
+/// An `a` inside an `a` with no cell, caption or object between, or a `nobr` inside a `nobr`
+/// with no scope boundary (those, a table) between: the adoption agency, stopping after eight
+/// rounds, leaves one open where the next tag of its name goes
+/// (`<nobr><div><dd><ul><li><dd><ul><li><p><nobr>`, as in html5lib), and no HTML writes that tree
+/// (the tag ends one of its name that the list or the scope still holds).
+private func nestedAOrNobr(_ document: MarkupDocument) -> Bool {
+  let markers: Set<String> = [
+    "applet", "caption", "marquee", "object", "template", "td", "th", "svg", "math",
+  ]
+  let scope = markers.union(["html", "table"])
+  // Each element with whether an `a` and a `nobr` are open around it, within their reach.
+  var pending: [(MarkupNode, Bool, Bool)] = document.nodes.map { ($0, false, false) }
+  while let (node, inA, inNobr) = pending.popLast() {
+    guard case .element(let element) = node else { continue }
+    let isA = element.name == "a"
+    let isNobr = element.name == "nobr"
+    if (isA && inA) || (isNobr && inNobr) { return true }
+    let belowA = markers.contains(element.name) ? false : inA || isA
+    let belowNobr = scope.contains(element.name) ? false : inNobr || isNobr
+    pending += element.children.map { ($0, belowA, belowNobr) }
+  }
+  return false
+}
+
+/// Four identical formatting elements nested (no cell, caption or object between) inside one of
+/// their name with other attributes (`<b t><p><b><b><b><b>`): the list of active formatting
+/// elements keeps three identical entries (the standard's "Noah's Ark"), so the outermost of the
+/// four has none, and its end tag in the canonical text ends the other one, which has (the
+/// adoption agency looks in the list). No HTML writes that tree with end tags.
+private func formattingElementWithoutEntry(_ document: MarkupDocument) -> Bool {
+  let formatting: Set<String> = [
+    "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
+  ]
+  let markers: Set<String> = ["applet", "caption", "marquee", "object", "td", "template", "th"]
+  func identical(_ first: MarkupElement, _ second: MarkupElement) -> Bool {
+    first.name == second.name && first.attributes.count == second.attributes.count
+      && first.attributes.allSatisfy { attribute in
+        second.attributes.contains { $0.name == attribute.name && $0.value == attribute.value }
+      }
+  }
+  // Each element with the formatting elements around it since the last marker.
+  var pending: [(MarkupNode, [MarkupElement])] = document.nodes.map { ($0, []) }
+  while let (node, around) = pending.popLast() {
+    guard case .element(let element) = node else { continue }
+    var inside = around
+    if markers.contains(element.name) {
+      inside = []
+    } else if formatting.contains(element.name) {
+      let sameName = around.filter { $0.name == element.name }
+      if sameName.filter({ identical($0, element) }).count >= 3,
+        sameName.contains(where: { !identical($0, element) })
+      {
+        return true
+      }
+      inside.append(element)
+    }
+    pending += element.children.map { ($0, inside) }
   }
   return false
 }

@@ -15,6 +15,10 @@
 //   gives that same head or refusal, refuses a head beyond 16 KiB, and the body it reads is the
 //   bytes after the head, exactly `Content-Length` of them, or the client is gone when fewer came;
 // - each input takes at most 250 ms of processor time.
+//
+// `FuzzHTTPRequest --verdict FILE…` prints instead, for each file, a line of JSON with what the
+// server reads from it over a socket (the head and body, or the refusal), for
+// `scripts/h11-differential.py`.
 
 import Foundation
 import FuzzingChecks
@@ -200,5 +204,98 @@ private func checkBody(
   }
 }
 
+// MARK: - The server's verdict, for the h11 differential
+
+/// What the server reads from one client's bytes: a head (method, target, version, fields, and
+/// the body or that the client left before it all came), a refusal, or nothing (the client left
+/// before the head ended).
+private struct Verdict: Encodable {
+  var file: String
+  /// `head`, `refused` or `gone`.
+  var outcome: String
+  var status: Int?
+  var reason: String?
+  var method: String?
+  var target: String?
+  var minorVersion: Int?
+  /// Name (lower case) and value, the value's scalars standing for its bytes (ISO-8859-1).
+  var fields: [[String]]?
+  /// `body`, `gone` (fewer bytes came than `Content-Length` says) or `tooLarge` (413, unread).
+  var bodyOutcome: String?
+  /// The body's bytes as ISO-8859-1 scalars.
+  var body: String?
+}
+
+private func verdict(of input: [UInt8], file: String) -> Verdict {
+  var result = Verdict(file: file, outcome: "gone")
+  var pair: [Int32] = [-1, -1]
+  guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else {
+    fail("socketpair: \(String(cString: strerror(errno)))")
+  }
+  // The client writes from another thread, as the server may stop reading (a head too long)
+  // before an input larger than the socket's buffer is all written.
+  let (server, client) = (pair[0], pair[1])
+  let writer = Thread {
+    var written = 0
+    while written < input.count {
+      let count = send(client, Array(input[written...]), input.count - written, Int32(MSG_NOSIGNAL))
+      guard count > 0 else { break }
+      written += count
+    }
+    shutdown(client, Int32(SHUT_WR))
+  }
+  writer.start()
+  defer {
+    close(server)
+    while !writer.isFinished { usleep(1_000) }
+    close(client)
+  }
+  var connection = HTTPConnection(descriptor: server, limits: limits)
+  switch connection.readHead(since: HTTPConnection.now()) {
+  case .gone:
+    return result
+  case .refused(let refusal):
+    result.outcome = "refused"
+    result.status = refusal.status
+    result.reason = refusal.reason
+    return result
+  case .head(let head):
+    result.outcome = "head"
+    result.method = head.method
+    result.target = head.target
+    result.minorVersion = head.minorVersion
+    result.fields = head.fields.map { [$0.name, $0.value] }
+    guard head.contentLength <= limits.bodyBytes else {
+      result.bodyOutcome = "tooLarge"
+      return result
+    }
+    switch connection.readBody(count: head.contentLength) {
+    case .body(let body):
+      result.bodyOutcome = "body"
+      result.body = String(String.UnicodeScalarView(body.map { UnicodeScalar($0) }))
+    case .gone, .timedOut:
+      result.bodyOutcome = "gone"
+    }
+    return result
+  }
+}
+
+private func printVerdicts(_ paths: ArraySlice<String>) -> Int32 {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  for path in paths {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      FileHandle.standardError.write(Data("cannot read \(path)\n".utf8))
+      return 1
+    }
+    guard let line = try? encoder.encode(verdict(of: Array(data), file: path)) else { return 1 }
+    FileHandle.standardOutput.write(line + Data("\n".utf8))
+  }
+  return 0
+}
+
 // Last: globals of main.swift are initialised in order, as the top-level code runs.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--verdict" {
+  exit(printVerdicts(CommandLine.arguments.dropFirst(2)))
+}
 exit(fuzzing_support_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzHTTPRequest))

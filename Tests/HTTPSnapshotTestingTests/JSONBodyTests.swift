@@ -157,6 +157,19 @@ import Testing
     }
   }
 
+  /// Found by `FuzzJSONBody`: JSONSerialization drops a U+FEFF that begins a string or a name,
+  /// or follows an escape in one, as it drops a byte-order mark before a document; JSONBody keeps
+  /// it, a character of the string as RFC 8259 says, so `.http` shows the text the server sent.
+  /// (If Foundation starts keeping it, this test says so, and the article's list shrinks.)
+  @Test func aStringBeginningWithU_FEFFKeepsIt() throws {
+    let body = Data(#"{"\#u{FEFF}k":"\#u{FEFF}a\n\#u{FEFF}b"}"#.utf8)
+    let foundation = try JSONSerialization.jsonObject(with: body) as? [String: String]
+    #expect(foundation == ["k": "a\nb"], "JSONSerialization now keeps U+FEFF")
+    let text = bodyText(body)
+    #expect(!text.hasPrefix("[application/json body is not valid JSON"), "\(text)")
+    #expect(text.contains(#""\#u{FEFF}k" : "\#u{FEFF}a\n\#u{FEFF}b""#), "\(text)")
+  }
+
   @Test func integersBeyondIntAreDoubles() {
     #expect(JSONBody.parse(Data("123456789012345678901234".utf8)).map(describe) == "double")
     #expect(JSONBody.parse(Data("-9223372036854775808".utf8)).map(describe) == "int")

@@ -50,6 +50,10 @@ struct ChromiumRoundTripTests {
     "<a href=1><div>x<a href=2>y</div>", "<b>1<p>2<i>3</b>4</i>5</p>",
     "<table><tr><td><b>x</td><td>y</table>", "<i><b><u><s><p>deep</i>z",
     "<b id=1>x<b id=2>y</b></b>z", "<nobr>a<nobr>b", "<div><b>x</div>y",
+    // At most three identical entries (Noah's Ark); `<nobr>` by the stack; an end tag beyond
+    // `mtext` or `foreignObject` is ignored.
+    "<p><b><b><b><b>x</p>y", "<p><b c=1><b><b><b>x</p>y", "<p><nobr>x</p><nobr>y",
+    "<i><p><math><mtext><p>x</i>y", "<b><p><svg><foreignObject><div>x</b>y",
     // Found by RandomHTMLTests: `</p>` leaves SVG and MathML; no reopening inside them.
     "<svg><g></p>x</svg>", "<math><mi>a</mi></p>b", "<table><i><caption>x</table><math>y",
     "<pre><a href=x>1</pre>2",

@@ -120,6 +120,33 @@ import Testing
     #expect(canonical("<body></p>") == "<body>\n  <p></p>\n</body>\n")
   }
 
+  /// The standard's "Noah's Ark" clause (html5lib's `tests23.dat`): the list of active
+  /// formatting elements keeps at most three entries of one name and attributes after the last
+  /// marker, so four identical `b`s cut short by `</p>` reopen as three. A `b` with other
+  /// attributes is another entry; attributes in another order are the same.
+  @Test(arguments: [
+    ("<p><b><b><b><b>x</p>y", 3),
+    ("<p><b class=x><b><b><b>x</p>y", 4),
+    ("<p><b a=1 c=2><b c=2 a=1><b a=1 c=2><b c=2 a=1>x</p>y", 3),
+  ])
+  func atMostThreeIdenticalFormattingElementsAreReopened(html: String, reopened: Int) throws {
+    let text = canonical(html)
+    let afterParagraph = try #require(text.components(separatedBy: "</p>\n").last)
+    #expect(afterParagraph.components(separatedBy: "<b").count - 1 == reopened, "\(text)")
+    #expect(afterParagraph.contains("y</b>"), "\(text)")
+    #expect(canonical(text) == text)
+  }
+
+  /// Without the limit of three identical entries, each paragraph reopened every `b` left open
+  /// in the ones before it: *n* paragraphs `<p><b>x</p>` printed *n*²/2 elements. With it, at
+  /// most four `b`s (three reopened, one new) stand in each.
+  @Test func formattingElementsLeftOpenInEveryParagraphGrowTheTextLinearly() {
+    let html = String(repeating: "<p><b>x</p>", count: 400)
+    let text = canonical(html)
+    #expect(text.components(separatedBy: "<b>").count - 1 == 1 + 2 + 3 + 4 * 397)
+    #expect(text.utf8.count <= 16 * html.utf8.count)
+  }
+
   /// Found by the html5lib corpus (`tests19.dat`, `tests1.dat`): before the body, the browser
   /// ignores a stray `</p>`.
   @Test func aStrayEndTagOfAParagraphBeforeTheBodyIsDropped() {

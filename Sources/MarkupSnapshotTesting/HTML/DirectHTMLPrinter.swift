@@ -464,6 +464,19 @@ struct DirectHTMLPrinter: HTMLTreeRules {
     formatting.remove(at: entry)
   }
 
+  var formattingCount: Int { formatting.count }
+  func formattingIsMarker(at entry: Int) -> Bool { formatting[entry].isMarker }
+
+  func formattingEntry(at entry: Int, isNamed name: TagName, id: Int) -> Bool {
+    !formatting[entry].isMarker && formatting[entry].id == id
+  }
+
+  /// The printer keeps no attributes: a fourth entry of a name after the last marker goes to the
+  /// tree reader, which compares them.
+  func formattingEntryHasTagAttributes(at entry: Int) throws(Unsupported) -> Bool {
+    throw Unsupported()
+  }
+
   /// The tree reader reopens closed formatting elements here: that needs the tree.
   mutating func reconstructFormatting() throws(Unsupported) {
     if let last = formatting.last, !last.isMarker, !isOpen(last) { throw Unsupported() }
@@ -474,7 +487,7 @@ struct DirectHTMLPrinter: HTMLTreeRules {
     throw Unsupported()
   }
 
-  /// An `a` or `nobr` still open after the adoption agency leaves the stack in the tree reader.
+  /// An `a` still open after the adoption agency leaves the stack in the tree reader.
   func dropStaleFormattingEntry(named name: TagName, id: Int) throws(Unsupported) {
     if activeFormattingEntry(named: name, id: id) != nil { throw Unsupported() }
   }

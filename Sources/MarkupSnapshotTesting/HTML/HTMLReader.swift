@@ -9,8 +9,7 @@
 /// Misnested formatting elements are repaired as the standard's adoption agency does, and
 /// formatting elements cut short by a block are reopened in the next one (`<p><b>x<p>y`).
 ///
-/// Not handled: the limit of three identical entries in the list of active formatting
-/// elements, foster parenting (the browser moves the same content again when it parses the
+/// Not handled: foster parenting (the browser moves the same content again when it parses the
 /// canonical text), `frameset`, the script-data escape states (`<!--` inside a `script`), and
 /// the parsing of `select` content. The browser also re-applies html/head/body insertion to the
 /// canonical text, so those give the same tree without being modelled here.
@@ -419,6 +418,23 @@ struct HTMLReader: HTMLTreeRules {
 
   mutating func removeFormattingEntry(at entry: Int) {
     formatting.remove(at: entry)
+  }
+
+  var formattingCount: Int { formatting.count }
+  func formattingIsMarker(at entry: Int) -> Bool { formatting[entry].isMarker }
+
+  func formattingEntry(at entry: Int, isNamed name: String, id: Int) -> Bool {
+    !formatting[entry].isMarker && formatting[entry].element.name == name
+  }
+
+  /// Values compare as written, character references undecoded (`class=x` and `class=&#120;`
+  /// differ here, not in a browser).
+  func formattingEntryHasTagAttributes(at entry: Int) -> Bool {
+    let attributes = formatting[entry].element.attributes
+    return attributes.count == tagAttributes.count
+      && tagAttributes.allSatisfy { attribute in
+        attributes.contains { $0.name == attribute.name && $0.value == attribute.value }
+      }
   }
 
   mutating func dropStaleFormattingEntry(named name: String, id: Int) {

@@ -36,6 +36,13 @@ protocol HTMLTreeRules {
   /// The position on the stack of the entry's element, or `nil` if it has closed.
   func openPosition(ofFormattingEntry entry: Int) -> Int?
   mutating func removeFormattingEntry(at entry: Int)
+  /// How many entries the list holds, markers included.
+  var formattingCount: Int { get }
+  func formattingIsMarker(at entry: Int) -> Bool
+  /// Whether the entry is the HTML element named `name` (with the listed name `id`).
+  func formattingEntry(at entry: Int, isNamed name: Name, id: Int) -> Bool
+  /// Whether the entry's element has the attributes of the start tag read last, in any order.
+  func formattingEntryHasTagAttributes(at entry: Int) throws(Failure) -> Bool
 
   // What needs the tree.
   /// Reopens the formatting elements that a closed block cut short.
@@ -48,7 +55,7 @@ protocol HTMLTreeRules {
   /// `position`, ends, and the special element at `furthestBlock` keeps a copy of it.
   mutating func adoptFurthestBlock(entry: Int, at position: Int, furthestBlock: Int)
     throws(Failure)
-  /// An end tag of an `a` or `nobr` left its entry: the element leaves the list and the stack.
+  /// The adoption agency for an `a` tag left its entry: the element leaves the list and the stack.
   mutating func dropStaleFormattingEntry(named name: Name, id: Int) throws(Failure)
   /// `</p>` with no `p` open: an empty `p`.
   mutating func insertEmptyParagraph()
@@ -169,11 +176,16 @@ extension HTMLTreeRules {
     case ID.dd, ID.dt:
       closeListItem { $0 == ID.dd || $0 == ID.dt }
       closeInScope(ID.paragraph, boundaries: [.scope, .button])
-    case ID.a, ID.nobr:
+    case ID.a:
       if activeFormattingEntry(named: name, id: id) != nil {
         try adoptionAgency(name, id: id)
         try dropStaleFormattingEntry(named: name, id: id)
       }
+    case ID.nobr:
+      // Unlike `a`, by the stack: a `nobr` still open whose entry left the list (the adoption
+      // agency drops entries beyond its third) ends here too.
+      if !isTableContext { try reconstructFormatting() }
+      if hasInScope(ID.nobr, boundaries: .scope) { try adoptionAgency(name, id: id) }
     case ID.button:
       closeInScope(ID.button, boundaries: .scope)
     case ID.option:
@@ -186,7 +198,38 @@ extension HTMLTreeRules {
     default: break
     }
     if !traits.contains(.noReconstruction), !isTableContext { try reconstructFormatting() }
+    if traits.contains(.formatting) { try limitIdenticalFormattingEntries(name, id: id) }
     return true
+  }
+
+  /// Before a formatting element's entry goes on the list: if three entries after the last
+  /// marker are already identical to it, the earliest of them leaves the list (the standard's
+  /// "Noah's Ark" clause), so that `<p><b>x</p>` repeated reopens at most three `b`s in each
+  /// paragraph instead of one more each time.
+  mutating func limitIdenticalFormattingEntries(_ name: Name, id: Int) throws(Failure) {
+    // The attributes are compared only when three entries of the name are on the list.
+    var sameName = 0
+    var entry = formattingCount
+    while entry > 0, sameName < 3 {
+      entry -= 1
+      if formattingIsMarker(at: entry) { break }
+      if formattingEntry(at: entry, isNamed: name, id: id) { sameName += 1 }
+    }
+    guard sameName == 3 else { return }
+    var identical = 0
+    entry = formattingCount
+    while entry > 0 {
+      entry -= 1
+      if formattingIsMarker(at: entry) { return }
+      guard formattingEntry(at: entry, isNamed: name, id: id),
+        try formattingEntryHasTagAttributes(at: entry)
+      else { continue }
+      identical += 1
+      if identical == 3 {
+        removeFormattingEntry(at: entry)
+        return
+      }
+    }
   }
 
   // MARK: - End tags
@@ -268,20 +311,31 @@ extension HTMLTreeRules {
   /// MathML) comes first; whether it did.
   @discardableResult
   mutating func closeInScope(_ id: Int, boundaries: HTMLElementTraits) -> Bool {
+    guard let position = positionInScope(id, boundaries: boundaries) else { return false }
+    closeOpen(from: position)
+    return true
+  }
+
+  /// Whether an HTML element with the listed name `id` is open and no boundary (or SVG or
+  /// MathML) stands above it.
+  func hasInScope(_ id: Int, boundaries: HTMLElementTraits) -> Bool {
+    positionInScope(id, boundaries: boundaries) != nil
+  }
+
+  /// The position of the nearest open HTML element with the listed name `id`, unless a boundary
+  /// (or SVG or MathML) comes first.
+  func positionInScope(_ id: Int, boundaries: HTMLElementTraits) -> Int? {
     // Most start tags ask for a `p`; without this, 10,000 open `div`s cost 10,000 steps each.
-    guard mayHoldOpen(id) else { return false }
+    guard mayHoldOpen(id) else { return nil }
     var position = openCount
     while position > 0 {
       position -= 1
       let foreign = openIsForeign(at: position)
       let traits = openTraits(at: position)
-      if traits.nameID == id, !foreign {
-        closeOpen(from: position)
-        return true
-      }
-      if !traits.isDisjoint(with: boundaries) || foreign { return false }
+      if traits.nameID == id, !foreign { return position }
+      if !traits.isDisjoint(with: boundaries) || foreign { return nil }
     }
-    return false
+    return nil
   }
 
   /// An `li`, `dd` or `dt` closes the open one of its kind, unless a block other than `address`,
@@ -345,7 +399,14 @@ extension HTMLTreeRules {
       var furthestBlock: Int?
       while above < openCount {
         let traits = openTraits(at: above)
-        if traits.contains(.scope) { return }
+        // The formatting element is not in scope: an HTML scope boundary, or an SVG or MathML
+        // element that holds HTML (`mtext`, `foreignObject`…) stands above it.
+        // (`annotation-xml`, a boundary too, is not told apart.)
+        if traits.contains(.scope)
+          || (traits.contains(.integrationPoint) && openIsForeign(at: above))
+        {
+          return
+        }
         if furthestBlock == nil, traits.contains(.special), !openIsForeign(at: above) {
           furthestBlock = above
         }

@@ -150,6 +150,45 @@ struct HTTPRequestHeadTests {
     #expect(head.contentLength == 5)
   }
 
+  /// Where h11 (PyPI, 0.16), a strict server-side reader, reads otherwise
+  /// (`scripts/h11-differential.py`, Reliability.md "Checked against h11"): each is this
+  /// reader's choice, and this test keeps it so.
+  @Test func theIntendedDifferencesFromH11() throws {
+    // Refused here, read by h11: what RFC 9112 lets a server refuse, and what a loopback server
+    // guarding itself by Host and Origin would otherwise have to guess about.
+    let refusedHere: [(String, Int)] = [
+      ("GET / HTTP/1.1\r\nHost: a b\r\n\r\n", 400),  // h11 does not check Host
+      ("GET / HTTP/1.1\r\nHost: a\r\nX-A: 1\r\n continued\r\n\r\n", 400),  // h11 unfolds
+      ("GET / HTTP/1.1\nHost: a\r\n\r\n", 400),  // h11 takes a bare LF for CRLF
+      ("GET / HTTP/1.1\r\nHost: a\r\nX-A: 1\u{5}2\r\n\r\n", 400),  // h11 keeps controls
+      ("GET / HTTP/1.1\r\nHost: a\r\nOrigin: http://a\r\nOrigin: http://b\r\n\r\n", 400),
+      ("GET /%zz HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+      ("GET a HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+      ("GET https://a/ HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+      ("GET * HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+      ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999\r\n\r\n", 400),
+      ("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+      ("GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n", 501),
+      ("GET / HTTP/1.1\r\nHost: a\r\nExpect: x\r\n\r\n", 417),
+      ("GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
+    ]
+    for (head, status) in refusedHere {
+      #expect(Self.refusal(head)?.status == status, "\(head.debugDescription)")
+    }
+    // Read here, refused by h11: an empty line before the request line, which RFC 9112 §2.2
+    // asks a server to skip.
+    #expect(try Self.parse("\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n").path == "/")
+    // Equal Content-Length values: the same length; h11 makes them one line of one value, this
+    // reader keeps the lines as sent.
+    let head = try Self.parse("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 3, 3\r\n\r\n")
+    #expect(head.contentLength == 3)
+    #expect(head.fields.last == HTTPRequestHead.Field(name: "content-length", value: "3, 3"))
+    // A first byte that begins no method: h11 refuses it at once, this reader once the head has
+    // ended (a client that leaves first gets no answer).
+    #expect(HTTPRequestHead.end(in: Array("\u{0}GET / HTTP/1.1\r\n".utf8)) == nil)
+    #expect(Self.refusal("\u{0}GET / HTTP/1.1\r\nHost: a\r\n\r\n")?.status == 400)
+  }
+
   @Test func theHeadEndsAtItsFirstBlankLineAfterLeadingOnes() {
     func end(_ text: String) -> Int? { HTTPRequestHead.end(in: Array(text.utf8)) }
     #expect(end("GET / HTTP/1.1\r\nHost: a\r\n\r\nbody") == 27)

@@ -115,6 +115,22 @@ import Testing
     }
   }
 
+  /// Found by FuzzDirectoryListing, a mistake of the harness (it split the listing at
+  /// characters, and "\r\n" is one): a name may end in a carriage return, and its line of the
+  /// listing is the name, then the line feed.
+  @Test func aNameEndingInACarriageReturnHasItsOwnLineInTheListing() throws {
+    try withTemporaryDirectory { root in
+      let sandbox = SnapshotSandbox(root: root)
+      _ = sandbox.verify(["a\r": Data("1\n".utf8), "b": Data()], as: .directory, named: "site")
+      let message = try #require(
+        sandbox.verify(["a\r": Data("2\n".utf8)], as: .directory, named: "site", record: .never)
+      )
+      let lines = message.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { String(String.UnicodeScalarView($0)) }
+      #expect(lines.contains("~ a\r") && lines.contains("\u{2212} b"), "\(lines)")
+    }
+  }
+
   @Test func aMismatchListsAddedRemovedAndChangedPathsSortedWithTheirDiffs() throws {
     try withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
