@@ -220,7 +220,7 @@ private func plainText(_ transcript: Transcript) -> String {
       )
       for (key, value) in merged(record) {
         var text: String
-        if case .string(let string) = value { text = string } else { text = value.description }
+        if case .string(let string) = value { text = string } else { text = plainDescription(value) }
         if TranscriptText.namesARequestID(key) {
           if requestIDs[text] == nil { requestIDs[text] = requestIDs.count + 1 }
           text = "REQUEST_ID_\(requestIDs[text]!)"
@@ -310,3 +310,22 @@ private func spanLines(_ state: TranscriptSpanState, depth: Int) -> [String] {
 
 // Last: globals of main.swift are initialised in order, as the top-level code runs.
 exit(fuzzing_support_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzTranscriptText))
+
+/// A metadata value as swift-log describes it, but a dictionary's keys sorted at every depth (the
+/// transcript's rule; swift-log's own order is the dictionary's, different in each process). A
+/// call a level: the generator above nests values a few levels at most.
+private func plainDescription(_ value: Logger.MetadataValue, inCollection: Bool = false) -> String {
+  switch value {
+  case .string(let string): inCollection ? string.debugDescription : string
+  case .stringConvertible(let convertible):
+    inCollection ? convertible.description.debugDescription : convertible.description
+  case .array(let values):
+    "[" + values.map { plainDescription($0, inCollection: true) }.joined(separator: ", ") + "]"
+  case .dictionary(let pairs) where pairs.isEmpty: "[:]"
+  case .dictionary(let pairs):
+    "["
+      + pairs.sorted { $0.key < $1.key }.map {
+        "\($0.key.debugDescription): \(plainDescription($0.value, inCollection: true))"
+      }.joined(separator: ", ") + "]"
+  }
+}
