@@ -124,7 +124,14 @@ final class BrowserProcess: @unchecked Sendable {
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
       ]
     }
-    if framesOnDemand { arguments += frameControlArguments }
+    if framesOnDemand {
+      arguments += frameControlArguments
+      // The shell's compositor in the browser process rather than a GPU process of its own:
+      // 12 to 16 % less processor time a warm snapshot, which on two cores bounds how fast
+      // snapshots follow one another (the Performance article). Its frames are issued one at a
+      // time, so the compositor's known fault (two frames in flight) cannot end the browser.
+      arguments.append("--in-process-gpu")
+    }
     // Chromium's sandbox refuses to run as root, which containers and CI jobs often are.
     if geteuid() == 0 { arguments.append("--no-sandbox") }
     return arguments

@@ -41,6 +41,50 @@ struct FramesOnDemandTests {
     }
   }
 
+  /// With frames on demand the shell composites in its browser process: it starts no GPU
+  /// process (a GPU process of its own costs every warm snapshot 12 to 16 % more processor
+  /// time). At its own pace it still does, which shows the check below can see one.
+  @Test func theShellWithFramesOnDemandStartsNoGPUProcess() async throws {
+    let onDemand = try await withShell { browser in
+      _ = try await render(Self.animatedPage, in: browser)
+      return Self.gpuProcesses(of: browser.process.processIdentifier)
+    }
+    #expect(onDemand == 0)
+    let ownPace = try await withShell(framesOnDemand: false) { browser in
+      _ = try await render(Self.animatedPage, in: browser)
+      return Self.gpuProcesses(of: browser.process.processIdentifier)
+    }
+    #expect(ownPace == 1)
+  }
+
+  /// How many running processes descend from `browser` and were started as its GPU process.
+  private static func gpuProcesses(of browser: pid_t) -> Int {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    var parents: [pid_t: pid_t] = [:]
+    var commandLines: [pid_t: String] = [:]
+    for entry in entries {
+      guard let pid = pid_t(entry),
+        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+        let fields = stat.split(separator: ")").last?.split(separator: " "),
+        fields.count > 1, let parent = pid_t(fields[1]),
+        let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+      else { continue }
+      parents[pid] = parent
+      commandLines[pid] = String(decoding: line, as: UTF8.self)
+    }
+    func descends(_ pid: pid_t) -> Bool {
+      var current = pid
+      for _ in 0..<16 {
+        guard let parent = parents[current] else { return false }
+        if parent == browser { return true }
+        current = parent
+      }
+      return false
+    }
+    return commandLines.filter { descends($0.key) && $0.value.contains("--type=gpu-process") }
+      .count
+  }
+
   /// A page that redraws in every animation frame, forever, settles, and its frames' drawing is
   /// in the snapshot.
   @Test func aPageAnimatingWithRequestAnimationFrameSettles() async throws {
