@@ -248,7 +248,9 @@ enum RowsTable {
     /// Writes a row's line (or the header's) at `end`, and moves `end` past it; `false` if it
     /// stopped at a text the layout did not assume.
     mutating func line(
-      of row: Span<SQLValue>, to bytes: inout MutableSpan<UInt8>, at end: inout Int
+      of row: Span<SQLValue>,
+      to bytes: inout MutableSpan<UInt8>,
+      at end: inout Int
     ) -> Bool {
       let widths = layout.widths
       let lastColumn = widths.count - 1
@@ -280,7 +282,10 @@ enum RowsTable {
     /// text the layout did not assume.
     @inline(__always)
     private mutating func write(
-      _ row: Span<SQLValue>, _ column: Int, to bytes: inout MutableSpan<UInt8>, at: inout Int
+      _ row: Span<SQLValue>,
+      _ column: Int,
+      to bytes: inout MutableSpan<UInt8>,
+      at: inout Int
     ) -> Int? {
       defer { cell += 1 }
       var width: Int?
@@ -324,7 +329,9 @@ enum RowsTable {
   /// the compiler can copy and scan many bytes at a time.
   @inline(__always) @discardableResult
   private static func copy(
-    _ source: Span<UInt8>, to bytes: inout MutableSpan<UInt8>, at: inout Int
+    _ source: Span<UInt8>,
+    to bytes: inout MutableSpan<UInt8>,
+    at: inout Int
   ) -> ASCIIScan {
     let count = source.count
     // `extracting(_:)`'s name in Swift 6.3, which deprecates the other.
