@@ -43,7 +43,8 @@ enum RowsTable {
   /// it assumed.
   ///
   /// The lines are written into a chunk of bytes at a time, each appended to the text, which is
-  /// reserved at its size: one large allocation, not two (the bytes and their copy).
+  /// reserved at its size: one large allocation, not two (the bytes and their copy). A chunk
+  /// starts as spaces, so that padding and the spaces around separators are skipped, not written.
   private static func text(of result: SQLResult, header: [SQLValue], layout: Layout) -> String? {
     let widths = layout.widths
     let columnCount = widths.count
@@ -67,27 +68,40 @@ enum RowsTable {
     var writer = Writer(layout: layout)
     var row = columnCount > 0 ? -1 : 0
     var wroteCount = false
+    let rows = result.rows.span
     while !wroteCount {
-      let chunk = [UInt8](capacity: chunkBytes) { text in
+      var chunk = [UInt8](repeating: UInt8(ascii: " "), count: chunkBytes)
+      var end = 0
+      do {
+        var bytes = chunk.mutableSpan
         if row == -1 {
-          guard writer.line(of: header, to: &text) else { return }
+          guard writer.line(of: header.span, to: &bytes, at: &end) else { return nil }
           for column in widths.indices {
-            if column > 0 { write("-+-", to: &text) }
-            text.append(repeating: UInt8(ascii: "-"), count: widths[column])
+            if column > 0 {
+              bytes[end] = UInt8(ascii: "-")
+              bytes[end + 1] = UInt8(ascii: "+")
+              bytes[end + 2] = UInt8(ascii: "-")
+              end += 3
+            }
+            for _ in 0..<widths[column] {
+              bytes[end] = UInt8(ascii: "-")
+              end += 1
+            }
           }
-          text.append(UInt8(ascii: "\n"))
+          bytes[end] = UInt8(ascii: "\n")
+          end += 1
           row = 0
         }
-        while row < count, text.freeCapacity >= lineBytes {
-          guard writer.line(of: result.rows[row], to: &text) else { return }
+        while row < count, chunkBytes - end >= lineBytes {
+          guard writer.line(of: rows[row].span, to: &bytes, at: &end) else { return nil }
           row += 1
         }
-        if row == count, text.freeCapacity >= countLine.utf8.count {
-          write(countLine, to: &text)
+        if row == count, chunkBytes - end >= countLine.utf8.count {
+          copy(countLine.utf8.span, to: &bytes, at: &end)
           wroteCount = true
         }
       }
-      guard !writer.failed else { return nil }
+      chunk.removeLast(chunkBytes - end)
       // Valid UTF-8: every byte is copied from a Swift `String` or is ASCII, and a chunk ends
       // at a line's end.
       table.append(String(copyingValidUTF8: chunk))
@@ -133,30 +147,32 @@ enum RowsTable {
     /// The layout if every text is ASCII that needs no quotes: each text as wide as its size.
     init(sizesOf result: SQLResult, header: [SQLValue]) {
       self.init(columnsOf: result, isAssumed: true)
-      noteSizes(of: header)
-      for row in result.rows { noteSizes(of: row) }
+      noteSizes(of: header.span)
+      // Spans, not arrays: an array taken from the result is retained and released.
+      let rows = result.rows.span
+      for row in rows.indices { noteSizes(of: rows[row].span) }
     }
 
     /// The layout of every text as it is: read, quoted where it needs to be, its characters
     /// counted when they are not all ASCII.
     init(measuring result: SQLResult, header: [SQLValue]) {
       self.init(columnsOf: result, isAssumed: false)
-      for row in [header] + result.rows {
-        let lastColumn = widths.count - 1
-        for column in row.indices { note(measure(row[column]), column: column, last: lastColumn) }
-      }
+      noteMeasures(of: header.span)
+      let rows = result.rows.span
+      for row in rows.indices { noteMeasures(of: rows[row].span) }
     }
 
     private init(columnsOf result: SQLResult, isAssumed: Bool) {
       var columnCount = result.columns.count
-      for row in result.rows { columnCount = max(columnCount, row.count) }
+      let rows = result.rows.span
+      for row in rows.indices { columnCount = max(columnCount, rows[row].count) }
       widths = [Int](repeating: 0, count: columnCount)
       extraBytes = widths
       self.isAssumed = isAssumed
     }
 
     /// Notes a row's cells (or the header's) as if each text were ASCII that needs no quotes.
-    private mutating func noteSizes(of row: [SQLValue]) {
+    private mutating func noteSizes(of row: Span<SQLValue>) {
       let lastColumn = widths.count - 1
       for column in row.indices {
         if case .text(let text) = row[column] {
@@ -166,6 +182,12 @@ enum RowsTable {
           note(measure(row[column]), column: column, last: lastColumn)
         }
       }
+    }
+
+    /// Notes a row's cells (or the header's), each text read.
+    private mutating func noteMeasures(of row: Span<SQLValue>) {
+      let lastColumn = widths.count - 1
+      for column in row.indices { note(measure(row[column]), column: column, last: lastColumn) }
     }
 
     /// Notes the next cell, in `column`: its column's widest, and its bytes. The arrays are
@@ -210,104 +232,118 @@ enum RowsTable {
   }
 
   /// Writes the lines: each cell as its value's text or its replacement, padded to its column's
-  /// width. With an assumed layout it checks each text as it copies it, and stops at the first
-  /// that is not ASCII needing no quotes.
+  /// width, into a chunk of spaces. With an assumed layout it checks each text as it copies it,
+  /// and stops at the first that is not ASCII needing no quotes.
   private struct Writer {
     let layout: Layout
     /// The next cell.
     private var cell = 0
     /// The next of the layout's special cells.
     private var special = 0
-    /// Whether a text was not what the assumed layout took it for.
-    private(set) var failed = false
 
     init(layout: Layout) {
       self.layout = layout
     }
 
-    /// Writes a row's line (or the header's); `false` if it stopped at a text the layout did not
-    /// assume.
-    mutating func line(of row: [SQLValue], to text: inout OutputSpan<UInt8>) -> Bool {
+    /// Writes a row's line (or the header's) at `end`, and moves `end` past it; `false` if it
+    /// stopped at a text the layout did not assume.
+    mutating func line(
+      of row: Span<SQLValue>,
+      to bytes: inout MutableSpan<UInt8>,
+      at end: inout Int
+    ) -> Bool {
       let widths = layout.widths
       let lastColumn = widths.count - 1
+      var at = end
       for column in widths.indices {
-        // Byte by byte: a literal's bytes cost a call each time they are asked for.
         if column > 0 {
-          text.append(UInt8(ascii: " "))
-          text.append(UInt8(ascii: "|"))
-          text.append(UInt8(ascii: " "))
+          // ` | `, of which the spaces are there.
+          bytes[at + 1] = UInt8(ascii: "|")
+          at += 3
         }
         var width = 0
         if column < row.count {
-          guard let written = write(row[column], to: &text) else {
-            failed = true
-            return false
-          }
+          guard let written = write(row, column, to: &bytes, at: &at) else { return false }
           width = written
         }
-        // A few spaces, mostly: a loop costs less than a call.
-        if column < lastColumn {
-          for _ in width..<widths[column] { text.append(UInt8(ascii: " ")) }
-        }
+        // The padding is there too.
+        if column < lastColumn { at += widths[column] - width }
       }
       // An empty last cell (a row shorter than the header) leaves spaces: no line ends in one.
-      while row.count < widths.count, text.count > 0,
-        text.span[text.count - 1] == UInt8(ascii: " ")
-      {
-        _ = text.removeLast()
+      while row.count < widths.count, at > end, bytes[at - 1] == UInt8(ascii: " ") {
+        at -= 1
       }
-      text.append(UInt8(ascii: "\n"))
+      bytes[at] = UInt8(ascii: "\n")
+      end = at + 1
       return true
     }
 
-    /// Writes the next cell; its width, or `nil` for a text the layout did not assume.
-    private mutating func write(_ value: SQLValue, to text: inout OutputSpan<UInt8>) -> Int? {
+    /// Writes the next cell at `at`, and moves `at` past its bytes; its width, or `nil` for a
+    /// text the layout did not assume.
+    @inline(__always)
+    private mutating func write(
+      _ row: Span<SQLValue>,
+      _ column: Int,
+      to bytes: inout MutableSpan<UInt8>,
+      at: inout Int
+    ) -> Int? {
       defer { cell += 1 }
       var width: Int?
       if special < layout.special.count, layout.special[special].cell == cell {
         let special = layout.special[special]
         self.special += 1
         if let replacement = special.replacement {
-          RowsTable.write(replacement, to: &text)
+          RowsTable.copy(replacement.utf8.span, to: &bytes, at: &at)
           return special.width
         }
         width = special.width
       }
-      switch value {
+      switch row[column] {
       case .null:
-        text.append(UInt8(ascii: "N"))
-        text.append(UInt8(ascii: "U"))
-        text.append(UInt8(ascii: "L"))
-        text.append(UInt8(ascii: "L"))
+        bytes[at] = UInt8(ascii: "N")
+        bytes[at + 1] = UInt8(ascii: "U")
+        bytes[at + 2] = UInt8(ascii: "L")
+        bytes[at + 3] = UInt8(ascii: "L")
+        at += 4
         return 4
       case .text(let value):
-        let bytes = value.utf8.span
+        let source = value.utf8.span
         if !layout.isAssumed {
-          for index in bytes.indices { text.append(bytes[index]) }
-          return width ?? bytes.count
+          RowsTable.copy(source, to: &bytes, at: &at)
+          return width ?? source.count
         }
         // Checked as it is copied (`isPlainASCII`'s rule): the copy is dropped if it fails.
-        guard !RowsTable.needsQuotesAtItsEnds(bytes) else { return nil }
-        var scan = ASCIIScan()
-        for index in bytes.indices {
-          let byte = bytes[index]
-          scan.add(byte)
-          text.append(byte)
-        }
-        return scan.isPlain ? bytes.count : nil
+        guard !RowsTable.needsQuotesAtItsEnds(source) else { return nil }
+        return RowsTable.copy(source, to: &bytes, at: &at).isPlain ? source.count : nil
       case .bytes(let data):
         // Not reached: bytes are a special cell with a replacement, written above.
         let summary = RowsTable.binarySummary(of: data)
-        RowsTable.write(summary, to: &text)
+        RowsTable.copy(summary.utf8.span, to: &bytes, at: &at)
         return summary.utf8.count
       }
     }
   }
 
-  /// Appends the bytes of a string.
-  private static func write(_ string: String, to text: inout OutputSpan<UInt8>) {
-    let bytes = string.utf8.span
-    for index in bytes.indices { text.append(bytes[index]) }
+  /// Copies bytes to `at`, and moves `at` past them; what they hold, learnt as they are copied.
+  /// The target is cut to the source's size first, so that no bound is checked in the loop and
+  /// the compiler can copy and scan many bytes at a time.
+  @inline(__always) @discardableResult
+  private static func copy(
+    _ source: Span<UInt8>,
+    to bytes: inout MutableSpan<UInt8>,
+    at: inout Int
+  ) -> ASCIIScan {
+    let count = source.count
+    // `extracting(_:)`'s name in Swift 6.3, which deprecates the other.
+    var target = bytes._mutatingExtracting(at..<at + count)
+    var scan = ASCIIScan()
+    for index in 0..<count {
+      let byte = source[index]
+      scan.add(byte)
+      target[index] = byte
+    }
+    at += count
+    return scan
   }
 
   /// `<16 bytes, SHA-256 …>`: bytes, in a cell that changes whenever they do (as `.http` shows a
@@ -352,6 +388,7 @@ enum RowsTable {
   /// Whether a text, given as its UTF-8 bytes, needs quotes for what its ends hold: it is empty
   /// or `NULL`, starts with `"`, `<` or a space, or ends with a space. ``holdsControl(_:)`` and
   /// the first pass's scan look for the other reason, a control character.
+  @inline(__always)
   fileprivate static func needsQuotesAtItsEnds(_ bytes: Span<UInt8>) -> Bool {
     guard !bytes.isEmpty else { return true }
     let first = bytes[0]
