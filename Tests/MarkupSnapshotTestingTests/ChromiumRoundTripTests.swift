@@ -60,6 +60,7 @@ struct ChromiumRoundTripTests {
     "<table><tr><td>a</td>b</tr></table>",
     "<select><div>x</div></select>",
     "<script><!--<script>x</script>y</script>", "<frameset><frame></frameset>",
+    "<frame>x<div><frame>y</div><template><frame></template>",
     "<svg><title><b>x</b></title></svg>",
     "<p>x<svg><p>y</svg>", "<ul><li><p>a</ul>b", "<font color=red><svg><font color=x>y</svg>",
   ]

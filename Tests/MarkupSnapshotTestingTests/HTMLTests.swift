@@ -78,6 +78,23 @@ import Testing
     #expect(canonical("<dialog><p>foo</dialog>bar") == "<dialog>\n  <p>foo</p>\n</dialog>\nbar\n")
   }
 
+  /// Found by the html5lib differential (`tests2.dat#5` and fuzzed pages): outside a `frameset`
+  /// a browser drops a `frame` tag (in the body, in the head, where it begins the body, and in a
+  /// `template`), on both paths, the tree's and the direct printer's.
+  @Test(arguments: [
+    ("<frame>test", "test\n"),
+    ("<div><frame>x</div>", "<div>x</div>\n"),
+    ("<head><frame>x", "<head></head>\nx\n"),
+    ("<template><frame></template>", "<template></template>\n"),
+    ("<frameset><frame></frameset>", "<frameset>\n  <frame>\n</frameset>\n"),
+    ("<svg><frame/></svg>", "<svg>\n  <frame/>\n</svg>\n"),
+  ])
+  func aFrameOutsideAFramesetIsDropped(html: String, text: String) throws {
+    #expect(canonical(html) == text)
+    let tree = CanonicalPrinter(flavor: .html).print(try HTMLReader.read(Array(html.utf8)))
+    #expect(tree == text)
+  }
+
   @Test func impliedEndTagsCloseWhatABrowserCloses() {
     let html = """
       <p>one<p>two<div>block</div><ul><li>a<li>b</ul><dl><dt>t<dd>d<dt>u</dl>\

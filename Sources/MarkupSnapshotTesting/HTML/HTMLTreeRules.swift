@@ -159,6 +159,9 @@ extension HTMLTreeRules {
         if currentIs(ID.head) { closeCurrent() }
         rules.bodyStarted = true
       }
+      // A `frame` belongs only in a `frameset` (whose modes are not modelled): anywhere else
+      // the body has begun and the tag is dropped, as in a browser.
+      if ruleID == ID.frame, !mayHoldOpen(ID.frameset) { return false }
     }
     if traits.contains(.closesParagraph) || (id == ID.table && !rules.quirks) {
       closeInScope(ID.paragraph, boundaries: [.scope, .button])
