@@ -293,7 +293,8 @@ import Testing
       ("optgroup", RuleNameID.optgroup), ("dialog", RuleNameID.dialog),
       ("template", RuleNameID.template), ("pre", RuleNameID.pre),
       ("listing", RuleNameID.listing), ("textarea", RuleNameID.textarea),
-      ("image", RuleNameID.image),
+      ("image", RuleNameID.image), ("frame", RuleNameID.frame),
+      ("frameset", RuleNameID.frameset),
     ]
     #expect(constants.map(\.0) == RuleNameID.names)
     for (offset, (name, id)) in constants.enumerated() {

@@ -487,9 +487,13 @@ struct DirectHTMLPrinter: HTMLTreeRules {
     throw Unsupported()
   }
 
+  /// An entry is the element's serial; the printer makes no copies (the adoption agency's moves
+  /// go to the tree reader).
+  func formattingMark(at entry: Int) -> Int { formatting[entry].serial }
+
   /// An `a` still open after the adoption agency leaves the stack in the tree reader.
-  func dropStaleFormattingEntry(named name: TagName, id: Int) throws(Unsupported) {
-    if activeFormattingEntry(named: name, id: id) != nil { throw Unsupported() }
+  func dropStaleFormattingEntry(_ stale: Int) throws(Unsupported) {
+    if formatting.contains(where: { !$0.isMarker && $0.serial == stale }) { throw Unsupported() }
   }
 
   // MARK: - The rules' view of the page

@@ -101,12 +101,14 @@ enum RuleNameID {
   static let listing = 26  // listing
   static let textarea = 27  // textarea
   static let image = 28  // image
+  static let frame = 29  // frame
+  static let frameset = 30  // frameset
 
   /// The names, in the order of their IDs from 1.
   static let names = [
     "html", "head", "body", "p", "br", "table", "tbody", "thead", "tfoot", "tr", "td", "th",
     "caption", "colgroup", "li", "dd", "dt", "a", "nobr", "button", "option", "optgroup", "dialog",
-    "template", "pre", "listing", "textarea", "image",
+    "template", "pre", "listing", "textarea", "image", "frame", "frameset",
   ]
 }
 
@@ -208,7 +210,7 @@ private let traitsByName: [String: HTMLElementTraits] = {
     [
       "html", "body", "head", "h1", "h2", "h3", "h4", "h5", "h6", "li", "dd", "dt", "a", "nobr",
       "button", "option", "optgroup", "caption", "colgroup", "tbody", "thead", "tfoot", "tr",
-      "td", "th",
+      "td", "th", "frame",
     ],
     .startTagRule
   )

@@ -437,9 +437,11 @@ struct HTMLReader: HTMLTreeRules {
       }
   }
 
-  mutating func dropStaleFormattingEntry(named name: String, id: Int) {
-    guard let entry = activeFormattingEntry(named: name, id: id) else { return }
-    let stale = formatting.remove(at: entry).element
+  func formattingMark(at entry: Int) -> MarkupElement { formatting[entry].element }
+
+  mutating func dropStaleFormattingEntry(_ stale: MarkupElement) {
+    guard let entry = formatting.lastIndex(where: { $0.element === stale }) else { return }
+    formatting.remove(at: entry)
     if let position = open.lastIndex(where: { $0.element === stale }) {
       open.remove(at: position)
     }

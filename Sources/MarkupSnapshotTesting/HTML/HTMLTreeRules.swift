@@ -13,6 +13,9 @@ protocol HTMLTreeRules {
   associatedtype Failure: Error
   /// A tag's name as the builder keeps it.
   associatedtype Name
+  /// Which element a formatting entry stands for, told apart from the copies the adoption
+  /// agency makes of it.
+  associatedtype FormattingMark
 
   /// What the rules remember between tokens.
   var rules: HTMLRuleState { get set }
@@ -43,6 +46,8 @@ protocol HTMLTreeRules {
   func formattingEntry(at entry: Int, isNamed name: Name, id: Int) -> Bool
   /// Whether the entry's element has the attributes of the start tag read last, in any order.
   func formattingEntryHasTagAttributes(at entry: Int) throws(Failure) -> Bool
+  /// The element the entry stands for now.
+  func formattingMark(at entry: Int) -> FormattingMark
 
   // What needs the tree.
   /// Reopens the formatting elements that a closed block cut short.
@@ -55,8 +60,10 @@ protocol HTMLTreeRules {
   /// `position`, ends, and the special element at `furthestBlock` keeps a copy of it.
   mutating func adoptFurthestBlock(entry: Int, at position: Int, furthestBlock: Int)
     throws(Failure)
-  /// The adoption agency for an `a` tag left its entry: the element leaves the list and the stack.
-  mutating func dropStaleFormattingEntry(named name: Name, id: Int) throws(Failure)
+  /// After the adoption agency for an `a` tag: the element `stale`, the entry the tag found,
+  /// leaves the list and the stack if the agency left it in them. A copy the agency made of it
+  /// stays (eight rounds can leave one open).
+  mutating func dropStaleFormattingEntry(_ stale: FormattingMark) throws(Failure)
   /// `</p>` with no `p` open: an empty `p`.
   mutating func insertEmptyParagraph()
   /// `</br>`: a `br` element.
@@ -159,6 +166,9 @@ extension HTMLTreeRules {
         if currentIs(ID.head) { closeCurrent() }
         rules.bodyStarted = true
       }
+      // A `frame` belongs only in a `frameset` (whose modes are not modelled): anywhere else
+      // the body has begun and the tag is dropped, as in a browser.
+      if ruleID == ID.frame, !mayHoldOpen(ID.frameset) { return false }
     }
     if traits.contains(.closesParagraph) || (id == ID.table && !rules.quirks) {
       closeInScope(ID.paragraph, boundaries: [.scope, .button])
@@ -177,9 +187,10 @@ extension HTMLTreeRules {
       closeListItem { $0 == ID.dd || $0 == ID.dt }
       closeInScope(ID.paragraph, boundaries: [.scope, .button])
     case ID.a:
-      if activeFormattingEntry(named: name, id: id) != nil {
+      if let entry = activeFormattingEntry(named: name, id: id) {
+        let stale = formattingMark(at: entry)
         try adoptionAgency(name, id: id)
-        try dropStaleFormattingEntry(named: name, id: id)
+        try dropStaleFormattingEntry(stale)
       }
     case ID.nobr:
       // Unlike `a`, by the stack: a `nobr` still open whose entry left the list (the adoption
