@@ -30,6 +30,6 @@ func snapshot() {
 }
 
 if arguments[1] == "hold" { snapshot() }
-FileManager.default.createFile(atPath: ready.path, contents: Data())
+_ = FileManager.default.createFile(atPath: ready.path, contents: Data())
 if arguments[1] == "start" { snapshot() }
 Thread.sleep(forTimeInterval: 120)

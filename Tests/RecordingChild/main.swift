@@ -66,6 +66,6 @@ if arguments.dropFirst(3).contains("folders") {
 TestHooks.with(UnnamedFile.Disabled.self, arguments.dropFirst(3).contains("named")) {
   guard arguments[1] == "loop" else { return write(text("C")) }
   let (a, b) = (text("A"), text("B"))
-  FileManager.default.createFile(atPath: folder + "/../started", contents: nil)
+  _ = FileManager.default.createFile(atPath: folder + "/../started", contents: nil)
   for round in 0..<1000 { write(round % 2 == 0 ? a : b) }
 }

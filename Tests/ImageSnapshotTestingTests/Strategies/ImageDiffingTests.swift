@@ -103,7 +103,7 @@ import Testing
     )
     #expect(names(attachments) == ["failure.png"])
 
-    let truncated = diffing.fromData(try diffing.toData(new).prefix(40))
+    let truncated = diffing.fromData(diffing.toData(new).prefix(40))
     let (truncatedMessage, _) = try #require(diffing.diffV2(truncated, new))
     #expect(
       truncatedMessage

@@ -78,7 +78,7 @@ import Testing
     withKnownIssue {
       let root = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
       defer { try? FileManager.default.removeItem(at: root) }
-      RunEnvironment.withOverride([.artifacts: root.path]) {
+      _ = RunEnvironment.withOverride([.artifacts: root.path]) {
         expectSnapshot(
           of: png,
           as: .png(precision: 1, perceptualPrecision: 2),

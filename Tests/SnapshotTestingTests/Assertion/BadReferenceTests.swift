@@ -141,7 +141,7 @@ import Testing
   }
 
   @Test func namedWithOnlySeparatorsFailsClearly() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       let message = sandbox.verify("x", as: .lines, named: "../..", record: .missing)
       #expect(message?.hasPrefix(#"The snapshot name "../.." has no letters or digits"#) == true)
@@ -150,7 +150,7 @@ import Testing
   }
 
   @Test func namedWithSlashesDotsAndSpacesStaysInTheFolder() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       _ = sandbox.verify("x", as: .lines, named: "../dark mode/v1.2", record: .missing)
       #expect(fileNames(in: sandbox.snapshots) == ["sandbox.dark-mode-v1-2.txt"])

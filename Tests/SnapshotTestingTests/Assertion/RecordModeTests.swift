@@ -108,7 +108,7 @@ import Testing
   }
 
   @Test func onCIAnExplicitModeStillRecords() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(
         root: root,
         environment: [.continuousIntegration: "true", .record: "missing"]
@@ -119,7 +119,7 @@ import Testing
   }
 
   @Test func locallyWithNothingConfiguredMissingReferencesAreRecorded() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root, environment: [:])
       #expect(sandbox.verify("x", as: .lines) != nil)
       #expect(contents(of: sandbox.reference("sandbox.1.txt")) == "x")
@@ -127,7 +127,7 @@ import Testing
   }
 
   @Test func environmentVariableSetsTheMode() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root, environment: [.record: "never"])
       #expect(sandbox.verify("x", as: .lines)?.contains(#"the record mode is "never""#) == true)
     }
@@ -143,7 +143,7 @@ import Testing
   }
 
   @Test func recordArgumentBeatsTheScope() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       withSnapshotTesting(record: .all) {
         #expect(sandbox.verify("x", as: .lines, record: .never)?.contains("never") == true)

@@ -120,7 +120,7 @@ import Testing
   }
 
   @Test func onCIAScopeThatChoseMissingRecords() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root, environment: [.continuousIntegration: "true"])
       isolated(environment: sandbox.environment) {
         withSnapshotTesting(record: .missing) {

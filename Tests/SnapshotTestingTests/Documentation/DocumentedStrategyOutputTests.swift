@@ -150,7 +150,7 @@ func firstParagraph(_ message: String?) -> String? {
 
     let unmatched = try codeBlock(in: "\(Self.docc)/Redaction.md", after: "reach into it.")
       .split(separator: "\n").map(String.init)
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       let document = ["meta": ["requestID": 1]]
       let syntax = sandbox.verify(document, as: .json(redacting: ["items[*.id"]), record: .all)
@@ -168,7 +168,7 @@ func firstParagraph(_ message: String?) -> String? {
 
   @Test func aVariantThatCannotNameAFile() throws {
     let shown = try codeBlock(in: "\(Self.docc)/Variants.md", after: "writes nothing:\n")
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       let message = withSnapshotTesting(record: .all, variant: .custom("fr FR")) {
         sandbox.verify("a", as: .lines)

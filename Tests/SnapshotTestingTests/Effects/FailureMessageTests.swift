@@ -68,7 +68,7 @@ import Testing
   }
 
   @Test func writesLeaveNoTemporaryFilesBehind() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       for index in 1...5 {
         _ = sandbox.verify("value \(index)", as: .lines, record: .all)

@@ -23,7 +23,7 @@ import Testing
   }
 
   @Test func asyncLetContinuesTheParentsNumbering() async throws {
-    try await withTemporaryDirectoryAsync { root in
+    await withTemporaryDirectoryAsync { root in
       let sandbox = SnapshotSandbox(root: root)
       let first = sandbox.verify("a", as: .lines, record: .all)
       async let child = sandbox.verify("b", as: .lines, record: .all)
@@ -37,7 +37,7 @@ import Testing
   }
 
   @Test func unstructuredTaskContinuesTheParentsNumbering() async throws {
-    try await withTemporaryDirectoryAsync { root in
+    await withTemporaryDirectoryAsync { root in
       let sandbox = SnapshotSandbox(root: root)
       let first = sandbox.verify("a", as: .lines, record: .all)
       let second = await Task { sandbox.verify("b", as: .lines, record: .all) }.value
@@ -51,7 +51,7 @@ import Testing
   /// Children that assert at the same time take the next numbers in the order they reach the
   /// assertion, so each number is used once.
   @Test func taskGroupChildrenContinueTheParentsNumbering() async throws {
-    try await withTemporaryDirectoryAsync { root in
+    await withTemporaryDirectoryAsync { root in
       let sandbox = SnapshotSandbox(root: root)
       let first = sandbox.verify("parent", as: .lines, record: .all)
       let children = await withTaskGroup(of: String?.self) { group in
@@ -73,7 +73,7 @@ import Testing
   /// Another test's counter is its own, even while this one's children share theirs.
   @Test(arguments: 0..<8)
   func parallelCasesWithChildrenEachStartAtOne(_ index: Int) async throws {
-    try await withTemporaryDirectoryAsync { root in
+    await withTemporaryDirectoryAsync { root in
       let sandbox = SnapshotSandbox(root: root)
       async let child = sandbox.verify("child \(index)", as: .lines, record: .all)
       let fromChild = await child

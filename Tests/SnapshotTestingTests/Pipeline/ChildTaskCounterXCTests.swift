@@ -19,7 +19,7 @@ final class ChildTaskCounterXCTests: XCTestCase {
   }
 
   func testUnstructuredTaskContinuesTheParentsNumbering() async throws {
-    try await withTemporaryDirectoryAsync { root in
+    await withTemporaryDirectoryAsync { root in
       let sandbox = SnapshotSandbox(root: root)
       let first = sandbox.verify("a", as: .lines, record: .all)
       let second = await Task { sandbox.verify("b", as: .lines, record: .all) }.value
@@ -29,7 +29,7 @@ final class ChildTaskCounterXCTests: XCTestCase {
   }
 
   func testTaskGroupChildrenContinueTheParentsNumbering() async throws {
-    try await withTemporaryDirectoryAsync { root in
+    await withTemporaryDirectoryAsync { root in
       let sandbox = SnapshotSandbox(root: root)
       let first = sandbox.verify("parent", as: .lines, record: .all)
       let children = await withTaskGroup(of: String?.self) { group in

@@ -60,7 +60,7 @@ private let parallelCounterTestsFolder = FileManager.default.temporaryDirectory
 
   @Test(.snapshots, arguments: 0..<20)
   func traitScopedCountersAreInheritedByChildTasks(_ index: Int) async throws {
-    try await withTemporaryDirectoryAsync { root in
+    await withTemporaryDirectoryAsync { root in
       let sandbox = SnapshotSandbox(root: root)
       let first = sandbox.verify("a", as: .lines, record: .all)
       let second = await Task { sandbox.verify("b", as: .lines, record: .all) }.value

@@ -105,7 +105,7 @@ import Testing
   }
 
   @Test func expectSnapshotRecordsTheReasonAsAnIssue() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       var matched = true
       withKnownIssue {

@@ -92,7 +92,7 @@ import Testing
   }
 
   @Test func recordingClearsAnEarlierFailure() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       _ = sandbox.verify("v\n", as: .lines, named: "n", record: .never)
       #expect(pending(sandbox).count == 1)

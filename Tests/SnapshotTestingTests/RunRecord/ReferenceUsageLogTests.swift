@@ -37,7 +37,7 @@ import Testing
   }
 
   @Test func disabledWithoutTheEnvironmentVariable() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       _ = sandbox.verify("a", as: .lines, named: "a", record: .missing)
       #expect(sandbox.environment[.usedReferences] == nil)

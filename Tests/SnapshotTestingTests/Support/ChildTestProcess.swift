@@ -6,9 +6,10 @@ import Testing
 /// its artifacts beside `folder` and its output discarded: a recording to kill.
 func startRecordingChild(_ mode: String, folder: URL, _ arguments: [String]) throws -> Process {
   let process = Process()
-  process.executableURL = try #require(
+  let child: URL = try #require(
     builtProduct("RecordingChild"), "RecordingChild was not built beside the test bundle"
   )
+  process.executableURL = child
   process.arguments = [mode, folder.path] + arguments
   var environment = ProcessInfo.processInfo.environment
   environment["SNAPSHOT_ARTIFACTS"] =

@@ -15,9 +15,10 @@ import Testing
   /// each case's outcomes.
   func runChild(_ test: String, in folder: URL) throws -> [Int: [String]] {
     let process = Process()
-    process.executableURL = try #require(
+    let child: URL = try #require(
       builtProduct("ParameterizedChild"), "ParameterizedChild was not built beside the test bundle"
     )
+    process.executableURL = child
     process.arguments = [
       "--testing-library", "swift-testing", "--repetitions", "3", "--filter", test,
     ]

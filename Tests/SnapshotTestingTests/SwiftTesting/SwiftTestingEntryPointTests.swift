@@ -25,7 +25,7 @@ import Testing
   }
 
   @Test func expectSnapshotReturnsWhetherItMatched() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       var matched = true
       withKnownIssue {

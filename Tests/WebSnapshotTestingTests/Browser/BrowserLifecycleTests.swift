@@ -362,7 +362,7 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
   private func startError(executable: String, deadline: Double? = nil) -> WebSnapshotError? {
     let outcome = ResultBox()
     let done = DispatchSemaphore(value: 0)
-    RunEnvironment.withOverride([.chromium: executable]) {
+    _ = RunEnvironment.withOverride([.chromium: executable]) {
       TestHooks.with(SharedBrowser.StartDeadline.self, deadline) {
         Task {
           do throws(WebSnapshotError) {

@@ -66,7 +66,7 @@ import Testing
   }
 
   @Test func filesInMemoryRecordAndMatchTheSameFolder() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       let files = ["index.html": Data("<h1>Hi</h1>\n".utf8), "a/b/c.txt": Data("deep\n".utf8)]
 
@@ -82,7 +82,7 @@ import Testing
   /// crashed while recording) and took `x/\u{301}b` for a file at the top (found by
   /// `FuzzDirectoryListing`).
   @Test func oneCharacterNamesAndCombiningMarksAfterASlashAreRecorded() throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       let files = ["a": Data("one\n".utf8), "x/\u{301}b": Data("two\n".utf8)]
 
@@ -524,7 +524,7 @@ import Testing
     arguments: [Fixture(name: "intro"), Fixture(name: "tables2"), Fixture(name: "two words")]
   )
   func rendersPage(_ page: Fixture) throws {
-    try withTemporaryDirectory { root in
+    withTemporaryDirectory { root in
       let sandbox = SnapshotSandbox(root: root)
       _ = sandbox.verify(page.name, as: .lines, testName: #function)
       let expected =
