@@ -561,13 +561,15 @@ extension UpstreamTextCorpus {
     var cases: [UpstreamTextCase] = []
     let reals: [Double] = [
       0, -0.0, 1, -1, 0.1, 0.2, 0.3, 0.1 + 0.2, 1.5, -2.25, 19.99, 7.5, 100, 1 / 3, .pi, -.pi,
-      123456789.123, 1e15, 1e16, 1e17, 1e20, 1e21, 1.5e300, 1e-4, 1e-5, 1e-7, .leastNonzeroMagnitude,
+      123456789.123, 1e15, 1e16, 1e17, 1e20, 1e21, 1.5e300, 1e-4, 1e-5, 1e-7,
+      .leastNonzeroMagnitude,
       2.2250738585072014e-308, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .nan,
       .infinity, -.infinity, 9007199254740992, 0.5, 2.5e-3,
     ]
     cases.append(UpstreamTextCase("plist-reals", reals, as: .plist))
     let floats: [Float] = [
-      0, -0.0, 1, 0.1, 1.5, -2.25, 19.99, .pi, 3.4028235e38, .leastNonzeroMagnitude, 16777216, .nan, .infinity,
+      0, -0.0, 1, 0.1, 1.5, -2.25, 19.99, .pi, 3.4028235e38, .leastNonzeroMagnitude, 16777216, .nan,
+      .infinity,
     ]
     cases.append(UpstreamTextCase("plist-floats", floats, as: .plist))
     cases.append(UpstreamTextCase("plist-integers", Integers(), as: .plist))

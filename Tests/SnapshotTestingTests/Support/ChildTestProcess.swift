@@ -7,7 +7,8 @@ import Testing
 func startRecordingChild(_ mode: String, folder: URL, _ arguments: [String]) throws -> Process {
   let process = Process()
   let child: URL = try #require(
-    builtProduct("RecordingChild"), "RecordingChild was not built beside the test bundle"
+    builtProduct("RecordingChild"),
+    "RecordingChild was not built beside the test bundle"
   )
   process.executableURL = child
   process.arguments = [mode, folder.path] + arguments

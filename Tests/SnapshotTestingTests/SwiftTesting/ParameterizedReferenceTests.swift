@@ -16,7 +16,8 @@ import Testing
   func runChild(_ test: String, in folder: URL) throws -> [Int: [String]] {
     let process = Process()
     let child: URL = try #require(
-      builtProduct("ParameterizedChild"), "ParameterizedChild was not built beside the test bundle"
+      builtProduct("ParameterizedChild"),
+      "ParameterizedChild was not built beside the test bundle"
     )
     process.executableURL = child
     process.arguments = [
@@ -57,11 +58,20 @@ import Testing
       // The others fail every time, naming both cases and the two fixes.
       for (n, messages) in outcomes where n != owner {
         for message in messages {
-          #expect(message.hasPrefix(#"Two cases of "price(_:)" use the same reference "\#(reference.path)""#), "\(message)")
+          #expect(
+            message.hasPrefix(
+              #"Two cases of "price(_:)" use the same reference "\#(reference.path)""#
+            ),
+            "\(message)"
+          )
           #expect(message.contains("the case with n → \(owner) used it first"))
           #expect(message.contains("so this case (n → \(n)) would overwrite it"))
           #expect(message.contains("named:"))
-          #expect(message.contains(".snapshots(naming: .arguments), which puts the arguments into the file name: price-_-n_\(n).<n>.<extension>"))
+          #expect(
+            message.contains(
+              ".snapshots(naming: .arguments), which puts the arguments into the file name: price-_-n_\(n).<n>.<extension>"
+            )
+          )
         }
       }
     }
