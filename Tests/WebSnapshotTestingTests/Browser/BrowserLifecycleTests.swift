@@ -315,11 +315,15 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
       )
       defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
       if moment.afterBrowserAppears {
+        // What was seen is kept: asked again, a browser in the middle of `exec` (the silent
+        // one's shell becoming `sleep`) may read as none for a moment.
         let deadline = Date(timeIntervalSinceNow: 10)
-        while browserProcesses(startedBy: child.processIdentifier).isEmpty && Date() < deadline {
+        var seen = browserProcesses(startedBy: child.processIdentifier)
+        while seen.isEmpty && Date() < deadline {
           usleep(2_000)
+          seen = browserProcesses(startedBy: child.processIdentifier)
         }
-        XCTAssertFalse(browserProcesses(startedBy: child.processIdentifier).isEmpty, "\(moment)")
+        XCTAssertFalse(seen.isEmpty, "no browser appeared at \(moment)")
       }
       Thread.sleep(forTimeInterval: moment.delay)
       // Not waited for with `waitUntilExit()`, which may never see a child whose browser
@@ -414,13 +418,17 @@ final class BrowserLifecycleTests: FailureCapturingTestCase {
     return child
   }
 
-  /// The browser processes `owner` left, once they have had 15 seconds to go.
+  /// The browser processes `owner` left, once they have had 15 seconds to go. None counts only
+  /// when two looks 0.1 s apart agree: a process in the middle of `exec` has no environment to
+  /// read for a moment, and would pass for gone.
   private func waitForNoBrowser(startedBy owner: pid_t) -> [pid_t] {
     var left = browserProcesses(startedBy: owner)
+    var emptyLooks = left.isEmpty ? 1 : 0
     let deadline = Date(timeIntervalSinceNow: 15)
-    while !left.isEmpty && Date() < deadline {
+    while emptyLooks < 2 && Date() < deadline {
       Thread.sleep(forTimeInterval: 0.1)
       left = browserProcesses(startedBy: owner)
+      emptyLooks = left.isEmpty ? emptyLooks + 1 : 0
     }
     return left
   }
