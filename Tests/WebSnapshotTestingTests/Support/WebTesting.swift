@@ -119,7 +119,9 @@ struct ReferenceFolder {
 }
 
 /// The processes that a browser started by process `owner` left: those whose environment names
-/// `owner` in `BrowserProcess.ownerVariable`.
+/// `owner` in `BrowserProcess.ownerVariable`. A process in the middle of `exec` reads as having
+/// no environment for a moment (its file opened before the `exec` reads empty after it), so
+/// "none" is only believed when it is seen twice.
 func browserProcesses(startedBy owner: Int32) -> [Int32] {
   let marker = Data("\(BrowserProcess.ownerVariable)=\(owner)\u{0}".utf8)
   let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
